@@ -1,0 +1,40 @@
+/* Per-frame values of every output, in the order outputs were first written
+ * (that is the log order), plus aggregate values and pooling. */
+#ifndef VQHIP_COLLECTOR_H
+#define VQHIP_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vqhip.h"
+
+typedef struct VqSeries {
+    char *name;
+    const char *backend;  /* "hip" or "cpu" */
+    double *value;
+    uint8_t *written;
+    unsigned cap;
+} VqSeries;
+
+typedef struct VqCollector {
+    VqSeries *series;
+    unsigned n, cap;
+    VqScore *aggregate;   /* names owned */
+    unsigned n_aggregate;
+    unsigned n_subsample; /* pooling skips frames i % n_subsample != 0 */
+} VqCollector;
+
+void vq_collector_free(VqCollector *c);
+/* Id of the series called name, created on first use; negative on error. */
+int vq_collector_series(VqCollector *c, const char *name, const char *backend);
+int vq_collector_find(const VqCollector *c, const char *name);
+int vq_collector_set(VqCollector *c, int id, unsigned index, double value);
+/* 1 and *value when written, 0 when not. */
+int vq_collector_get(const VqCollector *c, int id, unsigned index, double *value);
+int vq_collector_set_aggregate(VqCollector *c, const char *name, double value);
+/* Pools frames [0, n_frames) the way libvmaf does; VQ_ENOTFOUND for an
+ * unknown name, VQ_EINVAL when a sampled frame lacks a value. */
+int vq_collector_pool(const VqCollector *c, const char *name, VqPool pool,
+                      unsigned n_frames, double *out);
+
+#endif

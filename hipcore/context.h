@@ -1,0 +1,67 @@
+/* The context behind the public VqContext handle. */
+#ifndef VQHIP_CONTEXT_H
+#define VQHIP_CONTEXT_H
+
+#include <stdbool.h>
+
+#include "collector.h"
+#include "error.h"
+#include "extractor.h"
+#include "gpu/gpu.h"
+#include "gpu/staging.h"
+#include "model/model.h"
+#include "picture.h"
+#include "vqhip.h"
+
+#define VQ_MAX_FEX 64
+#define VQ_MAX_MODELS 16
+#define VQ_MAX_DEPTH 16
+
+struct VqContext {
+    VqConfig cfg;
+    VqErrBuf err;
+
+    VqFex *fex[VQ_MAX_FEX];
+    unsigned n_fex;
+    VqModel *model[VQ_MAX_MODELS];
+    const char *model_backend[VQ_MAX_MODELS];
+    unsigned n_model;
+
+    VqCollector coll;
+    VqFormat fmt;
+    bool started;       /* first picture seen, extractors initialized */
+    bool failed;        /* a GPU or extractor error: the run cannot go on */
+    bool flushed;
+    unsigned n_submitted;
+    unsigned n_ready;   /* frames whose outputs (models included) are final */
+    unsigned n_delivered;
+
+    VqGpu *gpu;         /* NULL: CPU only */
+    bool gpu_wanted;    /* the backend asked for a GPU */
+    VqStaging *staging; /* NULL when no extractor runs on the GPU */
+    unsigned next_slot;
+    uint8_t *cpu_acc;   /* scratch accumulator for CPU extractors */
+    size_t cpu_acc_size;
+
+    double t_start, t_end; /* monotonic seconds: first submit, last receive */
+
+    VqScore *frame_scores;
+    unsigned frame_scores_cap;
+    char backend_name[16];
+};
+
+/* Logs through the configured callback (or stderr). */
+void vq_log(const VqContext *ctx, VqLogLevel level, const char *fmt, ...)
+    VQ_PRINTF(3, 4);
+
+/* pipeline.c */
+int vq_pipeline_start(VqContext *ctx, const VqPicture *ref);
+void vq_pipeline_stop(VqContext *ctx);
+
+/* Seconds between the first submit and the last frame received. */
+double vq_run_seconds(const VqContext *ctx);
+
+/* The directory models are looked up in by version=. */
+const char *vq_model_dir(void);
+
+#endif

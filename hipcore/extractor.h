@@ -1,0 +1,101 @@
+/*
+ * The feature-extractor descriptor: everything the core knows about one
+ * extractor. One static VqFexDesc per hipcore/extractors/<name>.c, listed in
+ * registry.c.
+ *
+ * Per frame, an extractor turns a reference/distorted pair into an
+ * accumulator record of acc_size bytes (integer sums, or per-block partials
+ * in a fixed order). The CPU path fills it with cpu_run; the GPU path fills
+ * the same record on the device with gpu_run and the core copies it back.
+ * One finalize, shared by both backends, turns the record into output values.
+ * That is what makes integer features bit-exact between backends.
+ */
+#ifndef VQHIP_EXTRACTOR_H
+#define VQHIP_EXTRACTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "options.h"
+#include "picture.h"
+
+struct VqCollector;
+struct VqGpu;
+struct VqDevFrame;
+
+typedef enum VqExactness {
+    VQ_EXACT_BITWISE = 0, /* GPU output == CPU output, bit for bit */
+    VQ_EXACT_TOLERANCE,   /* |GPU - CPU| <= tolerance */
+} VqExactness;
+
+enum {
+    /* Frame i's outputs are final only once frame i+1 was finalized (or the
+     * stream was flushed): motion2 = min(score(i), score(i+1)). */
+    VQ_FEX_LAG1 = 1 << 0,
+    /* Needs every frame in order (never subsampled). */
+    VQ_FEX_TEMPORAL = 1 << 1,
+};
+
+#define VQ_FEX_MAX_OUTPUTS 32
+
+typedef struct VqFex VqFex;
+
+typedef struct VqFexDesc {
+    const char *name;
+    const VqOption *options;     /* NULL-name terminated; may be NULL */
+    size_t priv_size;            /* options + CPU state, zeroed at creation */
+    const char *const *outputs;  /* base output names, NULL terminated */
+    unsigned flags;              /* VQ_FEX_* */
+    VqExactness exactness;
+    double tolerance;            /* for VQ_EXACT_TOLERANCE */
+
+    /* Checks the format against the options; sets fex->planes and
+     * fex->acc_size; allocates CPU state. */
+    int (*init)(VqFex *fex, const VqFormat *fmt);
+    /* CPU path: fills acc (acc_size bytes, zeroed by the caller). */
+    int (*cpu_run)(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+                   unsigned index, void *acc);
+    /* GPU path (NULL when there is none): device state, then per frame the
+     * kernels that fill acc_dev (zeroed on the stream before) on the
+     * compute stream. */
+    int (*gpu_init)(VqFex *fex, struct VqGpu *gpu);
+    int (*gpu_run)(VqFex *fex, struct VqGpu *gpu,
+                   const struct VqDevFrame *ref, const struct VqDevFrame *dis,
+                   unsigned index, void *acc_dev);
+    void (*gpu_close)(VqFex *fex, struct VqGpu *gpu);
+    /* Shared by both backends: accumulator record -> outputs (vq_fex_emit). */
+    int (*finalize)(VqFex *fex, const void *acc, unsigned index);
+    /* End of stream: last temporal outputs and aggregates. */
+    int (*flush)(VqFex *fex);
+    void (*close)(VqFex *fex);
+} VqFexDesc;
+
+struct VqFex {
+    const VqFexDesc *desc;
+    void *priv;
+    VqFormat fmt;
+    unsigned planes;        /* VQ_PLANE_* bits the extractor reads */
+    size_t acc_size;
+    bool on_gpu;            /* chosen backend for this run */
+    void *gpu_priv;         /* owned by the extractor's gpu_* functions */
+    unsigned n_finalized;   /* frames passed through finalize (or skipped) */
+    bool flushed;
+    unsigned n_outputs;
+    char *out_name[VQ_FEX_MAX_OUTPUTS]; /* resolved log names */
+    int out_id[VQ_FEX_MAX_OUTPUTS];     /* collector series, -1 until written */
+    struct VqCollector *coll;
+    VqErrBuf *err;
+};
+
+/* Writes output k (index into desc->outputs) of frame `index`. */
+int vq_fex_emit(VqFex *fex, unsigned k, unsigned index, double value);
+/* Writes an aggregate value (e.g. apsnr_y) under output k's name. */
+int vq_fex_emit_aggregate(VqFex *fex, const char *name, double value);
+
+/* Registry. */
+const VqFexDesc *vq_fex_find(const char *name);
+const VqFexDesc *const *vq_fex_registry(void);
+
+#endif

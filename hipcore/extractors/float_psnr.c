@@ -1,0 +1,91 @@
+/*
+ * float_psnr (libvmaf's float_psnr.c): luma PSNR on samples scaled to the
+ * 8-bit range, peak 255 * (2^bpc - 1) / 2^bpc, capped at 60/72/84/108 dB.
+ * The squared-error sum is an exact integer (see kernels/float_psnr.h), so
+ * the GPU result equals the CPU's bit for bit.
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include "../../kernels/float_psnr.h"
+#include "gpu_fn.h"
+
+typedef struct FloatPsnrPriv {
+    double peak, psnr_max;
+    double scale2; /* (2^(bpc - 8))^2: integer units per squared 8-bit unit */
+} FloatPsnrPriv;
+
+typedef struct FloatPsnrAcc {
+    uint64_t sum;
+} FloatPsnrAcc;
+
+static const char *const float_psnr_outputs[] = { "float_psnr", NULL };
+
+static int float_psnr_init(VqFex *fex, const VqFormat *fmt)
+{
+    FloatPsnrPriv *s = fex->priv;
+    /* libvmaf's constants (psnr_tools.c): peak and cap per bit depth. */
+    switch (fmt->bpc) {
+    case 8: s->peak = 255.0; s->psnr_max = 60.0; break;
+    case 10: s->peak = 255.75; s->psnr_max = 72.0; break;
+    case 12: s->peak = 255.9375; s->psnr_max = 84.0; break;
+    default: s->peak = 255.99609375; s->psnr_max = 108.0; break;
+    }
+    double scale = (double)(1u << (fmt->bpc - 8));
+    s->scale2 = scale * scale;
+    fex->planes = VQ_PLANE_Y;
+    fex->acc_size = sizeof(FloatPsnrAcc);
+    return 0;
+}
+
+static int float_psnr_cpu_run(VqFex *fex, const VqFrame *ref,
+                              const VqFrame *dis, unsigned index, void *acc)
+{
+    (void)index;
+    FloatPsnrAcc *a = acc;
+    unsigned bps = fex->fmt.bytes_per_sample;
+    const VqPlane *r = &ref->plane[0], *d = &dis->plane[0];
+    uint64_t sum = 0;
+    for (unsigned y = 0; y < r->h; y++)
+        for (unsigned x = 0; x < r->w; x++)
+            sum += vq_float_psnr_term(vq_sample(r, bps, x, y),
+                                      vq_sample(d, bps, x, y));
+    a->sum = sum;
+    return 0;
+}
+
+#if defined(VQ_HAVE_HIP)
+static int float_psnr_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                              const VqDevFrame *dis, unsigned index,
+                              void *acc_dev)
+{
+    (void)index;
+    FloatPsnrAcc *a = acc_dev;
+    return vq_fex_launch_check(
+        fex, gpu, vq_float_psnr_launch(vq_gpu_compute_stream(gpu),
+                                       &ref->plane[0], &dis->plane[0],
+                                       ref->bpc, &a->sum));
+}
+#endif
+
+static int float_psnr_finalize(VqFex *fex, const void *acc, unsigned index)
+{
+    const FloatPsnrPriv *s = fex->priv;
+    const FloatPsnrAcc *a = acc;
+    /* Same operations, in the same order, as libvmaf's compute_psnr(). */
+    double noise = (double)a->sum / s->scale2;
+    noise /= (double)(fex->fmt.w[0] * fex->fmt.h[0]);
+    double psnr = 10 * log10(s->peak * s->peak / fmax(noise, 1e-10));
+    return vq_fex_emit(fex, 0, index, fmin(psnr, s->psnr_max));
+}
+
+const VqFexDesc vq_fex_float_psnr = {
+    .name = "float_psnr",
+    .priv_size = sizeof(FloatPsnrPriv),
+    .outputs = float_psnr_outputs,
+    .exactness = VQ_EXACT_BITWISE,
+    .init = float_psnr_init,
+    .cpu_run = float_psnr_cpu_run,
+    .gpu_run = VQ_GPU_FN(float_psnr_gpu_run),
+    .finalize = float_psnr_finalize,
+};

@@ -1,0 +1,57 @@
+/*
+ * The GPU as hipcore sees it: one device, a compute stream and an upload
+ * stream, device and pinned host memory, events. Every HIP call is checked;
+ * failures become VQ_EDEVICE with the runtime's message in the error buffer.
+ * Built only with a HIP platform (VQ_HAVE_HIP); without one, vq_gpu_open()
+ * reports that the build has no GPU support.
+ */
+#ifndef VQHIP_GPU_H
+#define VQHIP_GPU_H
+
+#include <stddef.h>
+
+#include "../error.h"
+#include "../../kernels/vq_kernel_api.h"
+
+typedef struct VqGpu VqGpu;
+typedef struct VqEventImpl *VqEvent;
+
+/* Opens device `index`, creates the streams and runs the probe kernel. */
+int vq_gpu_open(VqGpu **gpu, int index, VqErrBuf *e);
+void vq_gpu_close(VqGpu **gpu);
+const char *vq_gpu_name(const VqGpu *gpu);
+int vq_gpu_wave_size(const VqGpu *gpu);
+VqStream vq_gpu_compute_stream(const VqGpu *gpu);
+VqStream vq_gpu_upload_stream(const VqGpu *gpu);
+/* Compile-time platform: "amd", "nvidia" or "none". */
+const char *vq_gpu_platform(void);
+
+/* Turns a nonzero HIP error code (from a launcher) into VQ_EDEVICE. */
+int vq_gpu_fail(VqGpu *gpu, int hip_err, const char *what);
+
+int vq_gpu_malloc(VqGpu *gpu, void **ptr, size_t size, const char *what);
+int vq_gpu_malloc_pitch(VqGpu *gpu, void **ptr, size_t *pitch, size_t row,
+                        size_t rows, const char *what);
+void vq_gpu_free(VqGpu *gpu, void *ptr);
+int vq_gpu_host_alloc(VqGpu *gpu, void **ptr, size_t size, const char *what);
+void vq_gpu_host_free(VqGpu *gpu, void *ptr);
+
+int vq_gpu_memset(VqGpu *gpu, VqStream s, void *dev, int value, size_t size);
+int vq_gpu_upload2d(VqGpu *gpu, VqStream s, void *dev, size_t dpitch,
+                    const void *host, size_t spitch, size_t row, size_t rows);
+int vq_gpu_download(VqGpu *gpu, VqStream s, void *host, const void *dev,
+                    size_t size);
+int vq_gpu_sync(VqGpu *gpu, VqStream s);
+
+int vq_gpu_event_create(VqGpu *gpu, VqEvent *ev);
+void vq_gpu_event_destroy(VqGpu *gpu, VqEvent ev);
+int vq_gpu_event_record(VqGpu *gpu, VqEvent ev, VqStream s);
+int vq_gpu_event_wait(VqGpu *gpu, VqStream s, VqEvent ev);
+int vq_gpu_event_sync(VqGpu *gpu, VqEvent ev);
+/* 1 when complete, 0 when still running, negative on error. */
+int vq_gpu_event_done(VqGpu *gpu, VqEvent ev);
+
+/* The error buffer messages go to (the owning context's). */
+void vq_gpu_set_errbuf(VqGpu *gpu, VqErrBuf *e);
+
+#endif

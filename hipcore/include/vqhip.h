@@ -1,0 +1,187 @@
+/*
+ * vqhip — video quality metrics (the VMAF family) on the GPU through HIP,
+ * with a CPU reference path for every metric.
+ *
+ * This is the only public header. It holds no HIP types: a program that uses
+ * libvqhip needs neither HIP nor CUDA headers to compile.
+ *
+ * Typical use:
+ *
+ *     VqConfig cfg = vq_default_config();
+ *     VqContext *ctx;
+ *     if (vq_open(&ctx, &cfg) < 0) ...
+ *     vq_use_feature(ctx, "name=psnr:enable_chroma=true");
+ *     vq_use_model(ctx, "version=vmaf_v0.6.1");
+ *     for each frame: vq_submit(ctx, &ref, &dis);
+ *                     while (vq_receive(ctx, &frame) == 0) use frame;
+ *     vq_flush(ctx);  while (vq_receive(ctx, &frame) == 0) use frame;
+ *     vq_pooled(ctx, "vmaf", VQ_POOL_MEAN, &mean);
+ *     vq_write_log(ctx, "log.json", VQ_LOG_JSON);
+ *     vq_close(&ctx);
+ *
+ * Every function returns 0 (or a count) on success and a negative VQ_E* code
+ * on failure; vq_last_error() then says what was wrong. Nothing in the
+ * library exits or aborts the process.
+ */
+#ifndef VQHIP_H
+#define VQHIP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VQHIP_VERSION_MAJOR 0
+#define VQHIP_VERSION_MINOR 1
+#define VQHIP_VERSION_PATCH 0
+
+/* Error codes (always negative). */
+enum {
+    VQ_EINVAL = -1,       /* bad argument, option or picture */
+    VQ_ENOMEM = -2,       /* out of host or device memory */
+    VQ_EAGAIN = -3,       /* vq_receive: no frame is complete yet */
+    VQ_EOF = -4,          /* vq_receive: flushed and every frame delivered */
+    VQ_EDEVICE = -5,      /* GPU runtime error, or no usable GPU */
+    VQ_EUNSUPPORTED = -6, /* valid request this build or input cannot serve */
+    VQ_EIO = -7,          /* file could not be read or written */
+    VQ_ENOTFOUND = -8,    /* unknown feature, option or model */
+    VQ_EMODEL = -9,       /* malformed model file */
+    VQ_ESTATE = -10,      /* call not valid in the context's current state */
+};
+
+typedef enum VqBackend {
+    VQ_BACKEND_AUTO = 0, /* GPU if the probe kernel runs, else CPU (with a warning) */
+    VQ_BACKEND_HIP,      /* GPU; without strict, features lacking a GPU path run on the CPU */
+    VQ_BACKEND_CPU,      /* CPU reference path only */
+} VqBackend;
+
+typedef enum VqPixFmt {
+    VQ_PIX_FMT_GRAY = 0, /* luma only */
+    VQ_PIX_FMT_420,
+    VQ_PIX_FMT_422,
+    VQ_PIX_FMT_444,
+} VqPixFmt;
+
+typedef enum VqPool {
+    VQ_POOL_MEAN = 0,
+    VQ_POOL_MIN,
+    VQ_POOL_MAX,
+    VQ_POOL_HARMONIC_MEAN, /* n / sum(1 / (x + 1)) - 1, as libvmaf */
+} VqPool;
+
+typedef enum VqLogFmt {
+    VQ_LOG_XML = 0,
+    VQ_LOG_JSON,
+    VQ_LOG_CSV,
+    VQ_LOG_SUB,
+} VqLogFmt;
+
+typedef enum VqLogLevel {
+    VQ_LOG_LEVEL_ERROR = 0,
+    VQ_LOG_LEVEL_WARNING,
+    VQ_LOG_LEVEL_INFO,
+    VQ_LOG_LEVEL_DEBUG,
+} VqLogLevel;
+
+typedef struct VqConfig {
+    VqBackend backend;
+    int device;          /* GPU index for the HIP backend */
+    int strict;          /* nonzero: any fallback to the CPU is an error */
+    unsigned depth;      /* frames in flight on the GPU (1..16); 0 = default (3) */
+    unsigned n_subsample;/* compute non-temporal features on every n-th frame; 0/1 = all */
+    unsigned n_threads;  /* CPU worker threads; 0 = one per core (at most 8) */
+    /* Diagnostics (warnings such as a fallback to the CPU). NULL: stderr. */
+    void (*log)(void *opaque, VqLogLevel level, const char *msg);
+    void *log_opaque;
+    VqLogLevel log_level; /* messages above this level are dropped */
+} VqConfig;
+
+/*
+ * A picture as the caller holds it: planar Y, Cb, Cr (only Y for GRAY),
+ * samples of bpc bits (8: one byte each; 10, 12, 16: two bytes, native
+ * endianness, value in the low bits). Chroma planes are (w+1)>>1 wide for
+ * 4:2:0 and 4:2:2 and (h+1)>>1 high for 4:2:0 (FFmpeg's layout). Strides
+ * are in bytes, at least the plane's row size, and may hold junk after the
+ * row. The memory is only read during vq_submit().
+ */
+typedef struct VqPicture {
+    VqPixFmt fmt;
+    unsigned bpc;
+    unsigned w, h;
+    const void *data[3];
+    ptrdiff_t stride[3];
+} VqPicture;
+
+typedef struct VqScore {
+    const char *name;  /* log name, e.g. "psnr_y", "integer_vif_scale0", "vmaf" */
+    double value;      /* may be +-inf or NaN (written "null" in logs) */
+} VqScore;
+
+typedef struct VqFrameScores {
+    unsigned index;        /* frame number, counted from 0 in submit order */
+    unsigned n;
+    const VqScore *scores; /* valid until the next vq_receive() or vq_close() */
+} VqFrameScores;
+
+typedef struct VqContext VqContext;
+
+VqConfig vq_default_config(void);
+
+/* Opens a context. On failure *ctx may still be set so that vq_last_error()
+ * can explain; vq_close() it either way. */
+int vq_open(VqContext **ctx, const VqConfig *cfg);
+void vq_close(VqContext **ctx);
+
+/* What went wrong in the last failing call ("" if nothing). */
+const char *vq_last_error(const VqContext *ctx);
+const char *vq_strerror(int err);
+const char *vq_version(void);
+
+/* Feature selection, before the first picture, in libvmaf's syntax:
+ * "psnr", "name=psnr:enable_chroma=true:enable_mse=true". */
+int vq_use_feature(VqContext *ctx, const char *spec);
+/* Model selection: "version=vmaf_v0.6.1", "path=my.json:name=mine",
+ * optionally ":enable_transform=true", ":disable_clip=true". */
+int vq_use_model(VqContext *ctx, const char *spec);
+
+/* Lists every feature extractor this build knows, with its options, into buf
+ * (one per line, "name: opt1 opt2 ..."); returns the length needed. */
+size_t vq_list_features(char *buf, size_t size);
+
+/* Feeds one reference/distorted pair. Both pictures must have the same format,
+ * bit depth and size as the first pair. Returns 0, or a negative error. */
+int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis);
+/* No more pictures: temporal features of the last frame become final. */
+int vq_flush(VqContext *ctx);
+/* Next frame's scores in frame order: 0 and *out set, VQ_EAGAIN when the next
+ * frame is not complete yet, VQ_EOF after vq_flush() when all were delivered. */
+int vq_receive(VqContext *ctx, VqFrameScores *out);
+
+/* After the run: pooled value of one output over all (subsampled) frames. */
+int vq_pooled(VqContext *ctx, const char *name, VqPool pool, double *out);
+/* Aggregate outputs (apsnr_y, ...): count, and the i-th name/value. */
+unsigned vq_aggregate_count(const VqContext *ctx);
+int vq_aggregate(const VqContext *ctx, unsigned i, VqScore *out);
+/* Output names in log order, and their count. */
+unsigned vq_output_count(const VqContext *ctx);
+const char *vq_output_name(const VqContext *ctx, unsigned i);
+/* Which backend computed an output ("hip" or "cpu"), by output name, after
+ * the first vq_submit(); NULL for an unknown name. */
+const char *vq_output_backend(const VqContext *ctx, const char *name);
+/* "hip", "cpu" or "hip+cpu" for the context as a whole (after the first
+ * vq_submit()), and the GPU's name ("" without one). */
+const char *vq_backend_name(const VqContext *ctx);
+const char *vq_device_name(const VqContext *ctx);
+
+/* Writes the log of everything received so far, in libvmaf's layout. */
+int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt);
+int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt);
+int vq_pool_from_name(const char *name, VqPool *pool);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VQHIP_H */

@@ -1,0 +1,52 @@
+/* Frame geometry and host-side plane views. */
+#ifndef VQHIP_PICTURE_H
+#define VQHIP_PICTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "vqhip.h"
+
+/* Geometry shared by every picture of a run. Chroma sizes follow libvmaf:
+ * w>>1 (and h>>1 for 4:2:0), so the last column/row of an odd-size frame's
+ * chroma is not scored; FFmpeg's (w+1)>>1 planes are read with that crop. */
+typedef struct VqFormat {
+    VqPixFmt fmt;
+    unsigned bpc;
+    unsigned bytes_per_sample; /* 1 or 2 */
+    unsigned n_planes;         /* 1 for GRAY, else 3 */
+    unsigned w[3], h[3];       /* scored size of each plane */
+    unsigned ss_x, ss_y;       /* chroma subsampling shifts */
+} VqFormat;
+
+/* A host plane that the CPU path reads: sample (x, y) is at
+ * data + y * stride + x * bytes_per_sample. */
+typedef struct VqPlane {
+    const uint8_t *data;
+    ptrdiff_t stride;
+    unsigned w, h;
+} VqPlane;
+
+typedef struct VqFrame {
+    VqPlane plane[3];
+} VqFrame;
+
+enum {
+    VQ_PLANE_Y = 1 << 0,
+    VQ_PLANE_U = 1 << 1,
+    VQ_PLANE_V = 1 << 2,
+    VQ_PLANE_ALL = 7,
+};
+
+/* Fills fmt from a picture; checks the pixel format, depth and size. */
+int vq_format_from_picture(VqFormat *fmt, const VqPicture *pic,
+                           const char *which, VqErrBuf *e);
+/* Checks that pic matches fmt and has usable pointers and strides; fills the
+ * plane views. which names the picture in messages ("reference"). */
+int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
+                          const VqPicture *pic, const char *which,
+                          VqErrBuf *e);
+const char *vq_pix_fmt_name(VqPixFmt fmt);
+
+#endif

@@ -1,0 +1,400 @@
+/*
+ * Frame flow: submit -> (GPU slots | CPU run) -> finalize -> models -> receive.
+ *
+ * Frames are finalized in submission order on each backend. Frame i is ready
+ * once every extractor has finalized it (one frame later for VQ_FEX_LAG1
+ * extractors, unless flushed) and the models have scored it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "context.h"
+
+#define VQ_ACC_ALIGN 256
+
+int vq_fex_emit(VqFex *fex, unsigned k, unsigned index, double value)
+{
+    if (k >= fex->n_outputs)
+        return vq_fail(fex->err, VQ_EINVAL, "%s: output %u out of range",
+                       fex->desc->name, k);
+    if (fex->out_id[k] < 0) {
+        int id = vq_collector_series(fex->coll, fex->out_name[k],
+                                     fex->on_gpu ? "hip" : "cpu");
+        if (id < 0)
+            return vq_fail(fex->err, id, "out of memory");
+        fex->out_id[k] = id;
+    }
+    int err = vq_collector_set(fex->coll, fex->out_id[k], index, value);
+    return err ? vq_fail(fex->err, err, "out of memory") : 0;
+}
+
+int vq_fex_emit_aggregate(VqFex *fex, const char *name, double value)
+{
+    int err = vq_collector_set_aggregate(fex->coll, name, value);
+    return err ? vq_fail(fex->err, err, "out of memory") : 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double vq_run_seconds(const VqContext *ctx)
+{
+    return ctx->t_end - ctx->t_start;
+}
+
+static bool runs_on(const VqContext *ctx, const VqFex *fex, unsigned index)
+{
+    unsigned sub = ctx->cfg.n_subsample;
+    return (fex->desc->flags & VQ_FEX_TEMPORAL) || sub <= 1 || !(index % sub);
+}
+
+static const char *model_backend(VqContext *ctx, const VqModel *m)
+{
+    unsigned n = vq_model_input_count(m);
+    for (unsigned i = 0; i < n; i++) {
+        const char *spec, *output;
+        vq_model_input(m, i, &spec, &output);
+        const char *b = vq_output_backend(ctx, output);
+        if (!b || strcmp(b, "hip"))
+            return "cpu";
+    }
+    return "hip";
+}
+
+/* Chooses each extractor's backend and sets up GPU staging. */
+static int choose_backends(VqContext *ctx)
+{
+    size_t acc_total = 0, cpu_max = 0;
+    unsigned planes = 0, n_gpu = 0, n_cpu = 0;
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        fex->on_gpu = false;
+        if (ctx->gpu && fex->desc->gpu_run) {
+            int err = fex->desc->gpu_init ? fex->desc->gpu_init(fex, ctx->gpu) : 0;
+            if (err) {
+                if (ctx->cfg.strict)
+                    return err;
+                vq_log(ctx, VQ_LOG_LEVEL_WARNING,
+                       "%s: GPU setup failed, computing it on the CPU: %s",
+                       fex->desc->name, ctx->err.msg);
+                if (fex->desc->gpu_close)
+                    fex->desc->gpu_close(fex, ctx->gpu);
+            } else {
+                fex->on_gpu = true;
+            }
+        } else if (ctx->gpu) {
+            if (ctx->cfg.strict)
+                return vq_fail(&ctx->err, VQ_EUNSUPPORTED,
+                               "%s has no GPU path (strict)", fex->desc->name);
+            vq_log(ctx, VQ_LOG_LEVEL_WARNING,
+                   "%s has no GPU path yet: computed on the CPU",
+                   fex->desc->name);
+        }
+        if (fex->on_gpu) {
+            n_gpu++;
+            planes |= fex->planes;
+            acc_total += (fex->acc_size + VQ_ACC_ALIGN - 1) &
+                         ~(size_t)(VQ_ACC_ALIGN - 1);
+        } else {
+            n_cpu++;
+            if (fex->acc_size > cpu_max)
+                cpu_max = fex->acc_size;
+        }
+    }
+    snprintf(ctx->backend_name, sizeof(ctx->backend_name), "%s",
+             n_gpu && n_cpu ? "hip+cpu" : n_gpu ? "hip" : "cpu");
+    if (cpu_max) {
+        ctx->cpu_acc = malloc(cpu_max);
+        ctx->cpu_acc_size = cpu_max;
+        if (!ctx->cpu_acc)
+            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+    }
+    if (n_gpu)
+        return vq_staging_open(&ctx->staging, ctx->gpu, &ctx->fmt, planes,
+                               ctx->cfg.depth, acc_total, &ctx->err);
+    return 0;
+}
+
+int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
+{
+    int err = vq_format_from_picture(&ctx->fmt, ref, "reference", &ctx->err);
+    if (err)
+        return err;
+    if (!ctx->n_fex && !ctx->n_model)
+        return vq_fail(&ctx->err, VQ_EINVAL,
+                       "no feature or model was selected");
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        fex->fmt = ctx->fmt;
+        err = fex->desc->init(fex, &ctx->fmt);
+        if (err)
+            return err;
+    }
+    ctx->started = true;
+    err = choose_backends(ctx);
+    if (err)
+        return err;
+    for (unsigned i = 0; i < ctx->n_model; i++)
+        ctx->model_backend[i] = model_backend(ctx, ctx->model[i]);
+    return 0;
+}
+
+void vq_pipeline_stop(VqContext *ctx)
+{
+    if (ctx->staging)
+        vq_staging_close(&ctx->staging);
+    for (unsigned i = 0; ctx->gpu && i < ctx->n_fex; i++)
+        if (ctx->fex[i]->on_gpu && ctx->fex[i]->desc->gpu_close)
+            ctx->fex[i]->desc->gpu_close(ctx->fex[i], ctx->gpu);
+}
+
+/* Reads back one slot's results (waiting for them) and finalizes them. */
+static int collect_slot(VqContext *ctx, VqSlot *slot)
+{
+    if (!slot->busy)
+        return 0;
+    slot->busy = false;
+    if (slot->has_work) {
+        int err = vq_gpu_event_sync(ctx->gpu, slot->done);
+        if (err)
+            return err;
+    }
+    size_t off = 0;
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        if (!fex->on_gpu)
+            continue;
+        if (runs_on(ctx, fex, slot->index)) {
+            int err = fex->desc->finalize(fex, slot->acc_host + off, slot->index);
+            if (err)
+                return err;
+        }
+        fex->n_finalized++;
+        off += (fex->acc_size + VQ_ACC_ALIGN - 1) & ~(size_t)(VQ_ACC_ALIGN - 1);
+    }
+    return 0;
+}
+
+/* Collects finished slots in order; with wait, every busy slot. */
+static int collect(VqContext *ctx, bool wait)
+{
+    if (!ctx->staging)
+        return 0;
+    unsigned depth = ctx->staging->depth;
+    for (unsigned n = 0; n < depth; n++) {
+        /* The oldest slot in flight is the one after the newest. */
+        VqSlot *slot = &ctx->staging->slot[(ctx->next_slot + n) % depth];
+        if (!slot->busy)
+            continue;
+        if (!wait && slot->has_work) {
+            int done = vq_gpu_event_done(ctx->gpu, slot->done);
+            if (done < 0)
+                return done;
+            if (!done)
+                return 0;
+        }
+        int err = collect_slot(ctx, slot);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+static unsigned frames_final(const VqFex *fex)
+{
+    if ((fex->desc->flags & VQ_FEX_LAG1) && !fex->flushed)
+        return fex->n_finalized ? fex->n_finalized - 1 : 0;
+    return fex->n_finalized;
+}
+
+/* Advances n_ready over frames whose outputs are all final. */
+static int update_ready(VqContext *ctx)
+{
+    while (ctx->n_ready < ctx->n_submitted) {
+        unsigned i = ctx->n_ready;
+        for (unsigned k = 0; k < ctx->n_fex; k++)
+            if (frames_final(ctx->fex[k]) <= i)
+                return 0;
+        bool sampled = ctx->cfg.n_subsample <= 1 || !(i % ctx->cfg.n_subsample);
+        for (unsigned k = 0; sampled && k < ctx->n_model; k++) {
+            int err = vq_model_predict(ctx->model[k], &ctx->coll, i,
+                                       ctx->model_backend[k], &ctx->err);
+            if (err)
+                return err;
+        }
+        ctx->n_ready++;
+    }
+    return 0;
+}
+
+static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
+                      unsigned index)
+{
+    VqStaging *st = ctx->staging;
+    VqSlot *slot = &st->slot[ctx->next_slot];
+    int err = collect_slot(ctx, slot);
+    if (err)
+        return err;
+    slot->index = index;
+    slot->has_work = false;
+    for (unsigned i = 0; i < ctx->n_fex; i++)
+        if (ctx->fex[i]->on_gpu && runs_on(ctx, ctx->fex[i], index))
+            slot->has_work = true;
+    if (slot->has_work) {
+        err = vq_staging_upload(st, slot, ref, dis);
+        size_t off = 0;
+        for (unsigned i = 0; !err && i < ctx->n_fex; i++) {
+            VqFex *fex = ctx->fex[i];
+            if (!fex->on_gpu)
+                continue;
+            if (runs_on(ctx, fex, index))
+                err = fex->desc->gpu_run(fex, ctx->gpu, &slot->view[0],
+                                         &slot->view[1], index,
+                                         slot->acc_dev + off);
+            off += (fex->acc_size + VQ_ACC_ALIGN - 1) &
+                   ~(size_t)(VQ_ACC_ALIGN - 1);
+        }
+        if (!err)
+            err = vq_staging_finish(st, slot);
+        if (err)
+            return err;
+    }
+    slot->busy = true;
+    ctx->next_slot = (ctx->next_slot + 1) % st->depth;
+    return 0;
+}
+
+static int submit_cpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
+                      unsigned index)
+{
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        if (fex->on_gpu)
+            continue;
+        if (runs_on(ctx, fex, index)) {
+            memset(ctx->cpu_acc, 0, fex->acc_size);
+            int err = fex->desc->cpu_run(fex, ref, dis, index, ctx->cpu_acc);
+            if (!err)
+                err = fex->desc->finalize(fex, ctx->cpu_acc, index);
+            if (err)
+                return err;
+        }
+        fex->n_finalized++;
+    }
+    return 0;
+}
+
+int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
+{
+    if (!ctx)
+        return VQ_EINVAL;
+    if (ctx->failed)
+        return vq_fail(&ctx->err, VQ_ESTATE,
+                       "an earlier error stopped this run");
+    if (ctx->flushed)
+        return vq_fail(&ctx->err, VQ_ESTATE, "submit after flush");
+    vq_err_clear(&ctx->err);
+    int err;
+    if (!ctx->started) {
+        ctx->t_start = now();
+        err = vq_pipeline_start(ctx, ref);
+        if (err) {
+            ctx->failed = true;
+            vq_pipeline_stop(ctx);
+            return err;
+        }
+    }
+    /* A bad picture is refused without stopping the run. */
+    VqFrame r, d;
+    err = vq_frame_from_picture(&r, &ctx->fmt, ref, "reference", &ctx->err);
+    if (!err)
+        err = vq_frame_from_picture(&d, &ctx->fmt, dis, "distorted", &ctx->err);
+    if (err)
+        return err;
+    unsigned index = ctx->n_submitted;
+    if (ctx->staging)
+        err = submit_gpu(ctx, &r, &d, index);
+    if (!err)
+        err = submit_cpu(ctx, &r, &d, index);
+    if (!err) {
+        ctx->n_submitted++;
+        err = collect(ctx, false);
+    }
+    if (!err)
+        err = update_ready(ctx);
+    if (err)
+        ctx->failed = true;
+    return err;
+}
+
+int vq_flush(VqContext *ctx)
+{
+    if (!ctx)
+        return VQ_EINVAL;
+    if (ctx->flushed)
+        return 0;
+    ctx->flushed = true;
+    if (ctx->failed)
+        return vq_fail(&ctx->err, VQ_ESTATE,
+                       "an earlier error stopped this run");
+    int err = collect(ctx, true);
+    for (unsigned i = 0; !err && i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        if (fex->desc->flush && ctx->started)
+            err = fex->desc->flush(fex);
+        fex->flushed = true;
+    }
+    if (!err)
+        err = update_ready(ctx);
+    if (err)
+        ctx->failed = true;
+    return err;
+}
+
+int vq_receive(VqContext *ctx, VqFrameScores *out)
+{
+    if (!ctx || !out)
+        return VQ_EINVAL;
+    if (ctx->failed)
+        return vq_fail(&ctx->err, VQ_ESTATE,
+                       "an earlier error stopped this run");
+    int err = collect(ctx, false);
+    if (!err)
+        err = update_ready(ctx);
+    if (err) {
+        ctx->failed = true;
+        return err;
+    }
+    if (ctx->n_delivered == ctx->n_ready)
+        return ctx->flushed ? VQ_EOF : VQ_EAGAIN;
+
+    unsigned index = ctx->n_delivered;
+    if (ctx->frame_scores_cap < ctx->coll.n) {
+        VqScore *s = realloc(ctx->frame_scores, ctx->coll.n * sizeof(*s));
+        if (!s)
+            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        ctx->frame_scores = s;
+        ctx->frame_scores_cap = ctx->coll.n;
+    }
+    unsigned n = 0;
+    for (unsigned i = 0; i < ctx->coll.n; i++) {
+        double v;
+        if (vq_collector_get(&ctx->coll, (int)i, index, &v)) {
+            ctx->frame_scores[n].name = ctx->coll.series[i].name;
+            ctx->frame_scores[n].value = v;
+            n++;
+        }
+    }
+    ctx->t_end = now();
+    out->index = index;
+    out->n = n;
+    out->scores = ctx->frame_scores;
+    ctx->n_delivered++;
+    return 0;
+}
