@@ -31,11 +31,8 @@ typedef enum VqExactness {
 } VqExactness;
 
 enum {
-    /* Frame i's outputs are final only once frame i+1 was finalized (or the
-     * stream was flushed): motion2 = min(score(i), score(i+1)). */
-    VQ_FEX_LAG1 = 1 << 0,
     /* Needs every frame in order (never subsampled). */
-    VQ_FEX_TEMPORAL = 1 << 1,
+    VQ_FEX_TEMPORAL = 1 << 0,
 };
 
 #define VQ_FEX_MAX_OUTPUTS 32
@@ -77,6 +74,8 @@ struct VqFex {
     void *priv;
     VqFormat fmt;
     unsigned planes;        /* VQ_PLANE_* bits the extractor reads */
+    unsigned lag;           /* frame i is final once frame i + lag was
+                               finalized, or at flush (motion2: 1) */
     size_t acc_size;
     bool on_gpu;            /* chosen backend for this run */
     void *gpu_priv;         /* owned by the extractor's gpu_* functions */

@@ -2,7 +2,7 @@
  * Frame flow: submit -> (GPU slots | CPU run) -> finalize -> models -> receive.
  *
  * Frames are finalized in submission order on each backend. Frame i is ready
- * once every extractor has finalized it (one frame later for VQ_FEX_LAG1
+ * once every extractor has finalized it (fex->lag frames later for temporal
  * extractors, unless flushed) and the models have scored it.
  */
 #include <stdio.h>
@@ -208,9 +208,9 @@ static int collect(VqContext *ctx, bool wait)
 
 static unsigned frames_final(const VqFex *fex)
 {
-    if ((fex->desc->flags & VQ_FEX_LAG1) && !fex->flushed)
-        return fex->n_finalized ? fex->n_finalized - 1 : 0;
-    return fex->n_finalized;
+    if (fex->flushed)
+        return fex->n_finalized;
+    return fex->n_finalized > fex->lag ? fex->n_finalized - fex->lag : 0;
 }
 
 /* Advances n_ready over frames whose outputs are all final. */
