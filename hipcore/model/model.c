@@ -1,28 +1,326 @@
-/* Placeholder until the model engine lands: every model request is refused
- * with a clear message. */
-#include "model.h"
+/*
+ * Model specs and files: "version=vmaf_v0.6.1" (<model_dir>/<version>.json)
+ * or "path=file.json", plus name=, enable_transform, disable_clip and
+ * libvmaf's per-extractor overloads "<extractor>.<option>=<value>".
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "model_priv.h"
+
+#define VQ_MODEL_MAX_OVERLOADS 16
+
+typedef struct ModelSpec {
+    char *buf;
+    const char *version, *path, *name;
+    unsigned flags;
+    VqModelOverload ov[VQ_MODEL_MAX_OVERLOADS];
+    unsigned n_ov;
+} ModelSpec;
+
+static int parse_flag(const char *key, const char *val, bool *out,
+                      VqErrBuf *e)
+{
+    if (!val || !strcmp(val, "true") || !strcmp(val, "1")) {
+        *out = true;
+        return 0;
+    }
+    if (!strcmp(val, "false") || !strcmp(val, "0")) {
+        *out = false;
+        return 0;
+    }
+    return vq_fail(e, VQ_EINVAL, "model option %s: '%s' is not true or false",
+                   key, val);
+}
+
+static int spec_entry(ModelSpec *s, char *key, char *val, bool first,
+                      VqErrBuf *e)
+{
+    if (!val && first && strcmp(key, "enable_transform") &&
+        strcmp(key, "disable_clip")) {
+        s->version = key; /* a bare first word is the version */
+        return 0;
+    }
+    if (!strcmp(key, "enable_transform") || !strcmp(key, "disable_clip")) {
+        bool on = false;
+        int err = parse_flag(key, val, &on, e);
+        unsigned bit = key[0] == 'e' ? VQ_MODEL_ENABLE_TRANSFORM :
+                                       VQ_MODEL_DISABLE_CLIP;
+        s->flags = on ? s->flags | bit : s->flags & ~bit;
+        return err;
+    }
+    if (!val || !*val)
+        return vq_fail(e, VQ_EINVAL, "model option '%s' needs a value", key);
+    const char **slot = !strcmp(key, "version") ? &s->version :
+                        !strcmp(key, "path") ? &s->path :
+                        !strcmp(key, "name") ? &s->name : NULL;
+    if (slot) {
+        if (*slot)
+            return vq_fail(e, VQ_EINVAL, "model option '%s' given twice", key);
+        *slot = val;
+        return 0;
+    }
+    char *dot = strchr(key, '.');
+    if (!dot || dot == key || !dot[1] || strchr(dot + 1, '.'))
+        return vq_fail(e, VQ_EINVAL, "unknown model option '%s' (valid: "
+                       "version, path, name, enable_transform, disable_clip, "
+                       "<extractor>.<option>)", key);
+    if (s->n_ov == VQ_MODEL_MAX_OVERLOADS)
+        return vq_fail(e, VQ_EINVAL, "more than %d feature overloads",
+                       VQ_MODEL_MAX_OVERLOADS);
+    *dot = '\0';
+    s->ov[s->n_ov++] = (VqModelOverload){ key, dot + 1, val };
+    return 0;
+}
+
+static int spec_parse(ModelSpec *s, const char *text, VqErrBuf *e)
+{
+    memset(s, 0, sizeof(*s));
+    s->buf = strdup(text ? text : "");
+    if (!s->buf)
+        return vq_fail(e, VQ_ENOMEM, "out of memory");
+    bool first = true;
+    char *save = NULL;
+    for (char *tok = strtok_r(s->buf, ":", &save); tok;
+         tok = strtok_r(NULL, ":", &save), first = false) {
+        char *eq = strchr(tok, '=');
+        if (eq)
+            *eq = '\0';
+        if (!*tok)
+            return vq_fail(e, VQ_EINVAL, "model spec '%s': empty key", text);
+        int err = spec_entry(s, tok, eq ? eq + 1 : NULL, first, e);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+static void list_models(const char *dir, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    DIR *d = opendir(dir);
+    for (struct dirent *de; d && (de = readdir(d));) {
+        size_t n = strlen(de->d_name);
+        if (n <= 5 || strcmp(de->d_name + n - 5, ".json") || len >= size)
+            continue;
+        int w = snprintf(buf + len, size - len, "%s%.*s", len ? ", " : "",
+                         (int)(n - 5), de->d_name);
+        if (w > 0)
+            len += (size_t)w;
+    }
+    if (d)
+        closedir(d);
+    if (!len)
+        snprintf(buf, size, "none");
+}
+
+static int read_file(const char *path, char **data, size_t *len, int missing,
+                     VqErrBuf *e)
+{
+    *data = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return vq_fail(e, errno == ENOENT ? missing : VQ_EIO,
+                       "cannot open model file %s: %s", path, strerror(errno));
+    struct stat st;
+    int err = 0;
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode))
+        err = vq_fail(e, VQ_EIO, "model file %s is not a regular file", path);
+    else if ((unsigned long long)st.st_size > VQ_MODEL_MAX_FILE_SIZE)
+        err = vq_fail(e, VQ_EMODEL, "model file %s is larger than %u bytes",
+                      path, VQ_MODEL_MAX_FILE_SIZE);
+    else if (!(*data = malloc((size_t)st.st_size + 1)))
+        err = vq_fail(e, VQ_ENOMEM, "out of memory");
+    else if ((*len = fread(*data, 1, (size_t)st.st_size, f)) !=
+             (size_t)st.st_size)
+        err = vq_fail(e, VQ_EIO, "cannot read model file %s", path);
+    fclose(f);
+    if (err) {
+        free(*data);
+        *data = NULL;
+    }
+    return err;
+}
+
+/* Model files hold numbers as text, and libvmaf's option handling prints
+ * them with %g: parse and print in the C locale whatever the host set. */
+typedef struct CLocale {
+    locale_t c, old;
+} CLocale;
+
+static void c_locale_enter(CLocale *l)
+{
+    l->c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    l->old = l->c ? uselocale(l->c) : (locale_t)0;
+}
+
+static void c_locale_leave(CLocale *l)
+{
+    if (l->c) {
+        uselocale(l->old);
+        freelocale(l->c);
+    }
+}
+
+static int build(VqModel **pm, const char *data, size_t len,
+                 const ModelSpec *s, const char *label, VqFexLookup find,
+                 VqErrBuf *e)
+{
+    VqModel *m = *pm = calloc(1, sizeof(*m));
+    if (!m)
+        return vq_fail(e, VQ_ENOMEM, "out of memory");
+    m->label = strdup(label);
+    m->name = strdup(s->name ? s->name : "vmaf");
+    m->flags = s->flags;
+    if (!m->label || !m->name)
+        return vq_fail(e, VQ_ENOMEM, "out of memory");
+    CLocale loc;
+    c_locale_enter(&loc);
+    int err = vq_model_parse_json(m, data, len, e);
+    if (err == VQ_EMODEL) {
+        char why[VQ_ERR_MSG_SIZE];
+        snprintf(why, sizeof(why), "%s", e ? e->msg : "");
+        vq_fail(e, err, "model %s: %s", label, why);
+    }
+    if (!err)
+        err = vq_model_resolve(m, find, s->ov, s->n_ov, e);
+    c_locale_leave(&loc);
+    return err ? err : vq_model_setup_outputs(m, e);
+}
+
+int vq_model_open_ex(VqModel **pm, const char *spec, const char *model_dir,
+                     VqFexLookup find, VqErrBuf *e)
+{
+    if (!pm)
+        return vq_fail(e, VQ_EINVAL, "vq_model_open: no model pointer");
+    *pm = NULL;
+    ModelSpec s;
+    int err = spec_parse(&s, spec, e);
+    if (!err && !s.version == !s.path)
+        err = vq_fail(e, VQ_EINVAL, "model spec '%s' needs one of version= "
+                      "or path=", spec ? spec : "");
+    if (!err && s.version && (strchr(s.version, '/') || s.version[0] == '.'))
+        err = vq_fail(e, VQ_EINVAL, "model version '%s' is a name, not a "
+                      "path (use path=)", s.version);
+    char *file = NULL, *data = NULL;
+    size_t len = 0;
+    if (!err && s.version) {
+        const char *dir = model_dir && *model_dir ? model_dir : ".";
+        size_t size = strlen(dir) + strlen(s.version) + 7;
+        file = malloc(size);
+        if (!file)
+            err = vq_fail(e, VQ_ENOMEM, "out of memory");
+        else
+            snprintf(file, size, "%s/%s.json", dir, s.version);
+        if (!err)
+            err = read_file(file, &data, &len, VQ_ENOTFOUND, e);
+        if (err == VQ_ENOTFOUND) {
+            char list[1024];
+            list_models(dir, list, sizeof(list));
+            err = vq_fail(e, err, "no model version '%s' in %s (models there: "
+                          "%s; VQHIP_MODEL_DIR overrides the folder)",
+                          s.version, dir, list);
+        }
+    } else if (!err) {
+        err = read_file(s.path, &data, &len, VQ_ENOTFOUND, e);
+    }
+    if (!err)
+        err = build(pm, data, len, &s, s.version ? s.version : s.path, find,
+                    e);
+    if (err)
+        vq_model_close(pm);
+    free(data);
+    free(file);
+    free(s.buf);
+    return err;
+}
 
 int vq_model_open(VqModel **m, const char *spec, const char *model_dir,
                   VqErrBuf *e)
 {
-    (void)model_dir;
-    *m = NULL;
-    return vq_fail(e, VQ_EUNSUPPORTED,
-                   "model '%s': the model engine is not part of this build yet",
-                   spec);
+    return vq_model_open_ex(m, spec, model_dir, vq_fex_find, e);
 }
 
-void vq_model_close(VqModel **m) { *m = NULL; }
-const char *vq_model_name(const VqModel *m) { (void)m; return ""; }
-unsigned vq_model_input_count(const VqModel *m) { (void)m; return 0; }
+int vq_model_load_buffer(VqModel **pm, const char *data, size_t len,
+                         const char *spec, VqFexLookup find, VqErrBuf *e)
+{
+    if (!pm || (!data && len))
+        return vq_fail(e, VQ_EINVAL, "vq_model_load_buffer: bad arguments");
+    *pm = NULL;
+    ModelSpec s;
+    int err = spec && *spec ? spec_parse(&s, spec, e) : 0;
+    if (!spec || !*spec)
+        memset(&s, 0, sizeof(s));
+    if (!err && (s.version || s.path))
+        err = vq_fail(e, VQ_EINVAL, "vq_model_load_buffer: no version= or "
+                      "path= here");
+    if (!err)
+        err = build(pm, data ? data : "", len, &s, "(buffer)", find, e);
+    if (err)
+        vq_model_close(pm);
+    free(s.buf);
+    return err;
+}
+
+void vq_model_close(VqModel **pm)
+{
+    VqModel *m = pm ? *pm : NULL;
+    if (!m)
+        return;
+    for (unsigned i = 0; m->svr && i < m->n_svr; i++)
+        vq_model_free_svr(&m->svr[i]);
+    free(m->svr);
+    for (unsigned i = 0; i < m->n_input; i++) {
+        free(m->input[i].libvmaf_name);
+        free(m->input[i].fex_spec);
+        free(m->input[i].output);
+    }
+    free(m->input);
+    for (unsigned k = 0; m->out_name && k < m->n_out; k++)
+        free(m->out_name[k]);
+    free(m->out_name);
+    free(m->out_series);
+    free(m->scratch);
+    free(m->label);
+    free(m->name);
+    free(m);
+    *pm = NULL;
+}
+
+const char *vq_model_name(const VqModel *m)
+{
+    return m ? m->name : "";
+}
+
+unsigned vq_model_input_count(const VqModel *m)
+{
+    return m ? m->n_input : 0;
+}
+
 int vq_model_input(const VqModel *m, unsigned i, const char **fex_spec,
                    const char **output)
 {
-    (void)m; (void)i; *fex_spec = *output = ""; return VQ_EINVAL;
+    if (!m || i >= m->n_input) {
+        *fex_spec = *output = "";
+        return VQ_EINVAL;
+    }
+    *fex_spec = m->input[i].fex_spec;
+    *output = m->input[i].output;
+    return 0;
 }
-int vq_model_predict(VqModel *m, VqCollector *c, unsigned index,
-                     const char *backend, VqErrBuf *e)
+
+unsigned vq_model_output_count(const VqModel *m)
 {
-    (void)m; (void)c; (void)index; (void)backend;
-    return vq_fail(e, VQ_EUNSUPPORTED, "no model engine");
+    return m ? m->n_out : 0;
+}
+
+const char *vq_model_output_name(const VqModel *m, unsigned k)
+{
+    return m && k < m->n_out ? m->out_name[k] : NULL;
 }
