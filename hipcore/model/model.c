@@ -168,6 +168,16 @@ static void c_locale_leave(CLocale *l)
     }
 }
 
+/* Messages quote names and values from the file: keep them one printable
+ * line whatever bytes the file holds. */
+static int printable(int err, VqErrBuf *e)
+{
+    for (char *p = e && err ? e->msg : ""; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return err;
+}
+
 static int build(VqModel **pm, const char *data, size_t len,
                  const ModelSpec *s, const char *label, VqFexLookup find,
                  VqErrBuf *e)
@@ -238,7 +248,7 @@ int vq_model_open_ex(VqModel **pm, const char *spec, const char *model_dir,
     free(data);
     free(file);
     free(s.buf);
-    return err;
+    return printable(err, e);
 }
 
 int vq_model_open(VqModel **m, const char *spec, const char *model_dir,
@@ -265,7 +275,7 @@ int vq_model_load_buffer(VqModel **pm, const char *data, size_t len,
     if (err)
         vq_model_close(pm);
     free(s.buf);
-    return err;
+    return printable(err, e);
 }
 
 void vq_model_close(VqModel **pm)
