@@ -42,6 +42,7 @@ struct VqContext {
     unsigned next_slot;
     uint8_t *cpu_acc;   /* scratch accumulator for CPU extractors */
     size_t cpu_acc_size;
+    void *cpu_scratch[VQ_MAX_FEX]; /* per CPU extractor, fex->scratch_size */
 
     double t_start, t_end; /* monotonic seconds: first submit, last receive */
 

@@ -105,6 +105,12 @@ static int choose_backends(VqContext *ctx)
             n_cpu++;
             if (fex->acc_size > cpu_max)
                 cpu_max = fex->acc_size;
+            if (fex->scratch_size) {
+                size_t sz = (fex->scratch_size + 63) & ~(size_t)63;
+                ctx->cpu_scratch[i] = aligned_alloc(64, sz);
+                if (!ctx->cpu_scratch[i])
+                    return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+            }
         }
     }
     snprintf(ctx->backend_name, sizeof(ctx->backend_name), "%s",
@@ -147,6 +153,10 @@ int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
 
 void vq_pipeline_stop(VqContext *ctx)
 {
+    for (unsigned i = 0; i < VQ_MAX_FEX; i++) {
+        free(ctx->cpu_scratch[i]);
+        ctx->cpu_scratch[i] = NULL;
+    }
     if (ctx->staging)
         vq_staging_close(&ctx->staging);
     for (unsigned i = 0; ctx->gpu && i < ctx->n_fex; i++)
@@ -279,7 +289,8 @@ static int submit_cpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
             continue;
         if (runs_on(ctx, fex, index)) {
             memset(ctx->cpu_acc, 0, fex->acc_size);
-            int err = fex->desc->cpu_run(fex, ref, dis, index, ctx->cpu_acc);
+            int err = fex->desc->cpu_run(fex, ref, dis, index, ctx->cpu_acc,
+                                         ctx->cpu_scratch[i]);
             if (!err)
                 err = fex->desc->finalize(fex, ctx->cpu_acc, index);
             if (err)
