@@ -1,0 +1,66 @@
+#!/bin/sh
+# Writes the FATE references in fate/ref/ from an independent source:
+# FFmpeg's own psnr filter (and, for the passthrough test, the distorted
+# input alone), never from vqhip. See fate/vqhip.mak for the mapping.
+#
+# Usage: fate/make-refs.sh PATH/TO/ffmpeg
+# The ffmpeg needs the lavfi filters testsrc2, split, avgblur, format, scale,
+# extractplanes, psnr and metadata, and the framecrc muxer (tools/build-ffmpeg.sh builds one).
+set -eu
+
+ffmpeg=${1:?usage: $0 PATH/TO/ffmpeg}
+refdir=$(cd "$(dirname "$0")" && pwd)/ref
+mkdir -p "$refdir"
+
+# The inputs of tests/fate-run.sh's refcmp_metadata, with psnr as the metric.
+psnr_metadata() { # PIXFMT
+    "$ffmpeg" -nostdin -nostats -loglevel error -auto_conversion_filters \
+        -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=$1,split[ref][tmp];[tmp]avgblur=4[enc];[enc][ref]psnr,metadata=print:file=-" \
+        -f null /dev/null
+}
+
+# Renames vf_psnr's values to vqhip's outputs.
+#   float=1      also float_psnr, from psnr.y
+#   subsample=N  only frames 0, N, 2N, ... carry scores
+to_vqhip() { # float subsample
+    awk -v float="$1" -v subsample="$2" '
+        function flush() {
+            if (!have)
+                return
+            if (frame % subsample == 0) {
+                if (y != "") print "lavfi.vqhip.psnr_y=" y
+                if (u != "") print "lavfi.vqhip.psnr_cb=" u
+                if (v != "") print "lavfi.vqhip.psnr_cr=" v
+                if (float) print "lavfi.vqhip.float_psnr=" y
+            }
+            print "lavfi.vqhip.backend=cpu"
+            y = u = v = ""
+        }
+        /^frame:/ {
+            flush()
+            print
+            frame = substr($1, 7) + 0
+            have = 1
+            next
+        }
+        /^lavfi\.psnr\.psnr\.y=/ { y = substr($0, index($0, "=") + 1) }
+        /^lavfi\.psnr\.psnr\.u=/ { u = substr($0, index($0, "=") + 1) }
+        /^lavfi\.psnr\.psnr\.v=/ { v = substr($0, index($0, "=") + 1) }
+        END { flush() }'
+}
+
+no_psnr()   { grep -v '^lavfi\.vqhip\.psnr_' ; }
+
+psnr_metadata yuv420p     | to_vqhip 1 1           > "$refdir/filter-vqhip-psnr-yuv420p"
+psnr_metadata yuv422p10le | to_vqhip 0 1           > "$refdir/filter-vqhip-psnr-yuv422p10"
+psnr_metadata yuv444p12le | to_vqhip 0 1           > "$refdir/filter-vqhip-psnr-yuv444p12"
+psnr_metadata yuv420p16le,extractplanes=y | to_vqhip 0 1 > "$refdir/filter-vqhip-psnr-gray16"
+psnr_metadata yuv420p,extractplanes=y     | to_vqhip 1 1 | no_psnr > "$refdir/filter-vqhip-float-psnr-gray"
+psnr_metadata yuv420p     | to_vqhip 0 2           > "$refdir/filter-vqhip-psnr-subsample"
+
+# The frames vqhip must pass on untouched: the distorted input alone.
+"$ffmpeg" -nostdin -nostats -loglevel error -noauto_conversion_filters \
+    -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=yuv420p,avgblur=4" \
+    -bitexact -f framecrc - > "$refdir/filter-vqhip-passthrough"
+
+echo "make-refs: wrote $(ls "$refdir" | wc -l) references in $refdir"
