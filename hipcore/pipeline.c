@@ -337,14 +337,14 @@ int vq_flush(VqContext *ctx)
     return err;
 }
 
-int vq_receive(VqContext *ctx, VqFrameScores *out)
+static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
 {
     if (!ctx || !out)
         return VQ_EINVAL;
     if (ctx->failed)
         return vq_fail(&ctx->err, VQ_ESTATE,
                        "an earlier error stopped this run");
-    int err = collect(ctx, false);
+    int err = collect(ctx, wait);
     if (!err)
         err = update_ready(ctx);
     if (err) {
@@ -377,4 +377,14 @@ int vq_receive(VqContext *ctx, VqFrameScores *out)
     out->scores = ctx->frame_scores;
     ctx->n_delivered++;
     return 0;
+}
+
+int vq_receive(VqContext *ctx, VqFrameScores *out)
+{
+    return receive(ctx, out, false);
+}
+
+int vq_receive_wait(VqContext *ctx, VqFrameScores *out)
+{
+    return receive(ctx, out, true);
 }

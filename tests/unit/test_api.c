@@ -105,6 +105,9 @@ static void test_bad_pictures(void)
     make(&c, 30, 18, 52, 61);
     make(&d, 32, 18, 52, 61);
     CHECK(!vq_submit(ctx, &a.pic, &b.pic));
+    VqFrameScores first;
+    CHECK(!vq_receive_wait(ctx, &first) && first.index == 0);
+    CHECK(vq_receive_wait(ctx, &first) == VQ_EAGAIN);
     CHECK(vq_submit(ctx, &a.pic, &c.pic) == VQ_EINVAL);
     CHECK_MSG(strstr(vq_last_error(ctx), "distorted") && strstr(vq_last_error(ctx), "30x18"),
               "%s", vq_last_error(ctx));
@@ -127,7 +130,7 @@ static void test_bad_pictures(void)
     CHECK(!vq_submit(ctx, &a.pic, &b.pic));
     CHECK(!vq_flush(ctx));
     VqFrameScores fs;
-    unsigned n = 0;
+    unsigned n = 1;
     while (!vq_receive(ctx, &fs))
         CHECK(fs.index == n++);
     CHECK(n == 2);
