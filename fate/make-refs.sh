@@ -52,7 +52,7 @@ to_vqhip() { # float subsample
 no_psnr()   { grep -v '^lavfi\.vqhip\.psnr_' ; }
 
 psnr_metadata yuv420p     | to_vqhip 1 1           > "$refdir/filter-vqhip-psnr-yuv420p"
-psnr_metadata yuv422p10le | to_vqhip 0 1           > "$refdir/filter-vqhip-psnr-yuv422p10"
+psnr_metadata yuv422p10le | to_vqhip 1 1           > "$refdir/filter-vqhip-psnr-yuv422p10"
 psnr_metadata yuv444p12le | to_vqhip 0 1           > "$refdir/filter-vqhip-psnr-yuv444p12"
 psnr_metadata yuv420p16le,extractplanes=y | to_vqhip 0 1 > "$refdir/filter-vqhip-psnr-gray16"
 psnr_metadata yuv420p,extractplanes=y     | to_vqhip 1 1 | no_psnr > "$refdir/filter-vqhip-float-psnr-gray"

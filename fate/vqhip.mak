@@ -10,8 +10,9 @@
 # The references do not come from vqhip. fate/make-refs.sh runs FFmpeg's own
 # psnr filter on the same inputs and renames its values:
 #   lavfi.psnr.psnr.y/u/v -> lavfi.vqhip.psnr_y/psnr_cb/psnr_cr
-#   lavfi.psnr.psnr.y     -> lavfi.vqhip.float_psnr (8-bit only: libvmaf's
-#                            float_psnr scales >8-bit input to 8 bits)
+#   lavfi.psnr.psnr.y     -> lavfi.vqhip.float_psnr (libvmaf's float_psnr is
+#                            luma PSNR in float, with samples scaled by
+#                            2^(8-bits) and the peak scaled alike)
 # PSNR is 10*log10(peak^2/MSE) with peak = 2^bits - 1 in both filters, and
 # 300x200 has no odd chroma sizes (vf_psnr rounds those up, libvmaf down).
 # vf_psnr prints single-precision values ("%f" of a float: about 7
@@ -30,7 +31,7 @@ FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-yuv420p
 fate-filter-vqhip-psnr-yuv420p: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr|name=float_psnr" yuv420p $(VQHIP_FUZZ)
 
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-yuv422p10
-fate-filter-vqhip-psnr-yuv422p10: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr" yuv422p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-psnr-yuv422p10: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr|name=float_psnr" yuv422p10le $(VQHIP_FUZZ)
 
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-yuv444p12
 fate-filter-vqhip-psnr-yuv444p12: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr" yuv444p12le $(VQHIP_FUZZ)

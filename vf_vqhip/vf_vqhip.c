@@ -13,6 +13,8 @@
  * GPU through HIP or on the CPU.
  */
 
+#include <errno.h>
+#include <stdio.h>
 #include <vqhip.h>
 
 #include "libavutil/avstring.h"
@@ -83,6 +85,7 @@ typedef struct VQHIPContext {
     VqPixFmt vq_fmt;
     unsigned bpc;
     uint64_t nb_submitted;
+    int got_event;
     int flushed;
 } VQHIPContext;
 
@@ -111,7 +114,7 @@ static const AVOption vqhip_options[] = {
         { "cpu",  "CPU reference path",                       0, AV_OPT_TYPE_CONST, { .i64 = VQ_BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
     { "device",      "Set the GPU index.",                                                   OFFSET(device),      AV_OPT_TYPE_INT,    { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "strict",      "Fail instead of falling back to the CPU.",                             OFFSET(strict),      AV_OPT_TYPE_BOOL,   { .i64 = 0 }, 0, 1, FLAGS },
-    { "depth",       "Set the number of frames in flight on the GPU (0: library default).",  OFFSET(depth),       AV_OPT_TYPE_INT,    { .i64 = 0 }, 0, 16, FLAGS },
+    { "depth",       "Set the number of frames in flight (0: library default; 1: each frame leaves as soon as its scores exist).", OFFSET(depth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
     { NULL }
 };
 
@@ -188,7 +191,10 @@ static void set_meta(AVDictionary **metadata, const char *name, double d)
 
 /* Sends on every pending frame whose scores are in, oldest first. After
  * vq_flush() all of them are; before, this stops at the first frame that
- * libvqhip has not finished (VQ_EAGAIN). */
+ * libvqhip has not finished (VQ_EAGAIN). With depth=1 it first waits for the
+ * work already submitted, so that a frame waits only for the inputs a
+ * temporal feature needs; otherwise finished work is collected when the next
+ * frames arrive, which keeps the GPU busy while they are decoded. */
 static int release_pending(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
@@ -198,7 +204,8 @@ static int release_pending(AVFilterContext *ctx)
     while (av_fifo_peek(s->pending, &p, 1, 0) >= 0) {
         if (p.scored) {
             VqFrameScores scores;
-            int err = vq_receive(s->vq, &scores);
+            int err = s->depth == 1 ? vq_receive_wait(s->vq, &scores)
+                                    : vq_receive(s->vq, &scores);
             if (err == VQ_EAGAIN && !s->flushed)
                 return 0;
             if (err == VQ_EAGAIN || err == VQ_EOF) {
@@ -260,6 +267,7 @@ static int do_vqhip(FFFrameSync *fs)
     ret = ff_framesync_dualinput_get(fs, &master, &ref);
     if (ret < 0)
         return ret;
+    s->got_event = 1;
     if (ctx->is_disabled || !ref)
         return queue_frame(ctx, master, 0);
 
@@ -296,6 +304,18 @@ static av_cold int init(AVFilterContext *ctx)
     cfg.log         = vq_log_callback;
     cfg.log_opaque  = ctx;
     cfg.log_level   = VQ_LOG_LEVEL_DEBUG;
+
+    if (s->log_path) {
+        /* Fail now rather than after the whole run. */
+        FILE *log = fopen(s->log_path, "a");
+        if (!log) {
+            ret = AVERROR(errno);
+            av_log(ctx, AV_LOG_ERROR, "Could not open log file %s: %s\n",
+                   s->log_path, av_err2str(ret));
+            return ret;
+        }
+        fclose(log);
+    }
 
     s->pending = av_fifo_alloc2(4, sizeof(VQHIPPending), AV_FIFO_FLAG_AUTO_GROW);
     if (!s->pending)
@@ -419,9 +439,20 @@ static int activate(AVFilterContext *ctx)
     VQHIPContext *s = ctx->priv;
     int ret, err;
 
+    s->got_event = 0;
     ret = ff_framesync_activate(&s->fs);
-    if (ret < 0 || !s->fs.eof || s->flushed)
+    if (ret < 0)
         return ret;
+    if (!s->fs.eof) {
+        /* framesync handles one frame per call. When that frame is still
+         * waiting for its scores, nothing went out that would bring the next
+         * request: come back for the next input. */
+        if (s->got_event && av_fifo_can_read(s->pending))
+            ff_filter_set_ready(ctx, 100);
+        return 0;
+    }
+    if (s->flushed)
+        return 0;
 
     /* framesync has just set EOF on the output. Frames sent now still reach
      * the next filter before that status: a link reports its status only
