@@ -58,6 +58,12 @@ psnr_metadata yuv420p16le,extractplanes=y | to_vqhip 0 1 > "$refdir/filter-vqhip
 psnr_metadata yuv420p,extractplanes=y     | to_vqhip 1 1 | no_psnr > "$refdir/filter-vqhip-float-psnr-gray"
 psnr_metadata yuv420p     | to_vqhip 0 2           > "$refdir/filter-vqhip-psnr-subsample"
 
+# The GPU tests compare with the same values; only the backend differs.
+for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray psnr-subsample; do
+    sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
+        "$refdir/filter-vqhip-$t" > "$refdir/filter-vqhip-hip-$t"
+done
+
 # The frames vqhip must pass on untouched: the distorted input alone.
 "$ffmpeg" -nostdin -nostats -loglevel error -noauto_conversion_filters \
     -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=yuv420p,avgblur=4" \

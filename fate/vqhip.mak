@@ -55,10 +55,12 @@ FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           WRAPPED_AVFRAME_ENCODER                         \
                           NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_REFCMP-yes)
 
+VQHIP_PASSTHROUGH = framecrc -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=yuv420p,split[ref][tmp];[tmp]avgblur=4[dis];[dis][ref]$(1)"
+
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           AVGBLUR_FILTER FORMAT_FILTER RAWVIDEO_ENCODER   \
                           FRAMECRC_MUXER PIPE_PROTOCOL) += fate-filter-vqhip-passthrough
-fate-filter-vqhip-passthrough: CMD = framecrc -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=yuv420p,split[ref][tmp];[tmp]avgblur=4[dis];[dis][ref]$(VQHIP_CPU):feature=name=psnr"
+fate-filter-vqhip-passthrough: CMD = $(call VQHIP_PASSTHROUGH,$(VQHIP_CPU):feature=name=psnr)
 
 # Error paths: ffmpeg must fail ("!") and say why (CMP = grep on stderr).
 VQHIP_SRC = testsrc2=rate=1:duration=1
@@ -80,5 +82,57 @@ FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           FORMAT_FILTER SCALE_FILTER                      \
                           WRAPPED_AVFRAME_ENCODER NULL_MUXER) += $(FATE_VQHIP_ERROR-yes)
 
+# GPU: the same inputs and references on backend=hip:strict=1 (the
+# references differ only in lavfi.vqhip.backend), at the default depth and
+# at depth=1 (frames released as soon as scored) and depth=8. They need a
+# GPU, so they are hardware tests: "make fate-vqhip-hip" or "make fate-hw",
+# not part of "make fate".
+VQHIP_HIP = vqhip=backend=hip:strict=1
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-yuv420p
+fate-filter-vqhip-hip-psnr-yuv420p: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-yuv420p: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-yuv420p-depth1
+fate-filter-vqhip-hip-psnr-yuv420p-depth1: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:feature=name=psnr|name=float_psnr" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-yuv420p-depth1: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-yuv422p10
+fate-filter-vqhip-hip-psnr-yuv422p10: CMD = refcmp_metadata "$(VQHIP_HIP):depth=8:feature=name=psnr|name=float_psnr" yuv422p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-yuv422p10: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv422p10
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-yuv444p12
+fate-filter-vqhip-hip-psnr-yuv444p12: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=psnr" yuv444p12le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-yuv444p12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv444p12
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-gray16
+fate-filter-vqhip-hip-psnr-gray16: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=psnr" yuv420p16le,extractplanes=y $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-gray16: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-gray16
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-psnr-gray
+fate-filter-vqhip-hip-float-psnr-gray: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=float_psnr" yuv420p,extractplanes=y $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-psnr-gray: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-psnr-gray
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-subsample
+fate-filter-vqhip-hip-psnr-subsample: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=psnr:n_subsample=2" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-subsample: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-subsample
+
+FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
+                              AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \
+                              EXTRACTPLANES_FILTER METADATA_FILTER        \
+                              WRAPPED_AVFRAME_ENCODER                     \
+                              NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_HIP_REFCMP-yes)
+
+FATE_VQHIP_HIP_PASSTHROUGH-yes += fate-filter-vqhip-hip-passthrough-depth1
+fate-filter-vqhip-hip-passthrough-depth1: CMD = $(call VQHIP_PASSTHROUGH,$(VQHIP_HIP):depth=1:feature=name=psnr)
+FATE_VQHIP_HIP_PASSTHROUGH-yes += fate-filter-vqhip-hip-passthrough-depth8
+fate-filter-vqhip-hip-passthrough-depth8: CMD = $(call VQHIP_PASSTHROUGH,$(VQHIP_HIP):depth=8:feature=name=psnr)
+$(FATE_VQHIP_HIP_PASSTHROUGH-yes): REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-passthrough
+FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
+                              AVGBLUR_FILTER FORMAT_FILTER RAWVIDEO_ENCODER \
+                              FRAMECRC_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_HIP_PASSTHROUGH-yes)
+
 FATE_FFMPEG += $(FATE_VQHIP-yes)
+FATE_HW-$(CONFIG_FFMPEG) += $(FATE_VQHIP_HIP-yes)
 fate-vqhip: $(FATE_VQHIP-yes)
+fate-vqhip-hip: $(FATE_VQHIP_HIP-yes)

@@ -15,8 +15,15 @@
 #
 # Re-running rebuilds only what changed. Environment:
 #   JOBS               make/ninja jobs (default 2)
-#   VQHIP_MESON_ARGS   extra meson options for libvqhip (e.g. -Dhip_platform=none)
+#   VQHIP_MESON_ARGS   extra meson options for libvqhip, used when its build
+#                      directory is first set up
+#   VQHIP_VARIANT      a name for another libvqhip configuration: its
+#                      libvqhip and FFmpeg builds go to prefix-NAME/ and
+#                      build/SERIES-NAME/, e.g. VQHIP_VARIANT=nvidia
+#                      VQHIP_MESON_ARGS="-Dhip_platform=nvidia -Dprefer_static=true"
 set -eu
+
+newer() { [ -n "$(find "$1" -prune -newer "$2" 2>/dev/null)" ]; }
 
 series=${1:-}
 case $series in
@@ -27,16 +34,17 @@ esac
 repo=$(cd "$(dirname "$0")/.." && pwd)
 FFDIR=$repo/.ffmpeg
 JOBS=${JOBS:-2}
-prefix=$FFDIR/prefix
-vqbuild=$FFDIR/vqhip-build
-build=$FFDIR/build/$series
+variant=${VQHIP_VARIANT:+-$VQHIP_VARIANT}
+prefix=$FFDIR/prefix$variant
+vqbuild=$FFDIR/vqhip-build$variant
+build=$FFDIR/build/$series$variant
 times=$FFDIR/build-times.txt
 . "$repo/tools/ffmpeg-source.sh"
 
 mkdir -p "$FFDIR"
 now() { date +%s; }
 record() { # record STEP START
-    line="$(date -u +%Y-%m-%dT%H:%M:%SZ) $series $1: $(( $(now) - $2 )) s"
+    line="$(date -u +%Y-%m-%dT%H:%M:%SZ) $series$variant $1: $(( $(now) - $2 )) s"
     echo "$line" >> "$times"
     echo "build-ffmpeg: $line"
 }
@@ -82,17 +90,17 @@ want="$*"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 if [ ! -f "$build/ffbuild/config.mak" ] ||
    [ "$(cat "$build/.vqhip-configure" 2>/dev/null)" != "$want" ] ||
-   [ "$src/configure" -nt "$build/ffbuild/config.mak" ]; then
+   newer "$src/configure" "$build/ffbuild/config.mak"; then
     t=$(now)
     (cd "$build" && "$src/configure" "$@") > "$build/configure.out" ||
-        { tail -n 20 "$build/configure.out"; cat "$build/ffbuild/config.log" 2>/dev/null | tail -n 40; exit 1; }
+        { tail -n 20 "$build/configure.out"; tail -n 40 "$build/ffbuild/config.log"; exit 1; }
     echo "$want" > "$build/.vqhip-configure"
     record configure "$t"
 fi
 
 # FFmpeg's Makefile does not track external libraries: relink when
 # libvqhip changed.
-if [ -f "$build/ffmpeg_g" ] && [ "$prefix/lib/libvqhip.a" -nt "$build/ffmpeg_g" ]; then
+if [ -f "$build/ffmpeg_g" ] && newer "$prefix/lib/libvqhip.a" "$build/ffmpeg_g"; then
     rm -f "$build/ffmpeg_g" "$build/ffmpeg" "$build/ffprobe_g" "$build/ffprobe"
 fi
 

@@ -3,6 +3,7 @@
 #
 # Usage: tools/run-fate.sh debian|newest [MAKE ARGS...]
 #   e.g. tools/run-fate.sh newest V=1
+#        tools/run-fate.sh newest fate-vqhip-hip   (also the GPU tests)
 #
 # The tests and references are re-installed from fate/ first (apply.sh is
 # idempotent), so edits there need no rebuild. FFmpeg's own

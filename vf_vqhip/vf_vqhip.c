@@ -30,7 +30,7 @@
 
 /*
  * API drift between the supported series (5.1 .. 9.0):
- * - 7.1 (lavfi 10.2+; 7.0 is 10.1.100) merged internal.h into filters.h and
+ * - 7.1 (lavfi 10.4.100; 7.0 is 10.1.100) merged internal.h into filters.h and
  *   moved the link's frame rate into FilterLink;
  * - 8.0 (lavfi 11) wraps the public AVFilter in FFFilter.
  */
