@@ -70,9 +70,9 @@ insert_line configure after '^  --enable-libvmaf ' \
     '  --enable-libvqhip        enable vqhip filter via libvqhip [no]'
 insert_line configure after '^    libvmaf$' \
     '    libvqhip'
-insert_line configure after '^libvmaf_filter_deps=' \
+insert_line configure before '^zmq_filter_deps=' \
     'vqhip_filter_deps="libvqhip"'
-insert_line configure after '^enabled libvmaf +&& require_pkg_config libvmaf ' \
+insert_line configure before '^enabled libvo_amrwbenc ' \
     'enabled libvqhip          && require_pkg_config libvqhip libvqhip vqhip.h vq_open'
 
 # --- libavfilter: build rule, registration, source ------------------------
