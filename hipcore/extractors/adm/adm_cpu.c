@@ -1,0 +1,457 @@
+/*
+ * Integer ADM, CPU path. Each scale streams over its output rows: the DWT of
+ * row i (both pictures), the denominator of row i, decoupling and CSF of row
+ * i, then the contrast masking of row i - 1, whose 3x3 neighbourhood is now
+ * complete. Rows live in a ring of three; only the approximation band goes
+ * to a full plane (the next scale's input).
+ *
+ * The masking threshold of libvmaf is a sum over three bands of eight
+ * neighbours' |csf|/30 plus the centre's |csf|/15, all int32 additions; it
+ * is regrouped here as box sums of the band-summed filter input, which is
+ * the same integer.
+ */
+#include <string.h>
+
+#include "adm_internal.h"
+
+/* Per-scale working rows, in int32 (scale-0 values are int16 ones). */
+typedef struct AdmRows {
+    int32_t *lo[2], *hi[2];     /* vertical pass, index -1 .. in_w + 1 */
+    int32_t *band[2][3];        /* h, v, d of the current row */
+    int32_t *f_n, *f_m;         /* band-summed masking input, -1 .. w */
+    /* ring of three rows */
+    int32_t *x_r[3][3], *x_a[3][3]; /* restored / additive per band */
+    int32_t *hsum_n[3], *hsum_m[3]; /* horizontal 3-sums of f */
+    int32_t *ctr_n[3], *ctr_m[3];   /* centre correction: ctr - f */
+} AdmRows;
+
+typedef struct AdmAccRow {
+    uint64_t v[VQ_ADM_NQ];
+} AdmAccRow;
+
+static size_t align_elems(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
+
+size_t vq_adm_cpu_scratch_size(AdmPriv *s)
+{
+    const VqAdmParams *p = &s->p;
+    size_t off = 0;
+    for (int k = 0; k < 3; k++) {
+        s->plane_stride[k] = align_elems((size_t)p->sc[k].w);
+        s->scratch_off[k] = off;
+        off += 2 * s->plane_stride[k] * (size_t)p->sc[k].h * sizeof(int32_t);
+    }
+    size_t in_row = align_elems((size_t)p->sc[0].in_w + 4);
+    size_t row = align_elems((size_t)p->sc[0].w + 2);
+    s->scratch_off[3] = off;
+    off += (4 * in_row + (6 + 2 + 3 * 10) * row) * sizeof(int32_t);
+    return off;
+}
+
+static void map_rows(const AdmPriv *s, void *scratch, AdmRows *r)
+{
+    size_t in_row = align_elems((size_t)s->p.sc[0].in_w + 4);
+    size_t row = align_elems((size_t)s->p.sc[0].w + 2);
+    int32_t *q = (int32_t *)((char *)scratch + s->scratch_off[3]);
+    for (int i = 0; i < 2; i++) {
+        r->lo[i] = q + 1;
+        q += in_row;
+        r->hi[i] = q + 1;
+        q += in_row;
+    }
+    for (int i = 0; i < 2; i++)
+        for (int b = 0; b < 3; b++) {
+            r->band[i][b] = q;
+            q += row;
+        }
+    r->f_n = q + 1;
+    q += row;
+    r->f_m = q + 1;
+    q += row;
+    for (int k = 0; k < 3; k++) {
+        for (int b = 0; b < 3; b++) {
+            r->x_r[k][b] = q;
+            q += row;
+            r->x_a[k][b] = q;
+            q += row;
+        }
+        r->hsum_n[k] = q;
+        q += row;
+        r->hsum_m[k] = q;
+        q += row;
+        r->ctr_n[k] = q;
+        q += row;
+        r->ctr_m[k] = q;
+        q += row;
+    }
+}
+
+/* The decoupling/CSF region: libvmaf computes it one sample (plus filter
+ * taps) beyond the scored region, which covers every masking neighbour. */
+static void csf_span(int n, int *lo, int *hi)
+{
+    int l = (int)(n * 0.1 - 0.5 - 1);
+    int r = n - l + 2;
+    *lo = l < 0 ? 0 : l;
+    *hi = r > n ? n : r;
+}
+
+/* ---- DWT --------------------------------------------------------------- */
+
+static void pad_row(int32_t *t, int n)
+{
+    t[-1] = t[1];
+    t[n] = t[n - 1];
+    t[n + 1] = t[n - 2];
+}
+
+static void vert0_u8(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2,
+                     const uint8_t *r3, int n, int bpc, int with_hi,
+                     int32_t *lo, int32_t *hi)
+{
+    for (int x = 0; x < n; x++)
+        lo[x] = vq_adm_dwt0_vlo(r0[x], r1[x], r2[x], r3[x], bpc);
+    if (with_hi)
+        for (int x = 0; x < n; x++)
+            hi[x] = vq_adm_dwt0_vhi(r0[x], r1[x], r2[x], r3[x], bpc);
+}
+
+static void vert0_u16(const uint16_t *r0, const uint16_t *r1,
+                      const uint16_t *r2, const uint16_t *r3, int n, int bpc,
+                      int with_hi, int32_t *lo, int32_t *hi)
+{
+    for (int x = 0; x < n; x++)
+        lo[x] = vq_adm_dwt0_vlo(r0[x], r1[x], r2[x], r3[x], bpc);
+    if (with_hi)
+        for (int x = 0; x < n; x++)
+            hi[x] = vq_adm_dwt0_vhi(r0[x], r1[x], r2[x], r3[x], bpc);
+}
+
+static void vert123(const int32_t *r0, const int32_t *r1, const int32_t *r2,
+                    const int32_t *r3, int n, int shift, int with_hi,
+                    int32_t *lo, int32_t *hi)
+{
+    for (int x = 0; x < n; x++)
+        lo[x] = vq_adm_dwt_lo(r0[x], r1[x], r2[x], r3[x], shift);
+    if (with_hi)
+        for (int x = 0; x < n; x++)
+            hi[x] = vq_adm_dwt_hi(r0[x], r1[x], r2[x], r3[x], shift);
+}
+
+static void horiz0_lo(const int32_t *t, int j0, int j1, int32_t *out)
+{
+    for (int j = j0; j < j1; j++)
+        out[j] = vq_adm_dwt0_hlo(t[2 * j - 1], t[2 * j], t[2 * j + 1],
+                                 t[2 * j + 2]);
+}
+
+static void horiz0_hi(const int32_t *t, int j0, int j1, int32_t *out)
+{
+    for (int j = j0; j < j1; j++)
+        out[j] = vq_adm_dwt0_hhi(t[2 * j - 1], t[2 * j], t[2 * j + 1],
+                                 t[2 * j + 2]);
+}
+
+static void horiz123_lo(const int32_t *t, int j0, int j1, int shift,
+                        int32_t *out)
+{
+    for (int j = j0; j < j1; j++)
+        out[j] = vq_adm_dwt_lo(t[2 * j - 1], t[2 * j], t[2 * j + 1],
+                               t[2 * j + 2], shift);
+}
+
+static void horiz123_hi(const int32_t *t, int j0, int j1, int shift,
+                        int32_t *out)
+{
+    for (int j = j0; j < j1; j++)
+        out[j] = vq_adm_dwt_hi(t[2 * j - 1], t[2 * j], t[2 * j + 1],
+                               t[2 * j + 2], shift);
+}
+
+/* Input of one scale: the frame (scale 0) or the previous approximation. */
+typedef struct AdmInput {
+    const uint8_t *data[2];
+    ptrdiff_t stride[2]; /* bytes */
+    int bytes;           /* 1, 2 (frame samples) or 4 (int32 band) */
+} AdmInput;
+
+static const void *in_row(const AdmInput *in, int img, int y)
+{
+    return in->data[img] + (ptrdiff_t)y * in->stride[img];
+}
+
+/* DWT of output row i: approximation into a_out[img] (when non-NULL) for
+ * all columns, details into r->band for columns [c0, c1) when with_hvd. */
+static void dwt_row(const AdmPriv *s, const VqAdmScale *sc, const AdmInput *in,
+                    int i, int with_hvd, int c0, int c1, int32_t *a_out[2],
+                    AdmRows *r)
+{
+    int y[4];
+    for (int t = 0; t < 4; t++)
+        y[t] = vq_adm_mirror(2 * i - 1 + t, sc->in_h);
+    int n = sc->in_w;
+    for (int img = 0; img < 2; img++) {
+        int32_t *lo = r->lo[img], *hi = r->hi[img];
+        if (in->bytes == 1)
+            vert0_u8(in_row(in, img, y[0]), in_row(in, img, y[1]),
+                     in_row(in, img, y[2]), in_row(in, img, y[3]), n,
+                     s->p.bpc, with_hvd, lo, hi);
+        else if (in->bytes == 2)
+            vert0_u16(in_row(in, img, y[0]), in_row(in, img, y[1]),
+                      in_row(in, img, y[2]), in_row(in, img, y[3]), n,
+                      s->p.bpc, with_hvd, lo, hi);
+        else
+            vert123(in_row(in, img, y[0]), in_row(in, img, y[1]),
+                    in_row(in, img, y[2]), in_row(in, img, y[3]), n,
+                    vq_adm_dwt_vshift(sc->scale), with_hvd, lo, hi);
+        pad_row(lo, n);
+        if (with_hvd)
+            pad_row(hi, n);
+        int32_t **band = r->band[img];
+        if (sc->scale == 0) {
+            if (a_out[img])
+                horiz0_lo(lo, 0, sc->w, a_out[img]);
+            if (with_hvd) {
+                horiz0_hi(lo, c0, c1, band[VQ_ADM_V]);
+                horiz0_lo(hi, c0, c1, band[VQ_ADM_H]);
+                horiz0_hi(hi, c0, c1, band[VQ_ADM_D]);
+            }
+        } else {
+            int sh = vq_adm_dwt_hshift(sc->scale);
+            if (a_out[img])
+                horiz123_lo(lo, 0, sc->w, sh, a_out[img]);
+            if (with_hvd) {
+                horiz123_hi(lo, c0, c1, sh, band[VQ_ADM_V]);
+                horiz123_lo(hi, c0, c1, sh, band[VQ_ADM_H]);
+                horiz123_hi(hi, c0, c1, sh, band[VQ_ADM_D]);
+            }
+        }
+    }
+}
+
+/* ---- denominator, decoupling, CSF ---------------------------------------- */
+
+static void den_row(const VqAdmScale *sc, const AdmRows *r, AdmAccRow *row)
+{
+    for (int b = 0; b < 3; b++) {
+        const int32_t *o = r->band[0][b];
+        uint64_t sum = 0;
+        if (sc->scale == 0)
+            for (int j = sc->left; j < sc->right; j++)
+                sum += vq_adm_den0(o[j]);
+        else
+            for (int j = sc->left; j < sc->right; j++)
+                sum += vq_adm_den123(o[j], sc->den_sq_shift, sc->den_sq_add,
+                                     sc->den_cub_shift, sc->den_cub_add);
+        row->v[VQ_ADM_Q_DEN + b] = sum;
+    }
+}
+
+/* Decoupling and CSF of the current row over [c0, c1) into ring slot k. */
+static void decouple_row(const AdmPriv *s, const VqAdmScale *sc, AdmRows *r,
+                         int k, int c0, int c1)
+{
+    const int32_t *const *o = (const int32_t *const *)r->band[0];
+    const int32_t *const *t = (const int32_t *const *)r->band[1];
+    double egl = s->p.egl;
+    float cos1 = s->p.cos1_sq;
+    for (int j = c0; j < c1; j++) {
+        int angle = vq_adm_angle_flag(o[0][j], o[1][j], t[0][j], t[1][j], cos1);
+        for (int b = 0; b < 3; b++) {
+            int32_t ob = o[b][j], tb = t[b][j];
+            int32_t rst;
+            if (sc->scale == 0) {
+                int32_t recip = ob < 0 ? -s->recip[-ob] : s->recip[ob];
+                int32_t kk = vq_adm_k0(ob, tb, recip);
+                rst = vq_adm_restore0(ob, tb, kk, angle, egl);
+                r->x_a[k][b][j] = (int16_t)(tb - rst);
+            } else {
+                int shift;
+                uint32_t msb = vq_adm_best15((uint32_t)vq_adm_abs32(ob), &shift);
+                int64_t kk = vq_adm_k123(ob, tb, s->recip[msb], shift);
+                rst = vq_adm_restore123(ob, tb, kk, angle, egl);
+                r->x_a[k][b][j] = (int32_t)((uint32_t)tb - (uint32_t)rst);
+            }
+            r->x_r[k][b][j] = rst;
+        }
+    }
+}
+
+static void csf_row(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
+{
+    int32_t *ctr_n = r->ctr_n[k], *ctr_m = r->ctr_m[k];
+    for (int j = c0; j < c1; j++) {
+        r->f_n[j] = 0;
+        r->f_m[j] = 0;
+        ctr_n[j] = 0;
+        ctr_m[j] = 0;
+    }
+    for (int b = 0; b < 3; b++) {
+        const int32_t *xa = r->x_a[k][b], *xr = r->x_r[k][b];
+        uint32_t rf = sc->rfactor[b];
+        if (sc->scale == 0) {
+            for (int j = c0; j < c1; j++) {
+                int32_t cn = vq_adm_csf0(xa[j], rf, b);
+                int32_t cm = vq_adm_csf0(xr[j], rf, b);
+                r->f_n[j] += vq_adm_flt0(cn);
+                r->f_m[j] += vq_adm_flt0(cm);
+                ctr_n[j] += vq_adm_ctr0(cn);
+                ctr_m[j] += vq_adm_ctr0(cm);
+            }
+        } else {
+            for (int j = c0; j < c1; j++) {
+                int32_t cn = vq_adm_csf123(xa[j], rf);
+                int32_t cm = vq_adm_csf123(xr[j], rf);
+                r->f_n[j] = (int32_t)((uint32_t)r->f_n[j] + (uint32_t)vq_adm_flt123(cn));
+                r->f_m[j] = (int32_t)((uint32_t)r->f_m[j] + (uint32_t)vq_adm_flt123(cm));
+                ctr_n[j] = (int32_t)((uint32_t)ctr_n[j] + (uint32_t)vq_adm_ctr123(cn));
+                ctr_m[j] = (int32_t)((uint32_t)ctr_m[j] + (uint32_t)vq_adm_ctr123(cm));
+            }
+        }
+    }
+    if (c0 == 0) {
+        r->f_n[-1] = r->f_n[1];
+        r->f_m[-1] = r->f_m[1];
+    }
+    if (c1 == sc->w) {
+        r->f_n[sc->w] = r->f_n[sc->w - 1];
+        r->f_m[sc->w] = r->f_m[sc->w - 1];
+    }
+    /* Only the scored columns need the masking sums. */
+    int32_t *hn = r->hsum_n[k], *hm = r->hsum_m[k];
+    for (int j = sc->left; j < sc->right; j++) {
+        hn[j] = (int32_t)((uint32_t)r->f_n[j - 1] + (uint32_t)r->f_n[j] +
+                          (uint32_t)r->f_n[j + 1]);
+        hm[j] = (int32_t)((uint32_t)r->f_m[j - 1] + (uint32_t)r->f_m[j] +
+                          (uint32_t)r->f_m[j + 1]);
+        ctr_n[j] = (int32_t)((uint32_t)ctr_n[j] - (uint32_t)r->f_n[j]);
+        ctr_m[j] = (int32_t)((uint32_t)ctr_m[j] - (uint32_t)r->f_m[j]);
+    }
+}
+
+/* ---- contrast masking ---------------------------------------------------- */
+
+static void cm_row(const AdmPriv *s, const VqAdmScale *sc, const AdmRows *r,
+                   int i, AdmAccRow *row)
+{
+    int up = vq_adm_mirror(i - 1, sc->h) % 3, mid = i % 3,
+        dn = vq_adm_mirror(i + 1, sc->h) % 3;
+    const int32_t *hn[3] = { r->hsum_n[up], r->hsum_n[mid], r->hsum_n[dn] };
+    const int32_t *hm[3] = { r->hsum_m[up], r->hsum_m[mid], r->hsum_m[dn] };
+    const int32_t *cn = r->ctr_n[mid], *cmc = r->ctr_m[mid];
+    for (int b = 0; b < 3; b++) {
+        const int32_t *xr = r->x_r[mid][b], *xa = r->x_a[mid][b];
+        uint32_t rf = sc->rfactor[b];
+        int cs = sc->cm_cub_shift[b];
+        int64_t ca = sc->cm_cub_add[b];
+        uint64_t sum_n = 0, sum_m = 0;
+        for (int j = sc->left; j < sc->right; j++) {
+            int32_t thr_n = (int32_t)((uint32_t)hn[0][j] + (uint32_t)hn[1][j] +
+                                      (uint32_t)hn[2][j] + (uint32_t)cn[j]);
+            if (sc->scale == 0)
+                sum_n += (uint64_t)vq_adm_cm0(xr[j], rf, thr_n, b, cs, ca);
+            else
+                sum_n += (uint64_t)vq_adm_cm123(xr[j], rf, thr_n, cs, ca);
+        }
+        if (!s->p.skip_aim) {
+            for (int j = sc->left; j < sc->right; j++) {
+                int32_t thr_m = (int32_t)((uint32_t)hm[0][j] + (uint32_t)hm[1][j] +
+                                          (uint32_t)hm[2][j] + (uint32_t)cmc[j]);
+                if (sc->scale == 0)
+                    sum_m += (uint64_t)vq_adm_cm0(xa[j], rf, thr_m, b, cs, ca);
+                else
+                    sum_m += (uint64_t)vq_adm_cm123(xa[j], rf, thr_m, cs, ca);
+            }
+        }
+        row->v[VQ_ADM_Q_NUM + b] = sum_n;
+        row->v[VQ_ADM_Q_AIM + b] = sum_m;
+    }
+}
+
+static void add_signed(int64_t *acc, int64_t v)
+{
+    *acc = (int64_t)((uint64_t)*acc + (uint64_t)v);
+}
+
+static void cm_row_acc(const AdmPriv *s, const VqAdmScale *sc,
+                       const AdmRows *r, int i, VqAdmAcc *acc)
+{
+    AdmAccRow row;
+    cm_row(s, sc, r, i, &row);
+    for (int b = 0; b < 3; b++) {
+        add_signed(&acc->num[sc->scale][b],
+                   vq_adm_row_signed(row.v[VQ_ADM_Q_NUM + b], sc->cm_row_shift,
+                                     sc->cm_row_add));
+        add_signed(&acc->aim[sc->scale][b],
+                   vq_adm_row_signed(row.v[VQ_ADM_Q_AIM + b], sc->cm_row_shift,
+                                     sc->cm_row_add));
+    }
+}
+
+/* ---- one scale ----------------------------------------------------------- */
+
+static void adm_scale(const AdmPriv *s, const VqAdmScale *sc,
+                      const AdmInput *in, int32_t *out[2], size_t out_stride,
+                      AdmRows *r, VqAdmAcc *acc)
+{
+    int k = sc->scale;
+    int hvd = !(k == 0 && s->p.skip_scale0);
+    int c0, c1, r0, r1;
+    csf_span(sc->w, &c0, &c1);
+    csf_span(sc->h, &r0, &r1);
+    for (int i = 0; i < sc->h; i++) {
+        int32_t *a_out[2] = { NULL, NULL };
+        if (out) {
+            a_out[0] = out[0] + (size_t)i * out_stride;
+            a_out[1] = out[1] + (size_t)i * out_stride;
+        }
+        int in_csf = hvd && i >= r0 && i < r1;
+        dwt_row(s, sc, in, i, in_csf, c0, c1, a_out, r);
+        if (!in_csf)
+            continue;
+        if (i >= sc->top && i < sc->bottom) {
+            AdmAccRow row;
+            den_row(sc, r, &row);
+            for (int b = 0; b < 3; b++)
+                acc->den[k][b] += vq_adm_row_unsigned(
+                    row.v[VQ_ADM_Q_DEN + b], sc->den_row_shift, sc->den_row_add);
+        }
+        decouple_row(s, sc, r, i % 3, c0, c1);
+        csf_row(sc, r, i % 3, c0, c1);
+        if (i >= 1 && i - 1 >= sc->top && i - 1 < sc->bottom)
+            cm_row_acc(s, sc, r, i - 1, acc);
+    }
+    if (hvd && sc->h - 1 >= sc->top && sc->h - 1 < sc->bottom)
+        cm_row_acc(s, sc, r, sc->h - 1, acc);
+}
+
+void vq_adm_cpu_frame(const AdmPriv *s, const VqPlane *ref, const VqPlane *dis,
+                      VqAdmAcc *acc, void *scratch)
+{
+    AdmRows r;
+    map_rows(s, scratch, &r);
+    AdmInput in = {
+        .data = { ref->data, dis->data },
+        .stride = { ref->stride, dis->stride },
+        .bytes = s->p.bpc > 8 ? 2 : 1,
+    };
+    for (int k = 0; k < 4; k++) {
+        const VqAdmScale *sc = &s->p.sc[k];
+        int32_t *out[2] = { NULL, NULL };
+        size_t stride = 0;
+        if (k < 3) {
+            stride = s->plane_stride[k];
+            out[0] = (int32_t *)((char *)scratch + s->scratch_off[k]);
+            out[1] = out[0] + stride * (size_t)sc->h;
+        }
+        adm_scale(s, sc, &in, k < 3 ? out : NULL, stride, &r, acc);
+        if (k < 3) {
+            in.data[0] = (const uint8_t *)out[0];
+            in.data[1] = (const uint8_t *)out[1];
+            in.stride[0] = in.stride[1] = (ptrdiff_t)(stride * sizeof(int32_t));
+            in.bytes = 4;
+        }
+    }
+}
