@@ -8,8 +8,8 @@
  * path's widths (int16 at scale 0, int32 above). Per-row sums go to global
  * row counters with 64-bit atomics; integer sums make the order irrelevant.
  */
-#include "../adm.h"
 #include "../hip_device.h"
+#include "../adm.h"
 
 #define ADM_TX 32
 #define ADM_TY 8
@@ -46,6 +46,7 @@ struct AdmKArgs {
     int hvd;  /* details, decoupling, masking (not for skipped scale 0) */
     int aim;
     double egl;
+    int32_t egl_int;
     float cos1_sq;
     const void *ref, *dis;
     size_t ref_pitch, dis_pitch; /* bytes */
@@ -90,7 +91,8 @@ static __device__ void adm_details(const AdmKArgs &a, const int32_t lo_r[4],
         t[VQ_ADM_H] = vq_adm_dwt_lo(hi_d[0], hi_d[1], hi_d[2], hi_d[3], sh);
         t[VQ_ADM_D] = vq_adm_dwt_hi(hi_d[0], hi_d[1], hi_d[2], hi_d[3], sh);
     }
-    int angle = vq_adm_angle_flag(o[0], o[1], t[0], t[1], a.cos1_sq);
+    int angle = S0 ? vq_adm_angle_flag16(o[0], o[1], t[0], t[1], a.cos1_sq)
+                   : vq_adm_angle_flag(o[0], o[1], t[0], t[1], a.cos1_sq);
     uint32_t fn = 0, fm = 0, cn = 0, cm = 0;
     for (int b = 0; b < 3; b++) {
         int32_t rst, add, csf_n, csf_m;
@@ -98,7 +100,7 @@ static __device__ void adm_details(const AdmKArgs &a, const int32_t lo_r[4],
             int32_t ab = o[b] < 0 ? -o[b] : o[b];
             int32_t recip = vq_adm_recip(ab);
             int32_t k = vq_adm_k0(o[b], t[b], o[b] < 0 ? -recip : recip);
-            rst = vq_adm_restore0(o[b], t[b], k, angle, a.egl);
+            rst = vq_adm_restore0(o[b], t[b], k, angle, a.egl, a.egl_int);
             add = (int16_t)(t[b] - rst);
             csf_n = vq_adm_csf0(add, a.sc.rfactor[b], b);
             csf_m = vq_adm_csf0(rst, a.sc.rfactor[b], b);
@@ -112,7 +114,7 @@ static __device__ void adm_details(const AdmKArgs &a, const int32_t lo_r[4],
             int shift;
             uint32_t msb = vq_adm_best15((uint32_t)vq_adm_abs32(o[b]), &shift);
             int64_t k = vq_adm_k123(o[b], t[b], vq_adm_recip((int32_t)msb), shift);
-            rst = vq_adm_restore123(o[b], t[b], k, angle, a.egl);
+            rst = vq_adm_restore123(o[b], t[b], k, angle, a.egl, a.egl_int);
             add = (int32_t)((uint32_t)t[b] - (uint32_t)rst);
             csf_n = vq_adm_csf123(add, a.sc.rfactor[b]);
             csf_m = vq_adm_csf123(rst, a.sc.rfactor[b]);
@@ -401,6 +403,7 @@ extern "C" int vq_adm_scale_launch(VqStream stream, const VqAdmParams *p,
     a.hvd = !(scale == 0 && p->skip_scale0);
     a.aim = !p->skip_aim;
     a.egl = p->egl;
+    a.egl_int = p->egl_int;
     a.cos1_sq = p->cos1_sq;
     a.out_ref = scale < 3 ? b->a_ref[scale] : NULL;
     a.out_dis = scale < 3 ? b->a_dis[scale] : NULL;

@@ -88,6 +88,7 @@ typedef struct VqAdmParams {
     int skip_scale0; /* scale 0: approximation band only */
     int skip_aim;
     double egl;      /* adm_enhn_gain_limit */
+    int32_t egl_int; /* egl when it is an integer, else 0 */
     float cos1_sq;   /* cos(1 degree)^2 as libvmaf rounds it (float) */
 } VqAdmParams;
 
@@ -104,6 +105,16 @@ static inline VQ_HOST_DEVICE int vq_adm_mirror(int x, int n)
 static inline VQ_HOST_DEVICE int32_t vq_adm_abs32(int32_t x)
 {
     return (int32_t)(x < 0 ? 0u - (uint32_t)x : (uint32_t)x);
+}
+
+/* Leading zeros of a nonzero 32-bit value. */
+static inline VQ_HOST_DEVICE int vq_adm_clz32(uint32_t v)
+{
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    return __clz((int)v);
+#else
+    return __builtin_clz(v);
+#endif
 }
 
 /* libvmaf's div_lookup[32768 + d] for 1 <= d <= 32768: 2^30 / d (0 for
@@ -191,30 +202,56 @@ static inline VQ_HOST_DEVICE int32_t vq_adm_dwt_hi(int32_t s0, int32_t s1,
 /* ---- decoupling (restored r and additive a) --------------------------- */
 
 /* Whether the (h, v) detail vectors of reference and distorted are within
- * one degree, in libvmaf's float/double arithmetic. */
+ * one degree, in libvmaf's arithmetic: the dot product and squared norms are
+ * rounded to float, the test is done in double. */
+static inline VQ_HOST_DEVICE int vq_adm_angle_cmp(float dp_f, float om_f,
+                                                  float tm_f, float cos1_sq)
+{
+    double dp = (double)dp_f / 4096.0;
+    double om = (double)om_f / 4096.0;
+    double tm = (double)tm_f / 4096.0;
+    return (dp >= 0.0) & (dp * dp >= (double)cos1_sq * om * tm);
+}
+
 static inline VQ_HOST_DEVICE int vq_adm_angle_flag(int64_t oh, int64_t ov,
                                                    int64_t th, int64_t tv,
                                                    float cos1_sq)
 {
-    int64_t ot_dp = oh * th + ov * tv;
-    int64_t o_mag_sq = oh * oh + ov * ov;
-    int64_t t_mag_sq = th * th + tv * tv;
-    double dp = (double)(float)ot_dp / 4096.0;
-    double om = (double)(float)o_mag_sq / 4096.0;
-    double tm = (double)(float)t_mag_sq / 4096.0;
-    return dp >= 0.0 && dp * dp >= (double)cos1_sq * om * tm;
+    return vq_adm_angle_cmp((float)(oh * th + ov * tv), (float)(oh * oh + ov * ov),
+                            (float)(th * th + tv * tv), cos1_sq);
+}
+
+/* Scale 0: with 16-bit coefficients the sums are below 2^31 and exact in
+ * double, so rounding them once to float equals libvmaf's int64 path. */
+static inline VQ_HOST_DEVICE int vq_adm_angle_flag16(int32_t oh, int32_t ov,
+                                                     int32_t th, int32_t tv,
+                                                     float cos1_sq)
+{
+    double a = oh, b = ov, c = th, d = tv;
+    return vq_adm_angle_cmp((float)(a * c + b * d), (float)(a * a + b * b),
+                            (float)(c * c + d * d), cos1_sq);
 }
 
 /* The enhancement-gain limit applied to a restored coefficient whose
- * restoring factor k is positive (libvmaf's MIN/MAX in double). */
-static inline VQ_HOST_DEVICE double vq_adm_egl_limit(int64_t rst, int64_t t,
-                                                     int64_t o, double egl)
+ * restoring factor k is positive: libvmaf's MIN(rst * egl, t) (o > 0) or
+ * MAX(rst * egl, t) (o < 0) in double, then truncated. With an integral
+ * egl (egl_int > 0; 100 and 1 in practice) the double product is exact,
+ * so the integer one gives the same result. */
+static inline VQ_HOST_DEVICE int64_t vq_adm_egl_limit(int64_t rst, int64_t t,
+                                                      int64_t o, double egl,
+                                                      int32_t egl_int)
 {
+    if (egl_int) {
+        int64_t g = rst * egl_int;
+        if (o > 0)
+            return g < t ? g : t;
+        return g > t ? g : t;
+    }
     double g = (double)rst * egl;
     double td = (double)t;
     if (o > 0)
-        return g < td ? g : td;
-    return g > td ? g : td;
+        return (int64_t)(g < td ? g : td);
+    return (int64_t)(g > td ? g : td);
 }
 
 /* Scale 0: restoring factor k (Q15) of one band from the reference and
@@ -232,11 +269,11 @@ static inline VQ_HOST_DEVICE int32_t vq_adm_k0(int32_t o, int32_t t,
  * (int16_t)(t - r). */
 static inline VQ_HOST_DEVICE int16_t vq_adm_restore0(int32_t o, int32_t t,
                                                      int32_t k, int angle,
-                                                     double egl)
+                                                     double egl, int32_t egl_int)
 {
     int16_t rst = (int16_t)((k * o + 16384) >> 15);
     if (angle && k > 0 && o != 0)
-        rst = (int16_t)(int32_t)vq_adm_egl_limit(rst, t, o, egl);
+        rst = (int16_t)vq_adm_egl_limit(rst, t, o, egl, egl_int);
     return rst;
 }
 
@@ -248,10 +285,7 @@ static inline VQ_HOST_DEVICE uint32_t vq_adm_best15(uint32_t abs_o, int *shift)
         *shift = 0;
         return abs_o;
     }
-    int lz = 0;
-    for (uint32_t v = abs_o; !(v & 0x80000000u); v <<= 1)
-        lz++;
-    int k = 17 - lz;
+    int k = 17 - vq_adm_clz32(abs_o);
     *shift = k;
     return (uint16_t)((abs_o + (1u << (k - 1))) >> k);
 }
@@ -270,11 +304,12 @@ static inline VQ_HOST_DEVICE int64_t vq_adm_k123(int32_t o, int32_t t,
 
 static inline VQ_HOST_DEVICE int32_t vq_adm_restore123(int32_t o, int32_t t,
                                                        int64_t k, int angle,
-                                                       double egl)
+                                                       double egl,
+                                                       int32_t egl_int)
 {
     int32_t rst = (int32_t)((k * o + 16384) >> 15);
     if (angle && k > 0 && o != 0)
-        rst = (int32_t)vq_adm_egl_limit(rst, t, o, egl);
+        rst = (int32_t)vq_adm_egl_limit(rst, t, o, egl, egl_int);
     return rst;
 }
 
@@ -324,6 +359,18 @@ static inline VQ_HOST_DEVICE int32_t vq_adm_ctr123(int32_t c)
 
 /* ---- contrast masking terms -------------------------------------------- */
 
+/* (x_sq * x + add) >> shift for 0 <= x < 2^31 and any int32 x_sq, through
+ * 32 x 32 -> 64-bit unsigned products (what SSE2 and GPUs multiply
+ * natively); equal to libvmaf's int64 expression. */
+static inline VQ_HOST_DEVICE int64_t vq_adm_cube_round(int32_t x_sq, int32_t x,
+                                                      int64_t add, int shift)
+{
+    uint64_t p = (uint64_t)(uint32_t)x_sq * (uint32_t)x;
+    if (x_sq < 0)
+        p -= (uint64_t)(uint32_t)x << 32;
+    return ((int64_t)p + add) >> shift;
+}
+
 /* Scale 0: one band's masked cube. raw is the restored (or additive)
  * coefficient, thr the 3x3 masking sum over the three bands. */
 static inline VQ_HOST_DEVICE int64_t vq_adm_cm0(int32_t raw, uint32_t rfactor,
@@ -336,9 +383,9 @@ static inline VQ_HOST_DEVICE int64_t vq_adm_cm0(int32_t raw, uint32_t rfactor,
     int32_t x = (int32_t)((uint32_t)vq_adm_abs32(xr) - ((uint32_t)thr << sub));
     if (x < 0)
         x = 0;
-    int32_t x_sq = (int32_t)(((int64_t)x * x + ((int64_t)1 << (sq_shift - 1))) >>
-                             sq_shift);
-    return ((int64_t)x_sq * x + cub_add) >> cub_shift;
+    uint64_t sq = (uint64_t)(uint32_t)x * (uint32_t)x + ((uint64_t)1 << (sq_shift - 1));
+    int32_t x_sq = (int32_t)(uint32_t)(sq >> sq_shift);
+    return vq_adm_cube_round(x_sq, x, cub_add, cub_shift);
 }
 
 static inline VQ_HOST_DEVICE int64_t vq_adm_cm123(int32_t raw, uint32_t rfactor,
@@ -349,16 +396,17 @@ static inline VQ_HOST_DEVICE int64_t vq_adm_cm123(int32_t raw, uint32_t rfactor,
     int32_t x = (int32_t)((uint32_t)vq_adm_abs32(xr) - (uint32_t)thr);
     if (x < 0)
         x = 0;
-    int32_t x_sq = (int32_t)(((int64_t)x * x + 536870912) >> 30);
-    return ((int64_t)x_sq * x + cub_add) >> cub_shift;
+    uint64_t sq = (uint64_t)(uint32_t)x * (uint32_t)x + 536870912u;
+    int32_t x_sq = (int32_t)(uint32_t)(sq >> 30);
+    return vq_adm_cube_round(x_sq, x, cub_add, cub_shift);
 }
 
 /* ---- denominator terms ------------------------------------------------- */
 
 static inline VQ_HOST_DEVICE uint64_t vq_adm_den0(int32_t o)
 {
-    uint64_t a = (uint16_t)vq_adm_abs32(o);
-    return a * a * a;
+    uint32_t a = (uint16_t)vq_adm_abs32(o);
+    return (uint64_t)(a * a) * a; /* a * a <= 2^30 */
 }
 
 static inline VQ_HOST_DEVICE uint64_t vq_adm_den123(int32_t o, int sq_shift,

@@ -86,11 +86,14 @@ static int adm_init(VqFex *fex, const VqFormat *fmt)
     int err = vq_adm_setup(s, fmt->w[0], fmt->h[0], fmt->bpc, fex->err);
     if (err)
         return err;
-    s->recip = malloc(32769 * sizeof(*s->recip));
+    /* libvmaf's div_lookup: 2^30 / d with the sign of d, d = -32768..32768. */
+    s->recip = malloc(65537 * sizeof(*s->recip));
     if (!s->recip)
         return vq_fail(fex->err, VQ_ENOMEM, "out of memory");
-    for (int32_t d = 0; d <= 32768; d++)
-        s->recip[d] = vq_adm_recip(d);
+    for (int32_t d = 0; d <= 32768; d++) {
+        s->recip[32768 + d] = vq_adm_recip(d);
+        s->recip[32768 - d] = -vq_adm_recip(d);
+    }
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(VqAdmAcc);
     fex->scratch_size = vq_adm_cpu_scratch_size(s);

@@ -19,15 +19,13 @@ typedef struct AdmRows {
     int32_t *lo[2], *hi[2];     /* vertical pass, index -1 .. in_w + 1 */
     int32_t *band[2][3];        /* h, v, d of the current row */
     int32_t *f_n, *f_m;         /* band-summed masking input, -1 .. w */
+    int32_t *angle;             /* decoupling: angle test per column */
+    int32_t *thr_n, *thr_m;     /* masking thresholds of one row */
     /* ring of three rows */
     int32_t *x_r[3][3], *x_a[3][3]; /* restored / additive per band */
     int32_t *hsum_n[3], *hsum_m[3]; /* horizontal 3-sums of f */
     int32_t *ctr_n[3], *ctr_m[3];   /* centre correction: ctr - f */
 } AdmRows;
-
-typedef struct AdmAccRow {
-    uint64_t v[VQ_ADM_NQ];
-} AdmAccRow;
 
 static size_t align_elems(size_t n)
 {
@@ -46,7 +44,7 @@ size_t vq_adm_cpu_scratch_size(AdmPriv *s)
     size_t in_row = align_elems((size_t)p->sc[0].in_w + 4);
     size_t row = align_elems((size_t)p->sc[0].w + 2);
     s->scratch_off[3] = off;
-    off += (4 * in_row + (6 + 2 + 3 * 10) * row) * sizeof(int32_t);
+    off += (4 * in_row + (6 + 5 + 3 * 10) * row) * sizeof(int32_t);
     return off;
 }
 
@@ -69,6 +67,12 @@ static void map_rows(const AdmPriv *s, void *scratch, AdmRows *r)
     r->f_n = q + 1;
     q += row;
     r->f_m = q + 1;
+    q += row;
+    r->angle = q;
+    q += row;
+    r->thr_n = q;
+    q += row;
+    r->thr_m = q;
     q += row;
     for (int k = 0; k < 3; k++) {
         for (int b = 0; b < 3; b++) {
@@ -107,31 +111,29 @@ static void pad_row(int32_t *t, int n)
     t[n + 1] = t[n - 2];
 }
 
-static void vert0_u8(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2,
-                     const uint8_t *r3, int n, int bpc, int with_hi,
-                     int32_t *lo, int32_t *hi)
-{
-    for (int x = 0; x < n; x++)
-        lo[x] = vq_adm_dwt0_vlo(r0[x], r1[x], r2[x], r3[x], bpc);
-    if (with_hi)
-        for (int x = 0; x < n; x++)
-            hi[x] = vq_adm_dwt0_vhi(r0[x], r1[x], r2[x], r3[x], bpc);
-}
+#define VERT0(name, T)                                                          \
+    static void name(const T *restrict r0, const T *restrict r1,                \
+                     const T *restrict r2, const T *restrict r3, int n,         \
+                     int bpc, int with_hi, int32_t *restrict lo,                \
+                     int32_t *restrict hi)                                      \
+    {                                                                           \
+        if (with_hi) {                                                          \
+            for (int x = 0; x < n; x++) {                                       \
+                lo[x] = vq_adm_dwt0_vlo(r0[x], r1[x], r2[x], r3[x], bpc);       \
+                hi[x] = vq_adm_dwt0_vhi(r0[x], r1[x], r2[x], r3[x], bpc);       \
+            }                                                                   \
+        } else {                                                                \
+            for (int x = 0; x < n; x++)                                         \
+                lo[x] = vq_adm_dwt0_vlo(r0[x], r1[x], r2[x], r3[x], bpc);       \
+        }                                                                       \
+    }
+VERT0(vert0_u8, uint8_t)
+VERT0(vert0_u16, uint16_t)
 
-static void vert0_u16(const uint16_t *r0, const uint16_t *r1,
-                      const uint16_t *r2, const uint16_t *r3, int n, int bpc,
-                      int with_hi, int32_t *lo, int32_t *hi)
-{
-    for (int x = 0; x < n; x++)
-        lo[x] = vq_adm_dwt0_vlo(r0[x], r1[x], r2[x], r3[x], bpc);
-    if (with_hi)
-        for (int x = 0; x < n; x++)
-            hi[x] = vq_adm_dwt0_vhi(r0[x], r1[x], r2[x], r3[x], bpc);
-}
-
-static void vert123(const int32_t *r0, const int32_t *r1, const int32_t *r2,
-                    const int32_t *r3, int n, int shift, int with_hi,
-                    int32_t *lo, int32_t *hi)
+static void vert123(const int32_t *restrict r0, const int32_t *restrict r1,
+                    const int32_t *restrict r2, const int32_t *restrict r3,
+                    int n, int shift, int with_hi, int32_t *restrict lo,
+                    int32_t *restrict hi)
 {
     for (int x = 0; x < n; x++)
         lo[x] = vq_adm_dwt_lo(r0[x], r1[x], r2[x], r3[x], shift);
@@ -140,30 +142,32 @@ static void vert123(const int32_t *r0, const int32_t *r1, const int32_t *r2,
             hi[x] = vq_adm_dwt_hi(r0[x], r1[x], r2[x], r3[x], shift);
 }
 
-static void horiz0_lo(const int32_t *t, int j0, int j1, int32_t *out)
+static void horiz0_lo(const int32_t *restrict t, int j0, int j1,
+                      int32_t *restrict out)
 {
     for (int j = j0; j < j1; j++)
         out[j] = vq_adm_dwt0_hlo(t[2 * j - 1], t[2 * j], t[2 * j + 1],
                                  t[2 * j + 2]);
 }
 
-static void horiz0_hi(const int32_t *t, int j0, int j1, int32_t *out)
+static void horiz0_hi(const int32_t *restrict t, int j0, int j1,
+                      int32_t *restrict out)
 {
     for (int j = j0; j < j1; j++)
         out[j] = vq_adm_dwt0_hhi(t[2 * j - 1], t[2 * j], t[2 * j + 1],
                                  t[2 * j + 2]);
 }
 
-static void horiz123_lo(const int32_t *t, int j0, int j1, int shift,
-                        int32_t *out)
+static void horiz123_lo(const int32_t *restrict t, int j0, int j1, int shift,
+                        int32_t *restrict out)
 {
     for (int j = j0; j < j1; j++)
         out[j] = vq_adm_dwt_lo(t[2 * j - 1], t[2 * j], t[2 * j + 1],
                                t[2 * j + 2], shift);
 }
 
-static void horiz123_hi(const int32_t *t, int j0, int j1, int shift,
-                        int32_t *out)
+static void horiz123_hi(const int32_t *restrict t, int j0, int j1, int shift,
+                        int32_t *restrict out)
 {
     for (int j = j0; j < j1; j++)
         out[j] = vq_adm_dwt_hi(t[2 * j - 1], t[2 * j], t[2 * j + 1],
@@ -231,143 +235,194 @@ static void dwt_row(const AdmPriv *s, const VqAdmScale *sc, const AdmInput *in,
     }
 }
 
-/* ---- denominator, decoupling, CSF ---------------------------------------- */
+/* ---- denominator --------------------------------------------------------- */
 
-static void den_row(const VqAdmScale *sc, const AdmRows *r, AdmAccRow *row)
+static uint64_t den_sum0(const int32_t *restrict o, int j0, int j1)
+{
+    uint64_t sum = 0;
+    for (int j = j0; j < j1; j++)
+        sum += vq_adm_den0(o[j]);
+    return sum;
+}
+
+static uint64_t den_sum123(const VqAdmScale *sc, const int32_t *restrict o,
+                           int j0, int j1)
+{
+    uint64_t sum = 0;
+    for (int j = j0; j < j1; j++)
+        sum += vq_adm_den123(o[j], sc->den_sq_shift, sc->den_sq_add,
+                             sc->den_cub_shift, sc->den_cub_add);
+    return sum;
+}
+
+static void den_row(const VqAdmScale *sc, const AdmRows *r, VqAdmAcc *acc)
 {
     for (int b = 0; b < 3; b++) {
-        const int32_t *o = r->band[0][b];
-        uint64_t sum = 0;
-        if (sc->scale == 0)
-            for (int j = sc->left; j < sc->right; j++)
-                sum += vq_adm_den0(o[j]);
-        else
-            for (int j = sc->left; j < sc->right; j++)
-                sum += vq_adm_den123(o[j], sc->den_sq_shift, sc->den_sq_add,
-                                     sc->den_cub_shift, sc->den_cub_add);
-        row->v[VQ_ADM_Q_DEN + b] = sum;
+        uint64_t sum = sc->scale == 0
+                           ? den_sum0(r->band[0][b], sc->left, sc->right)
+                           : den_sum123(sc, r->band[0][b], sc->left, sc->right);
+        acc->den[sc->scale][b] +=
+            vq_adm_row_unsigned(sum, sc->den_row_shift, sc->den_row_add);
     }
 }
 
-/* Decoupling and CSF of the current row over [c0, c1) into ring slot k. */
-static void decouple_row(const AdmPriv *s, const VqAdmScale *sc, AdmRows *r,
-                         int k, int c0, int c1)
+/* ---- decoupling ---------------------------------------------------------- */
+
+static void decouple_row0(const AdmPriv *s, AdmRows *r, int k, int c0, int c1)
+{
+    const int32_t *restrict oh = r->band[0][VQ_ADM_H];
+    const int32_t *restrict ov = r->band[0][VQ_ADM_V];
+    const int32_t *restrict th = r->band[1][VQ_ADM_H];
+    const int32_t *restrict tv = r->band[1][VQ_ADM_V];
+    int32_t *restrict angle = r->angle;
+    const float cos1 = s->p.cos1_sq;
+    for (int j = c0; j < c1; j++)
+        angle[j] = vq_adm_angle_flag16(oh[j], ov[j], th[j], tv[j], cos1);
+    const int32_t *recip = s->recip + 32768; /* signed: index -32768..32768 */
+    const double egl = s->p.egl;
+    const int32_t egl_int = s->p.egl_int;
+    for (int b = 0; b < 3; b++) {
+        const int32_t *restrict o = r->band[0][b], *restrict t = r->band[1][b];
+        int32_t *restrict xr = r->x_r[k][b], *restrict xa = r->x_a[k][b];
+        for (int j = c0; j < c1; j++) {
+            int32_t ob = o[j], tb = t[j];
+            int32_t kk = vq_adm_k0(ob, tb, recip[ob]);
+            int32_t rst = vq_adm_restore0(ob, tb, kk, angle[j], egl, egl_int);
+            xr[j] = rst;
+            xa[j] = (int16_t)(tb - rst);
+        }
+    }
+}
+
+static void decouple_row123(const AdmPriv *s, AdmRows *r, int k, int c0,
+                            int c1)
 {
     const int32_t *const *o = (const int32_t *const *)r->band[0];
     const int32_t *const *t = (const int32_t *const *)r->band[1];
-    double egl = s->p.egl;
-    float cos1 = s->p.cos1_sq;
+    const int32_t *recip = s->recip + 32768;
+    const double egl = s->p.egl;
+    const int32_t egl_int = s->p.egl_int;
+    const float cos1 = s->p.cos1_sq;
     for (int j = c0; j < c1; j++) {
         int angle = vq_adm_angle_flag(o[0][j], o[1][j], t[0][j], t[1][j], cos1);
         for (int b = 0; b < 3; b++) {
             int32_t ob = o[b][j], tb = t[b][j];
-            int32_t rst;
-            if (sc->scale == 0) {
-                int32_t recip = ob < 0 ? -s->recip[-ob] : s->recip[ob];
-                int32_t kk = vq_adm_k0(ob, tb, recip);
-                rst = vq_adm_restore0(ob, tb, kk, angle, egl);
-                r->x_a[k][b][j] = (int16_t)(tb - rst);
-            } else {
-                int shift;
-                uint32_t msb = vq_adm_best15((uint32_t)vq_adm_abs32(ob), &shift);
-                int64_t kk = vq_adm_k123(ob, tb, s->recip[msb], shift);
-                rst = vq_adm_restore123(ob, tb, kk, angle, egl);
-                r->x_a[k][b][j] = (int32_t)((uint32_t)tb - (uint32_t)rst);
-            }
+            int shift;
+            uint32_t msb = vq_adm_best15((uint32_t)vq_adm_abs32(ob), &shift);
+            int64_t kk = vq_adm_k123(ob, tb, recip[msb], shift);
+            int32_t rst = vq_adm_restore123(ob, tb, kk, angle, egl, egl_int);
             r->x_r[k][b][j] = rst;
+            r->x_a[k][b][j] = (int32_t)((uint32_t)tb - (uint32_t)rst);
         }
     }
 }
 
-static void csf_row(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
+/* ---- CSF and the masking sums ---------------------------------------------- */
+
+static void csf_row0(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
 {
-    int32_t *ctr_n = r->ctr_n[k], *ctr_m = r->ctr_m[k];
+    const int32_t *restrict a0 = r->x_a[k][0], *restrict a1 = r->x_a[k][1],
+                            *restrict a2 = r->x_a[k][2];
+    const int32_t *restrict r0 = r->x_r[k][0], *restrict r1 = r->x_r[k][1],
+                            *restrict r2 = r->x_r[k][2];
+    int32_t *restrict f_n = r->f_n, *restrict f_m = r->f_m;
+    int32_t *restrict ctr_n = r->ctr_n[k], *restrict ctr_m = r->ctr_m[k];
+    const uint32_t rf0 = sc->rfactor[0], rf1 = sc->rfactor[1],
+                   rf2 = sc->rfactor[2];
     for (int j = c0; j < c1; j++) {
-        r->f_n[j] = 0;
-        r->f_m[j] = 0;
-        ctr_n[j] = 0;
-        ctr_m[j] = 0;
+        int32_t n0 = vq_adm_csf0(a0[j], rf0, 0), n1 = vq_adm_csf0(a1[j], rf1, 1),
+                n2 = vq_adm_csf0(a2[j], rf2, 2);
+        int32_t m0 = vq_adm_csf0(r0[j], rf0, 0), m1 = vq_adm_csf0(r1[j], rf1, 1),
+                m2 = vq_adm_csf0(r2[j], rf2, 2);
+        f_n[j] = vq_adm_flt0(n0) + vq_adm_flt0(n1) + vq_adm_flt0(n2);
+        f_m[j] = vq_adm_flt0(m0) + vq_adm_flt0(m1) + vq_adm_flt0(m2);
+        ctr_n[j] = vq_adm_ctr0(n0) + vq_adm_ctr0(n1) + vq_adm_ctr0(n2);
+        ctr_m[j] = vq_adm_ctr0(m0) + vq_adm_ctr0(m1) + vq_adm_ctr0(m2);
     }
-    for (int b = 0; b < 3; b++) {
-        const int32_t *xa = r->x_a[k][b], *xr = r->x_r[k][b];
-        uint32_t rf = sc->rfactor[b];
-        if (sc->scale == 0) {
-            for (int j = c0; j < c1; j++) {
-                int32_t cn = vq_adm_csf0(xa[j], rf, b);
-                int32_t cm = vq_adm_csf0(xr[j], rf, b);
-                r->f_n[j] += vq_adm_flt0(cn);
-                r->f_m[j] += vq_adm_flt0(cm);
-                ctr_n[j] += vq_adm_ctr0(cn);
-                ctr_m[j] += vq_adm_ctr0(cm);
-            }
-        } else {
-            for (int j = c0; j < c1; j++) {
-                int32_t cn = vq_adm_csf123(xa[j], rf);
-                int32_t cm = vq_adm_csf123(xr[j], rf);
-                r->f_n[j] = (int32_t)((uint32_t)r->f_n[j] + (uint32_t)vq_adm_flt123(cn));
-                r->f_m[j] = (int32_t)((uint32_t)r->f_m[j] + (uint32_t)vq_adm_flt123(cm));
-                ctr_n[j] = (int32_t)((uint32_t)ctr_n[j] + (uint32_t)vq_adm_ctr123(cn));
-                ctr_m[j] = (int32_t)((uint32_t)ctr_m[j] + (uint32_t)vq_adm_ctr123(cm));
-            }
+}
+
+static void csf_row123(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
+{
+    int32_t *restrict f_n = r->f_n, *restrict f_m = r->f_m;
+    int32_t *restrict ctr_n = r->ctr_n[k], *restrict ctr_m = r->ctr_m[k];
+    for (int j = c0; j < c1; j++) {
+        uint32_t fn = 0, fm = 0, cn = 0, cm = 0;
+        for (int b = 0; b < 3; b++) {
+            int32_t n = vq_adm_csf123(r->x_a[k][b][j], sc->rfactor[b]);
+            int32_t m = vq_adm_csf123(r->x_r[k][b][j], sc->rfactor[b]);
+            fn += (uint32_t)vq_adm_flt123(n);
+            fm += (uint32_t)vq_adm_flt123(m);
+            cn += (uint32_t)vq_adm_ctr123(n);
+            cm += (uint32_t)vq_adm_ctr123(m);
         }
+        f_n[j] = (int32_t)fn;
+        f_m[j] = (int32_t)fm;
+        ctr_n[j] = (int32_t)cn;
+        ctr_m[j] = (int32_t)cm;
     }
+}
+
+/* Horizontal 3-sums of the masking input over the scored columns, and the
+ * centre correction (centre tap minus the box's centre). */
+static void mask_sums(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
+{
+    int32_t *f_n = r->f_n, *f_m = r->f_m;
     if (c0 == 0) {
-        r->f_n[-1] = r->f_n[1];
-        r->f_m[-1] = r->f_m[1];
+        f_n[-1] = f_n[1];
+        f_m[-1] = f_m[1];
     }
     if (c1 == sc->w) {
-        r->f_n[sc->w] = r->f_n[sc->w - 1];
-        r->f_m[sc->w] = r->f_m[sc->w - 1];
+        f_n[sc->w] = f_n[sc->w - 1];
+        f_m[sc->w] = f_m[sc->w - 1];
     }
-    /* Only the scored columns need the masking sums. */
-    int32_t *hn = r->hsum_n[k], *hm = r->hsum_m[k];
+    int32_t *restrict hn = r->hsum_n[k], *restrict hm = r->hsum_m[k];
+    int32_t *restrict cn = r->ctr_n[k], *restrict cm = r->ctr_m[k];
+    const int32_t *restrict fn = f_n, *restrict fm = f_m;
     for (int j = sc->left; j < sc->right; j++) {
-        hn[j] = (int32_t)((uint32_t)r->f_n[j - 1] + (uint32_t)r->f_n[j] +
-                          (uint32_t)r->f_n[j + 1]);
-        hm[j] = (int32_t)((uint32_t)r->f_m[j - 1] + (uint32_t)r->f_m[j] +
-                          (uint32_t)r->f_m[j + 1]);
-        ctr_n[j] = (int32_t)((uint32_t)ctr_n[j] - (uint32_t)r->f_n[j]);
-        ctr_m[j] = (int32_t)((uint32_t)ctr_m[j] - (uint32_t)r->f_m[j]);
+        hn[j] = (int32_t)((uint32_t)fn[j - 1] + (uint32_t)fn[j] + (uint32_t)fn[j + 1]);
+        hm[j] = (int32_t)((uint32_t)fm[j - 1] + (uint32_t)fm[j] + (uint32_t)fm[j + 1]);
+        cn[j] = (int32_t)((uint32_t)cn[j] - (uint32_t)fn[j]);
+        cm[j] = (int32_t)((uint32_t)cm[j] - (uint32_t)fm[j]);
     }
 }
 
 /* ---- contrast masking ---------------------------------------------------- */
 
-static void cm_row(const AdmPriv *s, const VqAdmScale *sc, const AdmRows *r,
-                   int i, AdmAccRow *row)
+/* Masking thresholds of row i (3x3 box of the band-summed input minus the
+ * centre, plus the centre tap) for the non-AIM and AIM passes. */
+static void thresholds(const VqAdmScale *sc, const AdmRows *r, int i,
+                       int32_t *restrict thr_n, int32_t *restrict thr_m)
 {
     int up = vq_adm_mirror(i - 1, sc->h) % 3, mid = i % 3,
         dn = vq_adm_mirror(i + 1, sc->h) % 3;
-    const int32_t *hn[3] = { r->hsum_n[up], r->hsum_n[mid], r->hsum_n[dn] };
-    const int32_t *hm[3] = { r->hsum_m[up], r->hsum_m[mid], r->hsum_m[dn] };
-    const int32_t *cn = r->ctr_n[mid], *cmc = r->ctr_m[mid];
-    for (int b = 0; b < 3; b++) {
-        const int32_t *xr = r->x_r[mid][b], *xa = r->x_a[mid][b];
-        uint32_t rf = sc->rfactor[b];
-        int cs = sc->cm_cub_shift[b];
-        int64_t ca = sc->cm_cub_add[b];
-        uint64_t sum_n = 0, sum_m = 0;
-        for (int j = sc->left; j < sc->right; j++) {
-            int32_t thr_n = (int32_t)((uint32_t)hn[0][j] + (uint32_t)hn[1][j] +
-                                      (uint32_t)hn[2][j] + (uint32_t)cn[j]);
-            if (sc->scale == 0)
-                sum_n += (uint64_t)vq_adm_cm0(xr[j], rf, thr_n, b, cs, ca);
-            else
-                sum_n += (uint64_t)vq_adm_cm123(xr[j], rf, thr_n, cs, ca);
-        }
-        if (!s->p.skip_aim) {
-            for (int j = sc->left; j < sc->right; j++) {
-                int32_t thr_m = (int32_t)((uint32_t)hm[0][j] + (uint32_t)hm[1][j] +
-                                          (uint32_t)hm[2][j] + (uint32_t)cmc[j]);
-                if (sc->scale == 0)
-                    sum_m += (uint64_t)vq_adm_cm0(xa[j], rf, thr_m, b, cs, ca);
-                else
-                    sum_m += (uint64_t)vq_adm_cm123(xa[j], rf, thr_m, cs, ca);
-            }
-        }
-        row->v[VQ_ADM_Q_NUM + b] = sum_n;
-        row->v[VQ_ADM_Q_AIM + b] = sum_m;
+    const int32_t *restrict n0 = r->hsum_n[up], *restrict n1 = r->hsum_n[mid],
+                            *restrict n2 = r->hsum_n[dn], *restrict cn = r->ctr_n[mid];
+    const int32_t *restrict m0 = r->hsum_m[up], *restrict m1 = r->hsum_m[mid],
+                            *restrict m2 = r->hsum_m[dn], *restrict cm = r->ctr_m[mid];
+    for (int j = sc->left; j < sc->right; j++) {
+        thr_n[j] = (int32_t)((uint32_t)n0[j] + (uint32_t)n1[j] + (uint32_t)n2[j] +
+                             (uint32_t)cn[j]);
+        thr_m[j] = (int32_t)((uint32_t)m0[j] + (uint32_t)m1[j] + (uint32_t)m2[j] +
+                             (uint32_t)cm[j]);
     }
+}
+
+static uint64_t cm_sum0(const int32_t *restrict x, const int32_t *restrict thr,
+                        uint32_t rf, int band, int cs, int64_t ca, int j0, int j1)
+{
+    uint64_t sum = 0;
+    for (int j = j0; j < j1; j++)
+        sum += (uint64_t)vq_adm_cm0(x[j], rf, thr[j], band, cs, ca);
+    return sum;
+}
+
+static uint64_t cm_sum123(const int32_t *restrict x, const int32_t *restrict thr,
+                          uint32_t rf, int cs, int64_t ca, int j0, int j1)
+{
+    uint64_t sum = 0;
+    for (int j = j0; j < j1; j++)
+        sum += (uint64_t)vq_adm_cm123(x[j], rf, thr[j], cs, ca);
+    return sum;
 }
 
 static void add_signed(int64_t *acc, int64_t v)
@@ -375,18 +430,33 @@ static void add_signed(int64_t *acc, int64_t v)
     *acc = (int64_t)((uint64_t)*acc + (uint64_t)v);
 }
 
-static void cm_row_acc(const AdmPriv *s, const VqAdmScale *sc,
-                       const AdmRows *r, int i, VqAdmAcc *acc)
+static void cm_row(const AdmPriv *s, const VqAdmScale *sc, AdmRows *r, int i,
+                   VqAdmAcc *acc)
 {
-    AdmAccRow row;
-    cm_row(s, sc, r, i, &row);
+    thresholds(sc, r, i, r->thr_n, r->thr_m);
+    int mid = i % 3, k = sc->scale;
     for (int b = 0; b < 3; b++) {
-        add_signed(&acc->num[sc->scale][b],
-                   vq_adm_row_signed(row.v[VQ_ADM_Q_NUM + b], sc->cm_row_shift,
-                                     sc->cm_row_add));
-        add_signed(&acc->aim[sc->scale][b],
-                   vq_adm_row_signed(row.v[VQ_ADM_Q_AIM + b], sc->cm_row_shift,
-                                     sc->cm_row_add));
+        uint32_t rf = sc->rfactor[b];
+        int cs = sc->cm_cub_shift[b];
+        int64_t ca = sc->cm_cub_add[b];
+        uint64_t sum_n, sum_m = 0;
+        if (k == 0) {
+            sum_n = cm_sum0(r->x_r[mid][b], r->thr_n, rf, b, cs, ca, sc->left,
+                            sc->right);
+            if (!s->p.skip_aim)
+                sum_m = cm_sum0(r->x_a[mid][b], r->thr_m, rf, b, cs, ca,
+                                sc->left, sc->right);
+        } else {
+            sum_n = cm_sum123(r->x_r[mid][b], r->thr_n, rf, cs, ca, sc->left,
+                              sc->right);
+            if (!s->p.skip_aim)
+                sum_m = cm_sum123(r->x_a[mid][b], r->thr_m, rf, cs, ca,
+                                  sc->left, sc->right);
+        }
+        add_signed(&acc->num[k][b],
+                   vq_adm_row_signed(sum_n, sc->cm_row_shift, sc->cm_row_add));
+        add_signed(&acc->aim[k][b],
+                   vq_adm_row_signed(sum_m, sc->cm_row_shift, sc->cm_row_add));
     }
 }
 
@@ -411,20 +481,21 @@ static void adm_scale(const AdmPriv *s, const VqAdmScale *sc,
         dwt_row(s, sc, in, i, in_csf, c0, c1, a_out, r);
         if (!in_csf)
             continue;
-        if (i >= sc->top && i < sc->bottom) {
-            AdmAccRow row;
-            den_row(sc, r, &row);
-            for (int b = 0; b < 3; b++)
-                acc->den[k][b] += vq_adm_row_unsigned(
-                    row.v[VQ_ADM_Q_DEN + b], sc->den_row_shift, sc->den_row_add);
+        if (i >= sc->top && i < sc->bottom)
+            den_row(sc, r, acc);
+        if (k == 0) {
+            decouple_row0(s, r, i % 3, c0, c1);
+            csf_row0(sc, r, i % 3, c0, c1);
+        } else {
+            decouple_row123(s, r, i % 3, c0, c1);
+            csf_row123(sc, r, i % 3, c0, c1);
         }
-        decouple_row(s, sc, r, i % 3, c0, c1);
-        csf_row(sc, r, i % 3, c0, c1);
+        mask_sums(sc, r, i % 3, c0, c1);
         if (i >= 1 && i - 1 >= sc->top && i - 1 < sc->bottom)
-            cm_row_acc(s, sc, r, i - 1, acc);
+            cm_row(s, sc, r, i - 1, acc);
     }
     if (hvd && sc->h - 1 >= sc->top && sc->h - 1 < sc->bottom)
-        cm_row_acc(s, sc, r, sc->h - 1, acc);
+        cm_row(s, sc, r, sc->h - 1, acc);
 }
 
 void vq_adm_cpu_frame(const AdmPriv *s, const VqPlane *ref, const VqPlane *dis,

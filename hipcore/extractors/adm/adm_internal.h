@@ -35,7 +35,7 @@ typedef struct AdmPriv {
     /* derived in init */
     VqAdmParams p;
     float rfactor[4][3];     /* CSF weights as floats (denominator) */
-    int32_t *recip;          /* 2^30 / d for d = 0..32768 (CPU path) */
+    int32_t *recip;          /* 2^30 / d, d = -32768..32768 (CPU path) */
     size_t plane_stride[4];  /* CPU scratch: next-scale plane stride */
     size_t scratch_off[8];
 } AdmPriv;

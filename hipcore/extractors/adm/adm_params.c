@@ -247,6 +247,7 @@ int vq_adm_setup(AdmPriv *s, unsigned w, unsigned h, unsigned bpc,
     p->skip_scale0 = s->skip_scale0;
     p->skip_aim = s->skip_aim;
     p->egl = s->enhn_gain_limit;
+    p->egl_int = p->egl == (int32_t)p->egl ? (int32_t)p->egl : 0;
     p->cos1_sq = cos(1.0 * M_PI / 180.0) * cos(1.0 * M_PI / 180.0);
 
     int in_w = (int)w, in_h = (int)h;
