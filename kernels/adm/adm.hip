@@ -172,20 +172,29 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
     /* Input tile: rows 2 i0 - 3 .., columns 2 j0 - 3 .., mirrored, and
      * clamped where only positions outside the bands would read. */
     const int yb = 2 * i0 - 3, xb = 2 * j0 - 3;
-    for (int idx = tid; idx < ADM_IN_R * ADM_IN_C; idx += ADM_THREADS) {
-        int ly = idx / ADM_IN_C, lx = idx - ly * ADM_IN_C;
-        int y = vq_adm_mirror(yb + ly, sc.in_h);
-        int x = vq_adm_mirror(xb + lx, sc.in_w);
-        y = y < 0 ? 0 : (y >= sc.in_h ? sc.in_h - 1 : y);
-        x = x < 0 ? 0 : (x >= sc.in_w ? sc.in_w - 1 : x);
-        in_r[idx] = (In)adm_load<TIn>(a.ref, a.ref_pitch, y, x);
-        in_d[idx] = (In)adm_load<TIn>(a.dis, a.dis_pitch, y, x);
+    const int n_in = ADM_IN_R * ADM_IN_C;
+#pragma unroll
+    for (int it = 0; it < (n_in + ADM_THREADS - 1) / ADM_THREADS; it++) {
+        int idx = tid + it * ADM_THREADS;
+        if (idx < n_in) {
+            int ly = idx / ADM_IN_C, lx = idx - ly * ADM_IN_C;
+            int y = vq_adm_mirror(yb + ly, sc.in_h);
+            int x = vq_adm_mirror(xb + lx, sc.in_w);
+            y = y < 0 ? 0 : (y >= sc.in_h ? sc.in_h - 1 : y);
+            x = x < 0 ? 0 : (x >= sc.in_w ? sc.in_w - 1 : x);
+            in_r[idx] = (In)adm_load<TIn>(a.ref, a.ref_pitch, y, x);
+            in_d[idx] = (In)adm_load<TIn>(a.dis, a.dis_pitch, y, x);
+        }
     }
     __syncthreads();
 
     /* Vertical pass for the tile rows (and the halo rows when needed). */
-    const int o0 = need ? 0 : 1, no = need ? ADM_OR : ADM_TY;
-    for (int idx = tid; idx < no * ADM_IN_C; idx += ADM_THREADS) {
+    const int o0 = need ? 0 : 1, n_v = (need ? ADM_OR : ADM_TY) * ADM_IN_C;
+#pragma unroll
+    for (int it = 0; it < (ADM_OR * ADM_IN_C + ADM_THREADS - 1) / ADM_THREADS; it++) {
+        int idx = tid + it * ADM_THREADS;
+        if (idx >= n_v)
+            break;
         int o = o0 + idx / ADM_IN_C, lx = idx - (idx / ADM_IN_C) * ADM_IN_C;
         const In *cr = in_r + 2 * o * ADM_IN_C + lx;
         const In *cd = in_d + 2 * o * ADM_IN_C + lx;
