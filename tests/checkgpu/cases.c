@@ -1,0 +1,28 @@
+/* Parity cases: one entry per extractor with a GPU path. */
+#include <stddef.h>
+
+#include "checkgpu.h"
+
+static const char *const psnr_specs[] = {
+    "name=psnr:enable_chroma=true:enable_mse=true:enable_apsnr=true",
+    "name=psnr:enable_chroma=false:reduced_hbd_peak=true:min_sse=0.5",
+    NULL
+};
+static const char *const float_psnr_specs[] = { "float_psnr", NULL };
+static const char *const adm_specs[] = {
+    "name=adm:debug=true",
+    "name=adm:adm_enhn_gain_limit=1",
+    "name=adm:adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:"
+    "adm_noise_weight=0.02:adm_min_val=0.5",
+    "name=adm:adm_csf_mode=1:adm_enhn_gain_limit=1.5:adm_skip_scale0=true:"
+    "adm_skip_aim=true:debug=true",
+    NULL
+};
+
+const ParityCase parity_cases[] = {
+    /* name          option sets        min w, h   frames */
+    { "psnr",        psnr_specs,        2, 2,      3 },
+    { "float_psnr",  float_psnr_specs,  1, 1,      3 },
+    { "adm",         adm_specs,         33, 33,    2 },
+    { NULL, NULL, 0, 0, 0 },
+};
