@@ -10,22 +10,7 @@
  * is regrouped here as box sums of the band-summed filter input, which is
  * the same integer.
  */
-#include <string.h>
-
-#include "adm_internal.h"
-
-/* Per-scale working rows, in int32 (scale-0 values are int16 ones). */
-typedef struct AdmRows {
-    int32_t *lo[2], *hi[2];     /* vertical pass, index -1 .. in_w + 1 */
-    int32_t *band[2][3];        /* h, v, d of the current row */
-    int32_t *f_n, *f_m;         /* band-summed masking input, -1 .. w */
-    int32_t *angle;             /* decoupling: angle test per column */
-    int32_t *thr_n, *thr_m;     /* masking thresholds of one row */
-    /* ring of three rows */
-    int32_t *x_r[3][3], *x_a[3][3]; /* restored / additive per band */
-    int32_t *hsum_n[3], *hsum_m[3]; /* horizontal 3-sums of f */
-    int32_t *ctr_n[3], *ctr_m[3];   /* centre correction: ctr - f */
-} AdmRows;
+#include "adm_cpu.h"
 
 static size_t align_elems(size_t n)
 {
@@ -100,139 +85,6 @@ static void csf_span(int n, int *lo, int *hi)
     int r = n - l + 2;
     *lo = l < 0 ? 0 : l;
     *hi = r > n ? n : r;
-}
-
-/* ---- DWT --------------------------------------------------------------- */
-
-static void pad_row(int32_t *t, int n)
-{
-    t[-1] = t[1];
-    t[n] = t[n - 1];
-    t[n + 1] = t[n - 2];
-}
-
-#define VERT0(name, T)                                                          \
-    static void name(const T *restrict r0, const T *restrict r1,                \
-                     const T *restrict r2, const T *restrict r3, int n,         \
-                     int bpc, int with_hi, int32_t *restrict lo,                \
-                     int32_t *restrict hi)                                      \
-    {                                                                           \
-        if (with_hi) {                                                          \
-            for (int x = 0; x < n; x++) {                                       \
-                lo[x] = vq_adm_dwt0_vlo(r0[x], r1[x], r2[x], r3[x], bpc);       \
-                hi[x] = vq_adm_dwt0_vhi(r0[x], r1[x], r2[x], r3[x], bpc);       \
-            }                                                                   \
-        } else {                                                                \
-            for (int x = 0; x < n; x++)                                         \
-                lo[x] = vq_adm_dwt0_vlo(r0[x], r1[x], r2[x], r3[x], bpc);       \
-        }                                                                       \
-    }
-VERT0(vert0_u8, uint8_t)
-VERT0(vert0_u16, uint16_t)
-
-static void vert123(const int32_t *restrict r0, const int32_t *restrict r1,
-                    const int32_t *restrict r2, const int32_t *restrict r3,
-                    int n, int shift, int with_hi, int32_t *restrict lo,
-                    int32_t *restrict hi)
-{
-    for (int x = 0; x < n; x++)
-        lo[x] = vq_adm_dwt_lo(r0[x], r1[x], r2[x], r3[x], shift);
-    if (with_hi)
-        for (int x = 0; x < n; x++)
-            hi[x] = vq_adm_dwt_hi(r0[x], r1[x], r2[x], r3[x], shift);
-}
-
-static void horiz0_lo(const int32_t *restrict t, int j0, int j1,
-                      int32_t *restrict out)
-{
-    for (int j = j0; j < j1; j++)
-        out[j] = vq_adm_dwt0_hlo(t[2 * j - 1], t[2 * j], t[2 * j + 1],
-                                 t[2 * j + 2]);
-}
-
-static void horiz0_hi(const int32_t *restrict t, int j0, int j1,
-                      int32_t *restrict out)
-{
-    for (int j = j0; j < j1; j++)
-        out[j] = vq_adm_dwt0_hhi(t[2 * j - 1], t[2 * j], t[2 * j + 1],
-                                 t[2 * j + 2]);
-}
-
-static void horiz123_lo(const int32_t *restrict t, int j0, int j1, int shift,
-                        int32_t *restrict out)
-{
-    for (int j = j0; j < j1; j++)
-        out[j] = vq_adm_dwt_lo(t[2 * j - 1], t[2 * j], t[2 * j + 1],
-                               t[2 * j + 2], shift);
-}
-
-static void horiz123_hi(const int32_t *restrict t, int j0, int j1, int shift,
-                        int32_t *restrict out)
-{
-    for (int j = j0; j < j1; j++)
-        out[j] = vq_adm_dwt_hi(t[2 * j - 1], t[2 * j], t[2 * j + 1],
-                               t[2 * j + 2], shift);
-}
-
-/* Input of one scale: the frame (scale 0) or the previous approximation. */
-typedef struct AdmInput {
-    const uint8_t *data[2];
-    ptrdiff_t stride[2]; /* bytes */
-    int bytes;           /* 1, 2 (frame samples) or 4 (int32 band) */
-} AdmInput;
-
-static const void *in_row(const AdmInput *in, int img, int y)
-{
-    return in->data[img] + (ptrdiff_t)y * in->stride[img];
-}
-
-/* DWT of output row i: approximation into a_out[img] (when non-NULL) for
- * all columns, details into r->band for columns [c0, c1) when with_hvd. */
-static void dwt_row(const AdmPriv *s, const VqAdmScale *sc, const AdmInput *in,
-                    int i, int with_hvd, int c0, int c1, int32_t *a_out[2],
-                    AdmRows *r)
-{
-    int y[4];
-    for (int t = 0; t < 4; t++)
-        y[t] = vq_adm_mirror(2 * i - 1 + t, sc->in_h);
-    int n = sc->in_w;
-    for (int img = 0; img < 2; img++) {
-        int32_t *lo = r->lo[img], *hi = r->hi[img];
-        if (in->bytes == 1)
-            vert0_u8(in_row(in, img, y[0]), in_row(in, img, y[1]),
-                     in_row(in, img, y[2]), in_row(in, img, y[3]), n,
-                     s->p.bpc, with_hvd, lo, hi);
-        else if (in->bytes == 2)
-            vert0_u16(in_row(in, img, y[0]), in_row(in, img, y[1]),
-                      in_row(in, img, y[2]), in_row(in, img, y[3]), n,
-                      s->p.bpc, with_hvd, lo, hi);
-        else
-            vert123(in_row(in, img, y[0]), in_row(in, img, y[1]),
-                    in_row(in, img, y[2]), in_row(in, img, y[3]), n,
-                    vq_adm_dwt_vshift(sc->scale), with_hvd, lo, hi);
-        pad_row(lo, n);
-        if (with_hvd)
-            pad_row(hi, n);
-        int32_t **band = r->band[img];
-        if (sc->scale == 0) {
-            if (a_out[img])
-                horiz0_lo(lo, 0, sc->w, a_out[img]);
-            if (with_hvd) {
-                horiz0_hi(lo, c0, c1, band[VQ_ADM_V]);
-                horiz0_lo(hi, c0, c1, band[VQ_ADM_H]);
-                horiz0_hi(hi, c0, c1, band[VQ_ADM_D]);
-            }
-        } else {
-            int sh = vq_adm_dwt_hshift(sc->scale);
-            if (a_out[img])
-                horiz123_lo(lo, 0, sc->w, sh, a_out[img]);
-            if (with_hvd) {
-                horiz123_hi(lo, c0, c1, sh, band[VQ_ADM_V]);
-                horiz123_lo(hi, c0, c1, sh, band[VQ_ADM_H]);
-                horiz123_hi(hi, c0, c1, sh, band[VQ_ADM_D]);
-            }
-        }
-    }
 }
 
 /* ---- denominator --------------------------------------------------------- */
@@ -478,7 +330,7 @@ static void adm_scale(const AdmPriv *s, const VqAdmScale *sc,
             a_out[1] = out[1] + (size_t)i * out_stride;
         }
         int in_csf = hvd && i >= r0 && i < r1;
-        dwt_row(s, sc, in, i, in_csf, c0, c1, a_out, r);
+        vq_adm_dwt_row(s, sc, in, i, in_csf, c0, c1, a_out, r);
         if (!in_csf)
             continue;
         if (i >= sc->top && i < sc->bottom)
