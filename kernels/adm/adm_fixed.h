@@ -104,7 +104,8 @@ static inline VQ_HOST_DEVICE int vq_adm_mirror(int x, int n)
 /* abs() as libvmaf's build computes it (INT32_MIN stays INT32_MIN). */
 static inline VQ_HOST_DEVICE int32_t vq_adm_abs32(int32_t x)
 {
-    return (int32_t)(x < 0 ? 0u - (uint32_t)x : (uint32_t)x);
+    uint32_t m = (uint32_t)(x >> 31); /* all ones when negative */
+    return (int32_t)(((uint32_t)x ^ m) - m);
 }
 
 /* Leading zeros of a nonzero 32-bit value. */

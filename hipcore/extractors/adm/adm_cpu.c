@@ -171,16 +171,16 @@ static void decouple_row123(const AdmPriv *s, AdmRows *r, int k, int c0,
 
 /* ---- CSF and the masking sums ---------------------------------------------- */
 
-static void csf_row0(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
+/* Band-summed |csf|/30 and |csf|/15 of the additive (n) and restored (m)
+ * coefficients. Pointer parameters, so that restrict lets gcc vectorize. */
+static void csf_sums0(const int32_t *restrict a0, const int32_t *restrict a1,
+                      const int32_t *restrict a2, const int32_t *restrict r0,
+                      const int32_t *restrict r1, const int32_t *restrict r2,
+                      const uint32_t rf[3], int c0, int c1,
+                      int32_t *restrict f_n, int32_t *restrict f_m,
+                      int32_t *restrict ctr_n, int32_t *restrict ctr_m)
 {
-    const int32_t *restrict a0 = r->x_a[k][0], *restrict a1 = r->x_a[k][1],
-                            *restrict a2 = r->x_a[k][2];
-    const int32_t *restrict r0 = r->x_r[k][0], *restrict r1 = r->x_r[k][1],
-                            *restrict r2 = r->x_r[k][2];
-    int32_t *restrict f_n = r->f_n, *restrict f_m = r->f_m;
-    int32_t *restrict ctr_n = r->ctr_n[k], *restrict ctr_m = r->ctr_m[k];
-    const uint32_t rf0 = sc->rfactor[0], rf1 = sc->rfactor[1],
-                   rf2 = sc->rfactor[2];
+    const uint32_t rf0 = rf[0], rf1 = rf[1], rf2 = rf[2];
     for (int j = c0; j < c1; j++) {
         int32_t n0 = vq_adm_csf0(a0[j], rf0, 0), n1 = vq_adm_csf0(a1[j], rf1, 1),
                 n2 = vq_adm_csf0(a2[j], rf2, 2);
@@ -191,6 +191,13 @@ static void csf_row0(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
         ctr_n[j] = vq_adm_ctr0(n0) + vq_adm_ctr0(n1) + vq_adm_ctr0(n2);
         ctr_m[j] = vq_adm_ctr0(m0) + vq_adm_ctr0(m1) + vq_adm_ctr0(m2);
     }
+}
+
+static void csf_row0(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
+{
+    csf_sums0(r->x_a[k][0], r->x_a[k][1], r->x_a[k][2], r->x_r[k][0],
+              r->x_r[k][1], r->x_r[k][2], sc->rfactor, c0, c1, r->f_n, r->f_m,
+              r->ctr_n[k], r->ctr_m[k]);
 }
 
 static void csf_row123(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
@@ -214,6 +221,18 @@ static void csf_row123(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
     }
 }
 
+static void box3_rows(const int32_t *restrict fn, const int32_t *restrict fm,
+                      int j0, int j1, int32_t *restrict hn, int32_t *restrict hm,
+                      int32_t *restrict cn, int32_t *restrict cm)
+{
+    for (int j = j0; j < j1; j++) {
+        hn[j] = (int32_t)((uint32_t)fn[j - 1] + (uint32_t)fn[j] + (uint32_t)fn[j + 1]);
+        hm[j] = (int32_t)((uint32_t)fm[j - 1] + (uint32_t)fm[j] + (uint32_t)fm[j + 1]);
+        cn[j] = (int32_t)((uint32_t)cn[j] - (uint32_t)fn[j]);
+        cm[j] = (int32_t)((uint32_t)cm[j] - (uint32_t)fm[j]);
+    }
+}
+
 /* Horizontal 3-sums of the masking input over the scored columns, and the
  * centre correction (centre tap minus the box's centre). */
 static void mask_sums(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
@@ -227,15 +246,8 @@ static void mask_sums(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
         f_n[sc->w] = f_n[sc->w - 1];
         f_m[sc->w] = f_m[sc->w - 1];
     }
-    int32_t *restrict hn = r->hsum_n[k], *restrict hm = r->hsum_m[k];
-    int32_t *restrict cn = r->ctr_n[k], *restrict cm = r->ctr_m[k];
-    const int32_t *restrict fn = f_n, *restrict fm = f_m;
-    for (int j = sc->left; j < sc->right; j++) {
-        hn[j] = (int32_t)((uint32_t)fn[j - 1] + (uint32_t)fn[j] + (uint32_t)fn[j + 1]);
-        hm[j] = (int32_t)((uint32_t)fm[j - 1] + (uint32_t)fm[j] + (uint32_t)fm[j + 1]);
-        cn[j] = (int32_t)((uint32_t)cn[j] - (uint32_t)fn[j]);
-        cm[j] = (int32_t)((uint32_t)cm[j] - (uint32_t)fm[j]);
-    }
+    box3_rows(r->f_n, r->f_m, sc->left, sc->right, r->hsum_n[k], r->hsum_m[k],
+              r->ctr_n[k], r->ctr_m[k]);
 }
 
 /* ---- contrast masking ---------------------------------------------------- */
@@ -251,7 +263,8 @@ static void thresholds(const VqAdmScale *sc, const AdmRows *r, int i,
                             *restrict n2 = r->hsum_n[dn], *restrict cn = r->ctr_n[mid];
     const int32_t *restrict m0 = r->hsum_m[up], *restrict m1 = r->hsum_m[mid],
                             *restrict m2 = r->hsum_m[dn], *restrict cm = r->ctr_m[mid];
-    for (int j = sc->left; j < sc->right; j++) {
+    const int j0 = sc->left, j1 = sc->right;
+    for (int j = j0; j < j1; j++) {
         thr_n[j] = (int32_t)((uint32_t)n0[j] + (uint32_t)n1[j] + (uint32_t)n2[j] +
                              (uint32_t)cn[j]);
         thr_m[j] = (int32_t)((uint32_t)m0[j] + (uint32_t)m1[j] + (uint32_t)m2[j] +
