@@ -43,47 +43,73 @@ static inline VQ_HOST_DEVICE int vq_motion_mirror(int idx, int size)
     return idx;
 }
 
-/* Vertical pass for bpc <= 12: |d| < 2^12, so the sum stays below 2^28 and
- * 32-bit arithmetic is exact. */
-static inline VQ_HOST_DEVICE int32_t vq_motion_vblur32(int32_t d0, int32_t d1,
-                                                       int32_t d2, int32_t d3,
-                                                       int32_t d4, int shift)
+/* Vertical pass for bpc <= 12: |d| < 2^12, so pair sums fit 16 bits and
+ * the total stays below 2^28 (32-bit arithmetic is exact). The 16-bit
+ * operand types let compilers use 16x16->32 multiplies. */
+static inline VQ_HOST_DEVICE int32_t vq_motion_vblur32(int16_t d0, int16_t d1,
+                                                       int16_t d2, int16_t d3,
+                                                       int16_t d4, int shift)
 {
-    int32_t sum = VQ_MOTION_TAP_OUTER * (d0 + d4) +
-                  VQ_MOTION_TAP_INNER * (d1 + d3) + VQ_MOTION_TAP_CENTER * d2;
+    const int16_t outer = (int16_t)(d0 + d4), inner = (int16_t)(d1 + d3);
+    const int32_t sum = (int32_t)outer * VQ_MOTION_TAP_OUTER +
+                        (int32_t)inner * VQ_MOTION_TAP_INNER +
+                        (int32_t)d2 * VQ_MOTION_TAP_CENTER;
     return (sum + (1 << (shift - 1))) >> shift;
 }
 
-/* Vertical pass for 16 bits: |d| < 2^16 makes the sum need 33 bits. */
-static inline VQ_HOST_DEVICE int32_t vq_motion_vblur64(int32_t d0, int32_t d1,
-                                                       int32_t d2, int32_t d3,
-                                                       int32_t d4, int shift)
-{
-    int64_t sum = (int64_t)VQ_MOTION_TAP_OUTER * (d0 + d4) +
-                  (int64_t)VQ_MOTION_TAP_INNER * (d1 + d3) +
-                  (int64_t)VQ_MOTION_TAP_CENTER * d2;
-    return (int32_t)((sum + ((int64_t)1 << (shift - 1))) >> shift);
-}
-
 /*
- * Horizontal pass and absolute value. The vertical results are below 2^16
- * in magnitude, so the exact sum needs 33 bits; it is computed in 32-bit
- * pieces instead: with v = 256 * hi + lo (lo in 0..255),
+ * A 5-tap pass whose exact sum needs 33 bits, computed in 16- and 32-bit
+ * pieces: with x = 256 * hi + lo (hi = x >> 8 in [-256, 255], lo = x & 255)
  *   sum = 256 * A + B,  A = sum tap * hi (|A| <= 2^24),  B = sum tap * lo
  * and floor((256 A + B + 2^15) / 2^16) = (A + ((B + 2^15) >> 8)) >> 8,
- * which equals libvmaf's 64-bit (sum + 2^15) >> 16 exactly.
+ * which equals libvmaf's 64-bit (sum + 2^15) >> 16. Serves every
+ * horizontal pass (|v| < 2^16) and the vertical pass at 16 bits (|d| < 2^16,
+ * shift 16).
  */
-static inline VQ_HOST_DEVICE uint32_t vq_motion_hblur_abs(int32_t v0, int32_t v1,
-                                                          int32_t v2, int32_t v3,
-                                                          int32_t v4)
+static inline VQ_HOST_DEVICE int16_t vq_motion_hi(int32_t x)
 {
-    int32_t a = VQ_MOTION_TAP_OUTER * ((v0 >> 8) + (v4 >> 8)) +
-                VQ_MOTION_TAP_INNER * ((v1 >> 8) + (v3 >> 8)) +
-                VQ_MOTION_TAP_CENTER * (v2 >> 8);
-    int32_t b = VQ_MOTION_TAP_OUTER * ((v0 & 255) + (v4 & 255)) +
-                VQ_MOTION_TAP_INNER * ((v1 & 255) + (v3 & 255)) +
-                VQ_MOTION_TAP_CENTER * (v2 & 255);
-    int32_t s = (a + ((b + (1 << 15)) >> 8)) >> 8;
+    return (int16_t)(x >> 8);
+}
+
+static inline VQ_HOST_DEVICE int16_t vq_motion_lo(int32_t x)
+{
+    return (int16_t)(x & 255);
+}
+
+static inline VQ_HOST_DEVICE int32_t vq_motion_blur_split(
+    int16_t h0, int16_t h1, int16_t h2, int16_t h3, int16_t h4,
+    int16_t l0, int16_t l1, int16_t l2, int16_t l3, int16_t l4)
+{
+    const int16_t ho = (int16_t)(h0 + h4), hi = (int16_t)(h1 + h3);
+    const int16_t lo = (int16_t)(l0 + l4), li = (int16_t)(l1 + l3);
+    const int32_t a = (int32_t)ho * VQ_MOTION_TAP_OUTER +
+                      (int32_t)hi * VQ_MOTION_TAP_INNER +
+                      (int32_t)h2 * VQ_MOTION_TAP_CENTER;
+    const int32_t b = (int32_t)lo * VQ_MOTION_TAP_OUTER +
+                      (int32_t)li * VQ_MOTION_TAP_INNER +
+                      (int32_t)l2 * VQ_MOTION_TAP_CENTER;
+    return (a + ((b + (1 << 15)) >> 8)) >> 8;
+}
+
+/* Vertical pass at 16 bits (shift 16). */
+static inline VQ_HOST_DEVICE int32_t vq_motion_vblur16(int32_t d0, int32_t d1,
+                                                       int32_t d2, int32_t d3,
+                                                       int32_t d4)
+{
+    return vq_motion_blur_split(vq_motion_hi(d0), vq_motion_hi(d1),
+                                vq_motion_hi(d2), vq_motion_hi(d3),
+                                vq_motion_hi(d4), vq_motion_lo(d0),
+                                vq_motion_lo(d1), vq_motion_lo(d2),
+                                vq_motion_lo(d3), vq_motion_lo(d4));
+}
+
+/* Horizontal pass and absolute value, from the pieces of 5 taps. */
+static inline VQ_HOST_DEVICE uint32_t vq_motion_hblur_abs(
+    int16_t h0, int16_t h1, int16_t h2, int16_t h3, int16_t h4,
+    int16_t l0, int16_t l1, int16_t l2, int16_t l3, int16_t l4)
+{
+    const int32_t s = vq_motion_blur_split(h0, h1, h2, h3, h4,
+                                           l0, l1, l2, l3, l4);
     return (uint32_t)(s < 0 ? -s : s);
 }
 

@@ -20,14 +20,15 @@ __device__ static inline const T *plane_row(const VqDevPlane &p, int y)
     return (const T *)((const char *)p.data + (size_t)y * p.pitch);
 }
 
-/* Wide: 16-bit input, whose vertical sums need 64 bits. */
+/* Wide: 16-bit input, whose vertical sums need 33 bits. */
 template <typename T, bool Wide>
 __global__ void motion_sad_kernel(VqDevPlane cur, VqDevPlane prev, char *store,
                                   size_t store_pitch, int shift,
                                   unsigned long long *sad)
 {
     __shared__ int32_t diff[MOTION_HALO_H][MOTION_HALO_W];
-    __shared__ int32_t vert[MOTION_TILE_H][MOTION_HALO_W];
+    __shared__ int16_t vert_hi[MOTION_TILE_H][MOTION_HALO_W];
+    __shared__ int16_t vert_lo[MOTION_TILE_H][MOTION_HALO_W];
     __shared__ uint32_t part[MOTION_THREADS];
 
     const int w = (int)cur.w, h = (int)cur.h;
@@ -60,12 +61,15 @@ __global__ void motion_sad_kernel(VqDevPlane cur, VqDevPlane prev, char *store,
 
     for (unsigned i = tid; i < MOTION_TILE_H * MOTION_HALO_W; i += nt) {
         const int r = (int)(i / MOTION_HALO_W), c = (int)(i % MOTION_HALO_W);
-        vert[r][c] = Wide ? vq_motion_vblur64(diff[r][c], diff[r + 1][c],
-                                              diff[r + 2][c], diff[r + 3][c],
-                                              diff[r + 4][c], shift)
-                          : vq_motion_vblur32(diff[r][c], diff[r + 1][c],
-                                              diff[r + 2][c], diff[r + 3][c],
-                                              diff[r + 4][c], shift);
+        const int32_t v =
+            Wide ? vq_motion_vblur16(diff[r][c], diff[r + 1][c], diff[r + 2][c],
+                                     diff[r + 3][c], diff[r + 4][c])
+                 : vq_motion_vblur32((int16_t)diff[r][c], (int16_t)diff[r + 1][c],
+                                     (int16_t)diff[r + 2][c],
+                                     (int16_t)diff[r + 3][c],
+                                     (int16_t)diff[r + 4][c], shift);
+        vert_hi[r][c] = vq_motion_hi(v);
+        vert_lo[r][c] = vq_motion_lo(v);
     }
     __syncthreads();
 
@@ -74,9 +78,11 @@ __global__ void motion_sad_kernel(VqDevPlane cur, VqDevPlane prev, char *store,
     for (unsigned i = tid; i < MOTION_TILE_H * MOTION_TILE_W; i += nt) {
         const int r = (int)(i / MOTION_TILE_W), c = (int)(i % MOTION_TILE_W);
         if (y0 + r < h && x0 + c < w)
-            acc += vq_motion_hblur_abs(vert[r][c], vert[r][c + 1],
-                                       vert[r][c + 2], vert[r][c + 3],
-                                       vert[r][c + 4]);
+            acc += vq_motion_hblur_abs(
+                vert_hi[r][c], vert_hi[r][c + 1], vert_hi[r][c + 2],
+                vert_hi[r][c + 3], vert_hi[r][c + 4], vert_lo[r][c],
+                vert_lo[r][c + 1], vert_lo[r][c + 2], vert_lo[r][c + 3],
+                vert_lo[r][c + 4]);
     }
     part[tid] = acc;
     __syncthreads();

@@ -36,7 +36,7 @@ typedef struct MotionPriv {
     size_t row_bytes;
     /* CPU path: the last reference luma planes, packed, and a row buffer */
     uint8_t *kept[MOTION_MAX_PLANES];
-    int32_t *vrow;
+    int16_t *row_hi, *row_lo; /* one row of vertical results, split */
     /* finalize state */
     double score[MOTION_SCORE_RING]; /* SAD score of frame i at i % RING */
     unsigned n_scored;               /* frames through finalize */
@@ -118,20 +118,30 @@ static int motion_init(VqFex *fex, const VqFormat *fmt)
 
 /* ---- CPU path ---------------------------------------------------------- */
 
-static void vblur_row_u8(int32_t *restrict v, const uint8_t *const p[5],
-                         const uint8_t *const c[5], unsigned w)
+/* The vertical pass of one row: its results, split into the 16-bit pieces
+ * the horizontal pass takes, go to hi[j] and lo[j]. */
+static void vblur_row_u8(int16_t *restrict hi, int16_t *restrict lo,
+                         const uint8_t *const p[5], const uint8_t *const c[5],
+                         size_t w)
 {
     const uint8_t *restrict p0 = p[0], *restrict p1 = p[1], *restrict p2 = p[2],
                             *restrict p3 = p[3], *restrict p4 = p[4];
     const uint8_t *restrict c0 = c[0], *restrict c1 = c[1], *restrict c2 = c[2],
                             *restrict c3 = c[3], *restrict c4 = c[4];
-    for (unsigned j = 0; j < w; j++)
-        v[j] = vq_motion_vblur32(p0[j] - c0[j], p1[j] - c1[j], p2[j] - c2[j],
-                                 p3[j] - c3[j], p4[j] - c4[j], 8);
+    for (size_t j = 0; j < w; j++) {
+        int32_t v = vq_motion_vblur32((int16_t)(p0[j] - c0[j]),
+                                      (int16_t)(p1[j] - c1[j]),
+                                      (int16_t)(p2[j] - c2[j]),
+                                      (int16_t)(p3[j] - c3[j]),
+                                      (int16_t)(p4[j] - c4[j]), 8);
+        hi[j] = vq_motion_hi(v);
+        lo[j] = vq_motion_lo(v);
+    }
 }
 
-static void vblur_row_u16(int32_t *restrict v, const uint16_t *const p[5],
-                          const uint16_t *const c[5], unsigned w, int shift)
+static void vblur_row_u16(int16_t *restrict hi, int16_t *restrict lo,
+                          const uint16_t *const p[5], const uint16_t *const c[5],
+                          size_t w, int shift)
 {
     const uint16_t *restrict p0 = p[0], *restrict p1 = p[1],
                              *restrict p2 = p[2], *restrict p3 = p[3],
@@ -139,13 +149,20 @@ static void vblur_row_u16(int32_t *restrict v, const uint16_t *const p[5],
     const uint16_t *restrict c0 = c[0], *restrict c1 = c[1],
                              *restrict c2 = c[2], *restrict c3 = c[3],
                              *restrict c4 = c[4];
-    for (unsigned j = 0; j < w; j++)
-        v[j] = vq_motion_vblur32(p0[j] - c0[j], p1[j] - c1[j], p2[j] - c2[j],
-                                 p3[j] - c3[j], p4[j] - c4[j], shift);
+    for (size_t j = 0; j < w; j++) {
+        int32_t v = vq_motion_vblur32((int16_t)(p0[j] - c0[j]),
+                                      (int16_t)(p1[j] - c1[j]),
+                                      (int16_t)(p2[j] - c2[j]),
+                                      (int16_t)(p3[j] - c3[j]),
+                                      (int16_t)(p4[j] - c4[j]), shift);
+        hi[j] = vq_motion_hi(v);
+        lo[j] = vq_motion_lo(v);
+    }
 }
 
-static void vblur_row_u16_wide(int32_t *restrict v, const uint16_t *const p[5],
-                               const uint16_t *const c[5], unsigned w)
+static void vblur_row_u16_wide(int16_t *restrict hi, int16_t *restrict lo,
+                               const uint16_t *const p[5],
+                               const uint16_t *const c[5], size_t w)
 {
     const uint16_t *restrict p0 = p[0], *restrict p1 = p[1],
                              *restrict p2 = p[2], *restrict p3 = p[3],
@@ -153,28 +170,43 @@ static void vblur_row_u16_wide(int32_t *restrict v, const uint16_t *const p[5],
     const uint16_t *restrict c0 = c[0], *restrict c1 = c[1],
                              *restrict c2 = c[2], *restrict c3 = c[3],
                              *restrict c4 = c[4];
-    for (unsigned j = 0; j < w; j++)
-        v[j] = vq_motion_vblur64(p0[j] - c0[j], p1[j] - c1[j], p2[j] - c2[j],
-                                 p3[j] - c3[j], p4[j] - c4[j], 16);
+    for (size_t j = 0; j < w; j++) {
+        int32_t v = vq_motion_vblur16(p0[j] - c0[j], p1[j] - c1[j],
+                                      p2[j] - c2[j], p3[j] - c3[j],
+                                      p4[j] - c4[j]);
+        hi[j] = vq_motion_hi(v);
+        lo[j] = vq_motion_lo(v);
+    }
 }
 
-/* Horizontal pass over one row; padded holds the row at [2, w + 2) with its
+/* Horizontal pass over one row held at [2, w + 2) of hi and lo, with its
  * mirrored taps on both sides. Row sums fit 32 bits (w <= 16384). */
-static uint32_t hblur_row_sad(const int32_t *restrict padded, unsigned w)
+static uint32_t hblur_row_sad(const int16_t *restrict hi,
+                              const int16_t *restrict lo, size_t w)
 {
     uint32_t sum = 0;
-    for (unsigned j = 0; j < w; j++)
-        sum += vq_motion_hblur_abs(padded[j], padded[j + 1], padded[j + 2],
-                                   padded[j + 3], padded[j + 4]);
+    for (size_t j = 0; j < w; j++)
+        sum += vq_motion_hblur_abs(hi[j], hi[j + 1], hi[j + 2], hi[j + 3],
+                                   hi[j + 4], lo[j], lo[j + 1], lo[j + 2],
+                                   lo[j + 3], lo[j + 4]);
     return sum;
+}
+
+/* Fills the two mirrored taps on each side of a row at [2, w + 2). */
+static void mirror_row_edges(int16_t *row, size_t w)
+{
+    int16_t *v = row + VQ_MOTION_RADIUS;
+    row[0] = v[2];
+    row[1] = v[1];
+    v[w] = v[w - 2];
+    v[w + 1] = v[w - 3];
 }
 
 static uint64_t motion_sad_cpu(const MotionPriv *s, const VqFormat *fmt,
                                const uint8_t *prev, const VqPlane *cur)
 {
     const unsigned w = cur->w, h = cur->h, bpc = fmt->bpc;
-    const size_t bps = fmt->bytes_per_sample;
-    int32_t *padded = s->vrow, *v = padded + VQ_MOTION_RADIUS;
+    int16_t *hi = s->row_hi, *lo = s->row_lo;
     uint64_t sad = 0;
     for (unsigned i = 0; i < h; i++) {
         const void *pr[5], *cr[5];
@@ -183,20 +215,21 @@ static uint64_t motion_sad_cpu(const MotionPriv *s, const VqFormat *fmt,
             pr[k] = prev + (size_t)row * s->row_bytes;
             cr[k] = cur->data + (ptrdiff_t)row * cur->stride;
         }
-        if (bps == 1)
-            vblur_row_u8(v, (const uint8_t *const *)pr,
+        if (fmt->bytes_per_sample == 1)
+            vblur_row_u8(hi + VQ_MOTION_RADIUS, lo + VQ_MOTION_RADIUS,
+                         (const uint8_t *const *)pr,
                          (const uint8_t *const *)cr, w);
         else if (bpc <= 12)
-            vblur_row_u16(v, (const uint16_t *const *)pr,
+            vblur_row_u16(hi + VQ_MOTION_RADIUS, lo + VQ_MOTION_RADIUS,
+                          (const uint16_t *const *)pr,
                           (const uint16_t *const *)cr, w, (int)bpc);
         else
-            vblur_row_u16_wide(v, (const uint16_t *const *)pr,
+            vblur_row_u16_wide(hi + VQ_MOTION_RADIUS, lo + VQ_MOTION_RADIUS,
+                               (const uint16_t *const *)pr,
                                (const uint16_t *const *)cr, w);
-        padded[0] = v[2];
-        padded[1] = v[1];
-        v[w] = v[w - 2];
-        v[w + 1] = v[w - 3];
-        sad += hblur_row_sad(padded, w);
+        mirror_row_edges(hi, w);
+        mirror_row_edges(lo, w);
+        sad += hblur_row_sad(hi, lo, w);
     }
     return sad;
 }
@@ -207,8 +240,9 @@ static void motion_free_cpu_state(MotionPriv *s)
         free(s->kept[k]);
         s->kept[k] = NULL;
     }
-    free(s->vrow);
-    s->vrow = NULL;
+    free(s->row_hi);
+    free(s->row_lo);
+    s->row_hi = s->row_lo = NULL;
 }
 
 static int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
@@ -220,12 +254,14 @@ static int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     if (s->force_zero)
         return 0;
     const VqPlane *cur = &ref->plane[0];
-    if (!s->vrow) {
-        s->vrow = malloc((cur->w + 2 * VQ_MOTION_RADIUS) * sizeof(*s->vrow));
-        for (unsigned k = 0; s->vrow && k < s->n_planes_kept; k++)
+    if (!s->row_hi) {
+        size_t row = (cur->w + 2 * VQ_MOTION_RADIUS) * sizeof(int16_t);
+        s->row_hi = malloc(row);
+        s->row_lo = malloc(row);
+        for (unsigned k = 0; k < s->n_planes_kept; k++)
             s->kept[k] = malloc(s->row_bytes * cur->h);
         for (unsigned k = 0; k < s->n_planes_kept; k++)
-            if (!s->vrow || !s->kept[k]) {
+            if (!s->row_hi || !s->row_lo || !s->kept[k]) {
                 motion_free_cpu_state(s);
                 return vq_fail(fex->err, VQ_ENOMEM, "motion: out of memory");
             }
