@@ -117,7 +117,7 @@ static inline VQ_HOST_DEVICE uint32_t vq_motion_hblur_abs(
  * Adds the SAD between prev and cur (luma planes of equal size, each side
  * >= VQ_MOTION_MIN_SIDE) to *sad, and copies cur into store (a w x h plane
  * with store_pitch bytes per row) for a later frame to use as its prev.
- * store must not be prev's memory. All pointers are device memory.
+ * store must not overlap cur or prev. All pointers are device memory.
  */
 int vq_motion_sad_launch(VqStream stream, const VqDevPlane *cur,
                          const VqDevPlane *prev, void *store,
