@@ -34,9 +34,9 @@ typedef struct MotionPriv {
     unsigned min_idx; /* first frame with a score: 1, or 2 (five-frame) */
     unsigned n_planes_kept;
     size_t row_bytes;
-    /* CPU path: the last reference luma planes, packed, and a row buffer */
+    /* CPU path (a temporal extractor's frames run one at a time, so cpu_run
+     * may keep them here): the last reference luma planes, packed */
     uint8_t *kept[MOTION_MAX_PLANES];
-    int16_t *row_hi, *row_lo; /* one row of vertical results, split */
     /* finalize state */
     double score[MOTION_SCORE_RING]; /* SAD score of frame i at i % RING */
     unsigned n_scored;               /* frames through finalize */
@@ -112,6 +112,8 @@ static int motion_init(VqFex *fex, const VqFormat *fmt)
     s->row_bytes = (size_t)fmt->w[0] * fmt->bytes_per_sample;
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(MotionAcc);
+    /* one row of vertical results, split into hi and lo, with the halo */
+    fex->scratch_size = 2 * (fmt->w[0] + 2 * VQ_MOTION_RADIUS) * sizeof(int16_t);
     fex->lag = s->min_idx;
     return 0;
 }
@@ -203,10 +205,11 @@ static void mirror_row_edges(int16_t *row, size_t w)
 }
 
 static uint64_t motion_sad_cpu(const MotionPriv *s, const VqFormat *fmt,
-                               const uint8_t *prev, const VqPlane *cur)
+                               const uint8_t *prev, const VqPlane *cur,
+                               int16_t *scratch)
 {
     const unsigned w = cur->w, h = cur->h, bpc = fmt->bpc;
-    int16_t *hi = s->row_hi, *lo = s->row_lo;
+    int16_t *hi = scratch, *lo = scratch + w + 2 * VQ_MOTION_RADIUS;
     uint64_t sad = 0;
     for (unsigned i = 0; i < h; i++) {
         const void *pr[5], *cr[5];
@@ -240,13 +243,10 @@ static void motion_free_cpu_state(MotionPriv *s)
         free(s->kept[k]);
         s->kept[k] = NULL;
     }
-    free(s->row_hi);
-    free(s->row_lo);
-    s->row_hi = s->row_lo = NULL;
 }
 
 static int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                          unsigned index, void *acc)
+                          unsigned index, void *acc, void *scratch)
 {
     (void)dis;
     MotionPriv *s = fex->priv;
@@ -254,14 +254,11 @@ static int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     if (s->force_zero)
         return 0;
     const VqPlane *cur = &ref->plane[0];
-    if (!s->row_hi) {
-        size_t row = (cur->w + 2 * VQ_MOTION_RADIUS) * sizeof(int16_t);
-        s->row_hi = malloc(row);
-        s->row_lo = malloc(row);
+    if (!s->kept[0]) {
         for (unsigned k = 0; k < s->n_planes_kept; k++)
             s->kept[k] = malloc(s->row_bytes * cur->h);
         for (unsigned k = 0; k < s->n_planes_kept; k++)
-            if (!s->row_hi || !s->row_lo || !s->kept[k]) {
+            if (!s->kept[k]) {
                 motion_free_cpu_state(s);
                 return vq_fail(fex->err, VQ_ENOMEM, "motion: out of memory");
             }
@@ -269,7 +266,7 @@ static int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     if (index >= s->min_idx)
         a->sad = motion_sad_cpu(s, &fex->fmt,
                                 s->kept[(index - s->min_idx) % s->n_planes_kept],
-                                cur);
+                                cur, scratch);
     uint8_t *store = s->kept[index % s->n_planes_kept];
     for (unsigned y = 0; y < cur->h; y++)
         memcpy(store + y * s->row_bytes, cur->data + (ptrdiff_t)y * cur->stride,
