@@ -1,9 +1,15 @@
 /*
  * Integer motion (libvmaf's "motion", integer_motion.c): per frame the SAD
- * score between the reference luma and the reference luma one frame earlier
- * (two with motion_five_frame_window), both blurred by a 5-tap filter; from
- * those, integer_motion2 (the smaller of two neighbouring scores) and
- * integer_motion3 (motion2 blended, clipped and optionally averaged).
+ * score, the mean absolute value of the 5x5-blurred difference between the
+ * reference luma one frame earlier (two with motion_five_frame_window) and
+ * the current one; from those, integer_motion2 (the smaller of two
+ * neighbouring scores) and integer_motion3 (motion2 blended, clipped and
+ * optionally averaged). The distorted frames are not used.
+ *
+ * libvmaf at this version blurs the difference, not each frame, so the
+ * state kept between frames is the previous raw reference luma: in priv for
+ * the CPU path, in device buffers for the GPU path (the kernel copies the
+ * current luma there as it reads it).
  *
  * libvmaf writes motion2 and motion3 for every frame at flush; here each
  * frame's values are written as soon as the scores they depend on exist
