@@ -9,6 +9,13 @@ static const char *const psnr_specs[] = {
     NULL
 };
 static const char *const float_psnr_specs[] = { "float_psnr", NULL };
+static const char *const motion_specs[] = {
+    "name=motion:debug=true",
+    "name=motion:motion_five_frame_window=true:motion_moving_average=true",
+    "name=motion:motion_blend_factor=0.5:motion_blend_offset=3:"
+    "motion_fps_weight=1.5:motion_max_val=30",
+    NULL
+};
 static const char *const adm_specs[] = {
     "name=adm:debug=true",
     "name=adm:adm_enhn_gain_limit=1",
@@ -24,5 +31,6 @@ const ParityCase parity_cases[] = {
     { "psnr",        psnr_specs,        2, 2,      3 },
     { "float_psnr",  float_psnr_specs,  1, 1,      3 },
     { "adm",         adm_specs,         33, 33,    2 },
+    { "motion",      motion_specs,      3, 3,      5 },
     { NULL, NULL, 0, 0, 0 },
 };
