@@ -7,8 +7,10 @@
 # metadata=print and compared by tests/refcmp-metadata.awk with a relative
 # tolerance (FUZZ).
 #
-# The references do not come from vqhip. fate/make-refs.sh runs FFmpeg's own
-# psnr filter on the same inputs and renames its values:
+# The references do not come from vqhip. fate/make-refs.sh makes them from
+# libvmaf's vmaf tool (motion: C path, on the same frames written as raw
+# video; its CSV values become the metadata lines) and from FFmpeg's own
+# psnr filter on the same inputs, renaming its values:
 #   lavfi.psnr.psnr.y/u/v -> lavfi.vqhip.psnr_y/psnr_cb/psnr_cr
 #   lavfi.psnr.psnr.y     -> lavfi.vqhip.float_psnr (libvmaf's float_psnr is
 #                            luma PSNR in float, with samples scaled by
@@ -48,6 +50,11 @@ fate-filter-vqhip-float-psnr-gray: CMD = refcmp_metadata "$(VQHIP_CPU):feature=n
 # Frames 1 and 3 carry no scores with n_subsample=2.
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-subsample
 fate-filter-vqhip-psnr-subsample: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr:n_subsample=2" yuv420p $(VQHIP_FUZZ)
+
+# A temporal feature: each frame's motion is final one frame later, the
+# last frame's at EOF (vq_flush).
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-motion
+fate-filter-vqhip-motion: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=motion" yuv420p $(VQHIP_FUZZ)
 
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER      \
@@ -116,6 +123,14 @@ fate-filter-vqhip-hip-float-psnr-gray: REF = $(SRC_PATH)/tests/ref/fate/filter-v
 FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-subsample
 fate-filter-vqhip-hip-psnr-subsample: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=psnr:n_subsample=2" yuv420p $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-psnr-subsample: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-subsample
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-motion
+fate-filter-vqhip-hip-motion: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=motion" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-motion: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-motion
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-motion-depth1
+fate-filter-vqhip-hip-motion-depth1: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:feature=name=motion" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-motion-depth1: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-motion
 
 FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \
