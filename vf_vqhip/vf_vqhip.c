@@ -87,6 +87,7 @@ typedef struct VQHIPContext {
     uint64_t nb_submitted;
     int got_event;
     int flushed;
+    int failed;
 } VQHIPContext;
 
 #define OFFSET(x) offsetof(VQHIPContext, x)
@@ -125,7 +126,6 @@ static int vq_averror(int err)
     switch (err) {
     case VQ_ENOMEM:       return AVERROR(ENOMEM);
     case VQ_EIO:          return AVERROR(EIO);
-    case VQ_EUNSUPPORTED: return AVERROR(ENOSYS);
     case VQ_EMODEL:       return AVERROR_INVALIDDATA;
     case VQ_EDEVICE:      return AVERROR_EXTERNAL;
     case VQ_ESTATE:       return AVERROR_BUG;
@@ -141,6 +141,7 @@ static int vq_report(AVFilterContext *ctx, int err, const char *call)
     VQHIPContext *s = ctx->priv;
     const char *msg = s->vq ? vq_last_error(s->vq) : "";
 
+    s->failed = 1;
     if (*msg)
         av_log(ctx, AV_LOG_ERROR, "%s\n", msg);
     else
@@ -502,7 +503,7 @@ static av_cold void uninit(AVFilterContext *ctx)
         av_frame_free(&p.frame);
     av_fifo_freep2(&s->pending);
 
-    if (s->vq && s->nb_submitted) {
+    if (s->vq && s->nb_submitted && !s->failed) {
         int err = 0;
         /* The output may have closed early (e.g. -frames:v): the scores of
          * frames still in flight still count in the summary and the log. */
