@@ -4,27 +4,24 @@
 #   1. installs what is missing (tools/install-deps.sh)
 #   2. builds libvqhip (AMD kernels; the GPU is used when one is present,
 #      otherwise the CPU path, with a warning that says so)
-#   3. scores a generated 720p clip against a degraded copy of itself and
-#      prints per-frame scores and the pooled summary
+#   3. builds Debian 12's FFmpeg 5.1 with the vqhip filter (.ffmpeg/)
+#   4. scores a generated 720p clip against a degraded copy of itself with
+#      the filter: per-frame scores as metadata, then the pooled summary
 set -eu
 cd "$(dirname "$0")"
 tools/install-deps.sh
 [ -d build ] || meson setup build
 ninja -C build
+tools/build-ffmpeg.sh debian
 
+ff=.ffmpeg/build/debian/ffmpeg
 demo=build/demo
 mkdir -p "$demo"
-if [ ! -f "$demo/dis.yuv" ]; then
-    echo "generating the demo clip: 720p, 48 frames, and a blurred, noisy copy"
-    ffmpeg -hide_banner -loglevel error -y -f lavfi \
-        -i "testsrc2=size=1280x720:rate=24:duration=2" \
-        -pix_fmt yuv420p -f rawvideo "$demo/ref.yuv"
-    ffmpeg -hide_banner -loglevel error -y -f rawvideo -pix_fmt yuv420p \
-        -s 1280x720 -r 24 -i "$demo/ref.yuv" \
-        -vf "gblur=sigma=1.2,noise=alls=8:allf=t:all_seed=7" \
-        -pix_fmt yuv420p -f rawvideo "$demo/dis.yuv"
-fi
-build/tools/vqhip -r "$demo/ref.yuv" -d "$demo/dis.yuv" -w 1280 -h 720 \
-    -p 420 -b 8 --feature name=psnr:enable_chroma=true --feature float_psnr \
-    --json -o "$demo/log.json"
+echo
+echo "== main job: a 720p test clip (48 frames) scored against a blurred, noisy copy"
+"$ff" -hide_banner -nostats -loglevel info \
+    -f lavfi -i "testsrc2=size=1280x720:rate=24:duration=2,format=yuv420p" \
+    -f lavfi -i "testsrc2=size=1280x720:rate=24:duration=2,format=yuv420p" \
+    -lavfi "[0]gblur=sigma=1.2,noise=alls=8:allf=t:all_seed=7[dis];[dis][1]vqhip=feature=name=psnr|float_psnr|motion|adm:log_fmt=json:log_path=$demo/log.json,metadata=print:file=-" \
+    -f null - 2>&1 | grep -E "lavfi.vqhip|frame:|vqhip|Parsed_vqhip" || true
 echo "log: $demo/log.json"
