@@ -1,0 +1,200 @@
+/*
+ * Integer VIF (libvmaf's "vif", integer_vif.c): the fixed-point arithmetic
+ * that the CPU path and the kernels share, the accumulator record, and the
+ * launcher.
+ *
+ * Per scale s (0..3) the reference and distorted images are filtered with a
+ * separable filter (taps VQ_VIF_TAPS_s) into mu1, mu2 and the second moments
+ * xx, yy, xy: vertical pass first (rounded by vq_vif_vround), horizontal pass
+ * second (rounded by vq_vif_sigma). Each pixel then adds to four 64-bit
+ * integer sums (vq_vif_pixel). Scale s + 1 is scale s filtered with the taps
+ * of scale s + 1 and decimated by two in both directions. Borders mirror
+ * without repeating the edge sample (vq_vif_mirror).
+ */
+#ifndef VQHIP_KERNELS_VIF_H
+#define VQHIP_KERNELS_VIF_H
+
+#include <stdbool.h>
+
+#include "vq_kernel_api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VQ_VIF_SCALES 4
+
+/* Filter taps of each scale, from libvmaf integer_vif.h
+ * (vif_filter1d_table); every set sums to 65536. */
+#define VQ_VIF_TAPS_0 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, \
+                      7455, 6547, 5274, 3896, 2640, 1640, 935, 489
+#define VQ_VIF_TAPS_1 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244
+#define VQ_VIF_TAPS_2 3571, 16004, 26386, 16004, 3571
+#define VQ_VIF_TAPS_3 10904, 43728, 10904
+/* Half widths: scale s has 2 * VQ_VIF_HALF(s) + 1 taps. */
+#define VQ_VIF_HALF(s) ((s) == 0 ? 8 : (s) == 1 ? 4 : (s) == 2 ? 2 : 1)
+
+/* Smallest width and height: every scale keeps at least 2x2 samples, so the
+ * mirrored borders are real reflections of the picture (below that libvmaf
+ * crashes, writes null or reads stale buffer contents). */
+#define VQ_VIF_MIN_SIZE 16
+
+/* sigma_nsq of libvmaf: the noise variance 2 in 16-bit fixed point. */
+#define VQ_VIF_SIGMA_NSQ (65536 << 1)
+
+/* log2 table: entry i - VQ_VIF_LOG2_BASE holds round(2048 * log2(i)) for
+ * 32768 <= i < 65536 (the only indices the lookups produce). */
+#define VQ_VIF_LOG2_BASE 32768u
+#define VQ_VIF_LOG2_SIZE 32768u
+
+/* One scale's sums, as libvmaf keeps them (integer_vif.c): log-domain
+ * numerator and denominator (units of 1/2048) over pixels with enough
+ * reference variance, and sum of sigma2_sq and pixel count over the rest. */
+typedef struct VqVifScaleAcc {
+    int64_t num_log;
+    int64_t den_log;
+    int64_t num_non_log;
+    int64_t den_non_log;
+} VqVifScaleAcc;
+
+typedef struct VqVifAcc {
+    VqVifScaleAcc scale[VQ_VIF_SCALES];
+} VqVifAcc;
+
+/* Rounding of the vertical pass of the statistic at scale s for bpc-bit
+ * input: mu sums are shifted by mu_shift, second-moment sums by sq_shift
+ * (round half up). At scale 0 that brings the samples to 16-bit fixed point;
+ * later scales are 16-bit already. */
+typedef struct VqVifVRound {
+    unsigned mu_shift, sq_shift;
+    uint32_t mu_add;
+    uint64_t sq_add;
+} VqVifVRound;
+
+static inline VQ_HOST_DEVICE VqVifVRound vq_vif_vround(unsigned scale,
+                                                       unsigned bpc)
+{
+    VqVifVRound r;
+    if (scale == 0) {
+        r.mu_shift = bpc;
+        r.sq_shift = 2 * (bpc - 8);
+    } else {
+        r.mu_shift = 16;
+        r.sq_shift = 16;
+    }
+    r.mu_add = 1u << (r.mu_shift - 1);
+    r.sq_add = r.sq_shift ? (uint64_t)1 << (r.sq_shift - 1) : 0;
+    return r;
+}
+
+/* Mirrors index k into [0, n) without repeating the edge (-1 -> 1,
+ * n -> n - 2); valid for -n < k < 2n - 1. */
+static inline VQ_HOST_DEVICE int vq_vif_mirror(int k, int n)
+{
+    if (k < 0)
+        k = -k;
+    if (k >= n)
+        k = 2 * (n - 1) - k;
+    return k;
+}
+
+static inline VQ_HOST_DEVICE int vq_vif_clz32(uint32_t v)
+{
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    return __clz((int)v);
+#else
+    return __builtin_clz(v);
+#endif
+}
+
+static inline VQ_HOST_DEVICE int vq_vif_clz64(uint64_t v)
+{
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    return __clzll((long long)v);
+#else
+    return __builtin_clzll(v);
+#endif
+}
+
+/* 2048 * log2(v) from the top 16 bits of v (v >= 2^16). */
+static inline VQ_HOST_DEVICE int32_t vq_vif_log2_32(const uint16_t *tab,
+                                                    uint32_t v)
+{
+    int k = 16 - vq_vif_clz32(v);
+    return tab[(v >> k) - VQ_VIF_LOG2_BASE] + 2048 * k;
+}
+
+static inline VQ_HOST_DEVICE int32_t vq_vif_log2_64(const uint16_t *tab,
+                                                    uint64_t v)
+{
+    int k = 48 - vq_vif_clz64(v);
+    return tab[(uint32_t)(v >> k) - VQ_VIF_LOG2_BASE] + 2048 * k;
+}
+
+/* A variance or covariance from the horizontal pass: the filtered second
+ * moment (sum of taps x vertical values, rounded to 16-bit fixed point)
+ * minus the product of the means (rounded from 32 fractional bits), both
+ * unsigned 32-bit, the difference read as signed as libvmaf does. */
+static inline VQ_HOST_DEVICE int32_t vq_vif_sigma(uint64_t sq_sum,
+                                                  uint32_t mu_a, uint32_t mu_b)
+{
+    uint32_t filt = (uint32_t)((sq_sum + 32768) >> 16);
+    uint32_t mumu = (uint32_t)(((uint64_t)mu_a * mu_b + 2147483648u) >> 32);
+    return (int32_t)(filt - mumu);
+}
+
+/*
+ * One pixel's contribution. sigma1_sq >= sigma_nsq: log-domain terms with
+ * the gain g = sigma12 / sigma1_sq (in double, as libvmaf; capped at
+ * gain_limit after the residual variance sv_sq is formed); otherwise the
+ * plain terms. The double arithmetic is written out operation by operation
+ * in libvmaf's order (no contraction is allowed in any build), so the CPU
+ * and every GPU compute the same integers.
+ */
+static inline VQ_HOST_DEVICE void vq_vif_pixel(const uint16_t *tab,
+                                               int32_t sigma1_sq,
+                                               int32_t sigma2_sq,
+                                               int32_t sigma12,
+                                               double gain_limit,
+                                               VqVifScaleAcc *acc)
+{
+    if (sigma2_sq < 0)
+        sigma2_sq = 0;
+    if (sigma1_sq < VQ_VIF_SIGMA_NSQ) {
+        acc->num_non_log += sigma2_sq;
+        acc->den_non_log++;
+        return;
+    }
+    acc->den_log += vq_vif_log2_32(tab, (uint32_t)VQ_VIF_SIGMA_NSQ +
+                                            (uint32_t)sigma1_sq) - 2048 * 17;
+    if (sigma12 <= 0 || sigma2_sq <= 0)
+        return;
+    const double eps = 65536 * 1.0e-10;
+    double g = sigma12 / (sigma1_sq + eps);
+    double sv = sigma2_sq - g * sigma12;
+    /* sv <= sigma2_sq < 2^31; truncation toward zero, negatives to 0 */
+    uint32_t sv_sq = sv > 0.0 ? (uint32_t)(int32_t)sv : 0;
+    if (g > gain_limit)
+        g = gain_limit;
+    uint32_t numer1 = sv_sq + (uint32_t)VQ_VIF_SIGMA_NSQ;
+    int64_t numer1_tmp = (int64_t)(g * g * sigma1_sq) + numer1;
+    acc->num_log += vq_vif_log2_64(tab, (uint64_t)numer1_tmp) -
+                    vq_vif_log2_64(tab, numer1);
+}
+
+/* Runs scale `scale` of one frame on the device: the statistic's sums are
+ * added to acc (unless do_stat is false: vif_skip_scale0), and for scales
+ * 0..2 the next scale's images are written to next_ref / next_dis
+ * (w / 2 x h / 2 uint16 samples, row pitch next_pitch bytes). Scale 0 reads
+ * bpc-bit planes, later scales the uint16 images of the previous call. */
+int vq_vif_scale_launch(VqStream stream, unsigned scale, const VqDevPlane *ref,
+                        const VqDevPlane *dis, unsigned bpc, bool do_stat,
+                        const uint16_t *log2_tab, double gain_limit,
+                        uint16_t *next_ref, uint16_t *next_dis,
+                        size_t next_pitch, VqVifScaleAcc *acc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
