@@ -132,39 +132,66 @@ static inline VQ_HOST_DEVICE int32_t vq_vif_log2_64(const uint16_t *tab,
 }
 
 /* A variance or covariance from the horizontal pass: the filtered second
- * moment (sum of taps x vertical values, rounded to 16-bit fixed point)
- * minus the product of the means (rounded from 32 fractional bits), both
- * unsigned 32-bit, the difference read as signed as libvmaf does. */
-static inline VQ_HOST_DEVICE int32_t vq_vif_sigma(uint64_t sq_sum,
-                                                  uint32_t mu_a, uint32_t mu_b)
+ * moment `filt` (sum of taps x vertical values, rounded to 16-bit fixed
+ * point: vq_vif_filt) minus the product of the means (rounded from 32
+ * fractional bits), both unsigned 32-bit, the difference read as signed as
+ * libvmaf does. */
+static inline VQ_HOST_DEVICE int32_t vq_vif_sigma_filt(uint32_t filt,
+                                                       uint32_t mu_a,
+                                                       uint32_t mu_b)
 {
-    uint32_t filt = (uint32_t)((sq_sum + 32768) >> 16);
     uint32_t mumu = (uint32_t)(((uint64_t)mu_a * mu_b + 2147483648u) >> 32);
     return (int32_t)(filt - mumu);
 }
 
-/*
- * One pixel's contribution. sigma1_sq >= sigma_nsq: log-domain terms with
- * the gain g = sigma12 / sigma1_sq (in double, as libvmaf; capped at
- * gain_limit after the residual variance sv_sq is formed); otherwise the
- * plain terms. The double arithmetic is written out operation by operation
- * in libvmaf's order (no contraction is allowed in any build), so the CPU
- * and every GPU compute the same integers.
- */
-static inline VQ_HOST_DEVICE void vq_vif_pixel(const uint16_t *tab,
-                                               int32_t sigma1_sq,
-                                               int32_t sigma2_sq,
-                                               int32_t sigma12,
-                                               double gain_limit,
-                                               VqVifScaleAcc *acc)
+static inline VQ_HOST_DEVICE uint32_t vq_vif_filt(uint64_t sq_sum)
 {
-    if (sigma2_sq < 0)
-        sigma2_sq = 0;
-    if (sigma1_sq < VQ_VIF_SIGMA_NSQ) {
-        acc->num_non_log += sigma2_sq;
-        acc->den_non_log++;
-        return;
-    }
+    return (uint32_t)((sq_sum + 32768) >> 16);
+}
+
+/* The same from the sum split in halves, sq_sum = hi * 2^16 + lo (each half
+ * a sum of taps x 16-bit values, so below 2^32): hi + round(lo / 2^16),
+ * which equals vq_vif_filt(sq_sum) modulo 2^32. */
+static inline VQ_HOST_DEVICE uint32_t vq_vif_filt_halves(uint32_t hi,
+                                                         uint32_t lo)
+{
+    return hi + ((lo + 32768) >> 16);
+}
+
+static inline VQ_HOST_DEVICE int32_t vq_vif_sigma(uint64_t sq_sum,
+                                                  uint32_t mu_a, uint32_t mu_b)
+{
+    return vq_vif_sigma_filt(vq_vif_filt(sq_sum), mu_a, mu_b);
+}
+
+/* A pixel whose reference variance sigma1_sq reaches sigma_nsq adds
+ * log-domain terms (vq_vif_pixel_log); any other pixel adds its clamped
+ * distorted variance to num_non_log and 1 to den_non_log. */
+static inline VQ_HOST_DEVICE bool vq_vif_is_log(int32_t sigma1_sq)
+{
+    return sigma1_sq >= VQ_VIF_SIGMA_NSQ;
+}
+
+static inline VQ_HOST_DEVICE int32_t vq_vif_non_log_num(int32_t sigma2_sq)
+{
+    return sigma2_sq < 0 ? 0 : sigma2_sq;
+}
+
+/*
+ * The log-domain terms of a pixel with vq_vif_is_log(sigma1_sq): the gain
+ * g = sigma12 / sigma1_sq in double, as libvmaf computes it, capped at
+ * gain_limit after the residual variance sv_sq is formed. The double
+ * arithmetic is written operation by operation in libvmaf's order (no
+ * contraction is allowed in any build), so the CPU and every GPU compute the
+ * same integers.
+ */
+static inline VQ_HOST_DEVICE void vq_vif_pixel_log(const uint16_t *tab,
+                                                   int32_t sigma1_sq,
+                                                   int32_t sigma2_sq,
+                                                   int32_t sigma12,
+                                                   double gain_limit,
+                                                   VqVifScaleAcc *acc)
+{
     acc->den_log += vq_vif_log2_32(tab, (uint32_t)VQ_VIF_SIGMA_NSQ +
                                             (uint32_t)sigma1_sq) - 2048 * 17;
     if (sigma12 <= 0 || sigma2_sq <= 0)
@@ -180,6 +207,22 @@ static inline VQ_HOST_DEVICE void vq_vif_pixel(const uint16_t *tab,
     int64_t numer1_tmp = (int64_t)(g * g * sigma1_sq) + numer1;
     acc->num_log += vq_vif_log2_64(tab, (uint64_t)numer1_tmp) -
                     vq_vif_log2_64(tab, numer1);
+}
+
+/* One pixel's contribution to its scale's sums. */
+static inline VQ_HOST_DEVICE void vq_vif_pixel(const uint16_t *tab,
+                                               int32_t sigma1_sq,
+                                               int32_t sigma2_sq,
+                                               int32_t sigma12,
+                                               double gain_limit,
+                                               VqVifScaleAcc *acc)
+{
+    if (vq_vif_is_log(sigma1_sq)) {
+        vq_vif_pixel_log(tab, sigma1_sq, sigma2_sq, sigma12, gain_limit, acc);
+    } else {
+        acc->num_non_log += vq_vif_non_log_num(sigma2_sq);
+        acc->den_non_log++;
+    }
 }
 
 /* Runs scale `scale` of one frame on the device: the statistic's sums are

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "../../kernels/vif.h"
-#include "gpu_fn.h"
+#include "../../../kernels/vif.h"
+#include "../gpu_fn.h"
 #include "vif_cpu.h"
 
 typedef struct VifPriv {
