@@ -109,7 +109,6 @@ void vq_close(VqContext **pctx)
     vq_gpu_close(&ctx->gpu);
     vq_collector_free(&ctx->coll);
     free(ctx->frame_scores);
-    free(ctx->cpu_acc);
     free(ctx);
     *pctx = NULL;
 }

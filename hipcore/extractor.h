@@ -85,6 +85,7 @@ struct VqFex {
     size_t acc_size;
     size_t scratch_size;    /* per-worker CPU scratch (see cpu_run) */
     bool on_gpu;            /* chosen backend for this run */
+    bool gpu_ready;         /* gpu_init succeeded, gpu_close not yet called */
     void *gpu_priv;         /* owned by the extractor's gpu_* functions */
     unsigned n_finalized;   /* frames passed through finalize (or skipped) */
     bool flushed;

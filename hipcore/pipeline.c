@@ -48,12 +48,6 @@ double vq_run_seconds(const VqContext *ctx)
     return ctx->t_end - ctx->t_start;
 }
 
-static bool runs_on(const VqContext *ctx, const VqFex *fex, unsigned index)
-{
-    unsigned sub = ctx->cfg.n_subsample;
-    return (fex->desc->flags & VQ_FEX_TEMPORAL) || sub <= 1 || !(index % sub);
-}
-
 static const char *model_backend(VqContext *ctx, const VqModel *m)
 {
     unsigned n = vq_model_input_count(m);
@@ -70,13 +64,14 @@ static const char *model_backend(VqContext *ctx, const VqModel *m)
 /* Chooses each extractor's backend and sets up GPU staging. */
 static int choose_backends(VqContext *ctx)
 {
-    size_t acc_total = 0, cpu_max = 0;
+    size_t acc_total = 0;
     unsigned planes = 0, n_gpu = 0, n_cpu = 0;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
         fex->on_gpu = false;
         if (ctx->gpu && fex->desc->gpu_run) {
             int err = fex->desc->gpu_init ? fex->desc->gpu_init(fex, ctx->gpu) : 0;
+            fex->gpu_ready = true;
             if (err) {
                 if (ctx->cfg.strict)
                     return err;
@@ -85,6 +80,7 @@ static int choose_backends(VqContext *ctx)
                        fex->desc->name, ctx->err.msg);
                 if (fex->desc->gpu_close)
                     fex->desc->gpu_close(fex, ctx->gpu);
+                fex->gpu_ready = false;
             } else {
                 fex->on_gpu = true;
             }
@@ -103,28 +99,20 @@ static int choose_backends(VqContext *ctx)
                          ~(size_t)(VQ_ACC_ALIGN - 1);
         } else {
             n_cpu++;
-            if (fex->acc_size > cpu_max)
-                cpu_max = fex->acc_size;
-            if (fex->scratch_size) {
-                size_t sz = (fex->scratch_size + 63) & ~(size_t)63;
-                ctx->cpu_scratch[i] = aligned_alloc(64, sz);
-                if (!ctx->cpu_scratch[i])
-                    return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
-            }
         }
     }
     snprintf(ctx->backend_name, sizeof(ctx->backend_name), "%s",
              n_gpu && n_cpu ? "hip+cpu" : n_gpu ? "hip" : "cpu");
-    if (cpu_max) {
-        ctx->cpu_acc = malloc(cpu_max);
-        ctx->cpu_acc_size = cpu_max;
-        if (!ctx->cpu_acc)
-            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
-    }
-    if (n_gpu)
-        return vq_staging_open(&ctx->staging, ctx->gpu, &ctx->fmt, planes,
-                               ctx->cfg.depth, acc_total, &ctx->err);
-    return 0;
+    unsigned threads = ctx->cfg.n_threads;
+    if (!threads)
+        threads = vq_cpu_count() < 8 ? vq_cpu_count() : 8;
+    if (threads > 1 && vq_threadpool_open(&ctx->pool, threads))
+        return vq_fail(&ctx->err, VQ_ENOMEM, "cannot start %u threads", threads);
+    int err = vq_cpu_open(&ctx->cpu, ctx);
+    if (!err && n_gpu)
+        err = vq_staging_open(&ctx->staging, ctx->gpu, &ctx->fmt, planes,
+                              ctx->cfg.depth, acc_total, ctx->pool, &ctx->err);
+    return err;
 }
 
 int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
@@ -153,15 +141,16 @@ int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
 
 void vq_pipeline_stop(VqContext *ctx)
 {
-    for (unsigned i = 0; i < VQ_MAX_FEX; i++) {
-        free(ctx->cpu_scratch[i]);
-        ctx->cpu_scratch[i] = NULL;
-    }
+    vq_cpu_close(&ctx->cpu); /* waits for its tasks */
+    vq_threadpool_close(&ctx->pool);
     if (ctx->staging)
         vq_staging_close(&ctx->staging);
-    for (unsigned i = 0; ctx->gpu && i < ctx->n_fex; i++)
-        if (ctx->fex[i]->on_gpu && ctx->fex[i]->desc->gpu_close)
-            ctx->fex[i]->desc->gpu_close(ctx->fex[i], ctx->gpu);
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        if (fex->gpu_ready && fex->desc->gpu_close)
+            fex->desc->gpu_close(fex, ctx->gpu);
+        fex->gpu_ready = false;
+    }
 }
 
 /* Reads back one slot's results (waiting for them) and finalizes them. */
@@ -180,7 +169,7 @@ static int collect_slot(VqContext *ctx, VqSlot *slot)
         VqFex *fex = ctx->fex[i];
         if (!fex->on_gpu)
             continue;
-        if (runs_on(ctx, fex, slot->index)) {
+        if (vq_fex_runs_on(ctx, fex, slot->index)) {
             int err = fex->desc->finalize(fex, slot->acc_host + off, slot->index);
             if (err)
                 return err;
@@ -191,11 +180,12 @@ static int collect_slot(VqContext *ctx, VqSlot *slot)
     return 0;
 }
 
-/* Collects finished slots in order; with wait, every busy slot. */
+/* Collects finished GPU slots and CPU frames in order; with wait, all. */
 static int collect(VqContext *ctx, bool wait)
 {
-    if (!ctx->staging)
-        return 0;
+    int err = ctx->cpu ? vq_cpu_collect(ctx->cpu, wait) : 0;
+    if (err || !ctx->staging)
+        return err;
     unsigned depth = ctx->staging->depth;
     for (unsigned n = 0; n < depth; n++) {
         /* The oldest slot in flight is the one after the newest. */
@@ -209,7 +199,7 @@ static int collect(VqContext *ctx, bool wait)
             if (!done)
                 return 0;
         }
-        int err = collect_slot(ctx, slot);
+        err = collect_slot(ctx, slot);
         if (err)
             return err;
     }
@@ -254,7 +244,7 @@ static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
     slot->index = index;
     slot->has_work = false;
     for (unsigned i = 0; i < ctx->n_fex; i++)
-        if (ctx->fex[i]->on_gpu && runs_on(ctx, ctx->fex[i], index))
+        if (ctx->fex[i]->on_gpu && vq_fex_runs_on(ctx, ctx->fex[i], index))
             slot->has_work = true;
     if (slot->has_work) {
         err = vq_staging_upload(st, slot, ref, dis);
@@ -263,7 +253,7 @@ static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
             VqFex *fex = ctx->fex[i];
             if (!fex->on_gpu)
                 continue;
-            if (runs_on(ctx, fex, index))
+            if (vq_fex_runs_on(ctx, fex, index))
                 err = fex->desc->gpu_run(fex, ctx->gpu, &slot->view[0],
                                          &slot->view[1], index,
                                          slot->acc_dev + off);
@@ -277,27 +267,6 @@ static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
     }
     slot->busy = true;
     ctx->next_slot = (ctx->next_slot + 1) % st->depth;
-    return 0;
-}
-
-static int submit_cpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
-                      unsigned index)
-{
-    for (unsigned i = 0; i < ctx->n_fex; i++) {
-        VqFex *fex = ctx->fex[i];
-        if (fex->on_gpu)
-            continue;
-        if (runs_on(ctx, fex, index)) {
-            memset(ctx->cpu_acc, 0, fex->acc_size);
-            int err = fex->desc->cpu_run(fex, ref, dis, index, ctx->cpu_acc,
-                                         ctx->cpu_scratch[i]);
-            if (!err)
-                err = fex->desc->finalize(fex, ctx->cpu_acc, index);
-            if (err)
-                return err;
-        }
-        fex->n_finalized++;
-    }
     return 0;
 }
 
@@ -332,7 +301,7 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
     if (ctx->staging)
         err = submit_gpu(ctx, &r, &d, index);
     if (!err)
-        err = submit_cpu(ctx, &r, &d, index);
+        err = vq_cpu_submit(ctx->cpu, &r, &d, index);
     if (!err) {
         ctx->n_submitted++;
         err = collect(ctx, false);
@@ -368,14 +337,14 @@ int vq_flush(VqContext *ctx)
     return err;
 }
 
-int vq_receive(VqContext *ctx, VqFrameScores *out)
+static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
 {
     if (!ctx || !out)
         return VQ_EINVAL;
     if (ctx->failed)
         return vq_fail(&ctx->err, VQ_ESTATE,
                        "an earlier error stopped this run");
-    int err = collect(ctx, false);
+    int err = collect(ctx, wait);
     if (!err)
         err = update_ready(ctx);
     if (err) {
@@ -408,4 +377,14 @@ int vq_receive(VqContext *ctx, VqFrameScores *out)
     out->scores = ctx->frame_scores;
     ctx->n_delivered++;
     return 0;
+}
+
+int vq_receive(VqContext *ctx, VqFrameScores *out)
+{
+    return receive(ctx, out, false);
+}
+
+int vq_receive_wait(VqContext *ctx, VqFrameScores *out)
+{
+    return receive(ctx, out, true);
 }

@@ -6,6 +6,7 @@
 #define VQ_EXTRACTORS(X) \
     X(psnr)              \
     X(float_psnr)        \
+    X(motion)            \
     X(vif)
 
 #define VQ_DECLARE(name) extern const VqFexDesc vq_fex_##name;
