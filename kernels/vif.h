@@ -34,10 +34,12 @@ extern "C" {
 /* Half widths: scale s has 2 * VQ_VIF_HALF(s) + 1 taps. */
 #define VQ_VIF_HALF(s) ((s) == 0 ? 8 : (s) == 1 ? 4 : (s) == 2 ? 2 : 1)
 
-/* Smallest width and height: every scale keeps at least 2x2 samples, so the
- * mirrored borders are real reflections of the picture (below that libvmaf
- * crashes, writes null or reads stale buffer contents). */
-#define VQ_VIF_MIN_SIZE 16
+/* Smallest width and height libvmaf scores: below 8 rows it crashes, below
+ * 8 columns its scale 3 is empty (0/0, written null). From 8 to 15 the
+ * last scale is one sample high or wide, and libvmaf's mirrored border
+ * there holds what its buffers kept from scale 2 (vq_vif_row_one_high,
+ * VQ_VIF_EDGE_*), which vqhip reproduces. */
+#define VQ_VIF_MIN_SIZE 8
 
 /* sigma_nsq of libvmaf: the noise variance 2 in 16-bit fixed point. */
 #define VQ_VIF_SIGMA_NSQ (65536 << 1)
@@ -88,15 +90,33 @@ static inline VQ_HOST_DEVICE VqVifVRound vq_vif_vround(unsigned scale,
 }
 
 /* Mirrors index k into [0, n) without repeating the edge (-1 -> 1,
- * n -> n - 2); valid for -n < k < 2n - 1. */
+ * n -> n - 2), as often as needed for -2n + 2 < k < 3n - 3 (libvmaf pads
+ * by copying rows in an order that amounts to this for n >= 2); n >= 2. */
 static inline VQ_HOST_DEVICE int vq_vif_mirror(int k, int n)
 {
     if (k < 0)
         k = -k;
     if (k >= n)
         k = 2 * (n - 1) - k;
+    if (k < 0)
+        k = -k;
     return k;
 }
+
+/* Row k (-1, 0 or 1) of scale 3 when it is one row high: libvmaf's mirror
+ * copies rows from beyond the picture, which still hold scale 2's row 1;
+ * that row is kept as row 1 of scale 3's image. */
+static inline VQ_HOST_DEVICE int vq_vif_row_one_high(int k)
+{
+    return k == 0 ? 0 : 1;
+}
+
+/* When scale 3 is one sample wide, libvmaf's horizontal mirror reads its
+ * row buffers at column 1, which still hold scale 2's vertical pass of its
+ * last row at column 1: the five values VQ_VIF_EDGE_* (mu1, mu2 rounded
+ * to 16 bits, xx, yy, xy rounded to 32 bits). */
+enum { VQ_VIF_EDGE_MU1, VQ_VIF_EDGE_MU2, VQ_VIF_EDGE_XX, VQ_VIF_EDGE_YY,
+       VQ_VIF_EDGE_XY, VQ_VIF_EDGE_N };
 
 static inline VQ_HOST_DEVICE int vq_vif_clz32(uint32_t v)
 {
@@ -165,7 +185,7 @@ static inline VQ_HOST_DEVICE int32_t vq_vif_sigma(uint64_t sq_sum,
 }
 
 /* A pixel whose reference variance sigma1_sq reaches sigma_nsq adds
- * log-domain terms (vq_vif_pixel_log); any other pixel adds its clamped
+ * log-domain terms (vq_vif_log_terms); any other pixel adds its clamped
  * distorted variance to num_non_log and 1 to den_non_log. */
 static inline VQ_HOST_DEVICE bool vq_vif_is_log(int32_t sigma1_sq)
 {
@@ -177,6 +197,11 @@ static inline VQ_HOST_DEVICE int32_t vq_vif_non_log_num(int32_t sigma2_sq)
     return sigma2_sq < 0 ? 0 : sigma2_sq;
 }
 
+/* One log-domain pixel's additions to num_log and den_log. */
+typedef struct VqVifLogTerms {
+    int32_t num, den;
+} VqVifLogTerms;
+
 /*
  * The log-domain terms of a pixel with vq_vif_is_log(sigma1_sq): the gain
  * g = sigma12 / sigma1_sq in double, as libvmaf computes it, capped at
@@ -185,17 +210,16 @@ static inline VQ_HOST_DEVICE int32_t vq_vif_non_log_num(int32_t sigma2_sq)
  * contraction is allowed in any build), so the CPU and every GPU compute the
  * same integers.
  */
-static inline VQ_HOST_DEVICE void vq_vif_pixel_log(const uint16_t *tab,
-                                                   int32_t sigma1_sq,
-                                                   int32_t sigma2_sq,
-                                                   int32_t sigma12,
-                                                   double gain_limit,
-                                                   VqVifScaleAcc *acc)
+static inline VQ_HOST_DEVICE VqVifLogTerms vq_vif_log_terms(
+    const uint16_t *tab, int32_t sigma1_sq, int32_t sigma2_sq, int32_t sigma12,
+    double gain_limit)
 {
-    acc->den_log += vq_vif_log2_32(tab, (uint32_t)VQ_VIF_SIGMA_NSQ +
-                                            (uint32_t)sigma1_sq) - 2048 * 17;
+    VqVifLogTerms t;
+    t.den = vq_vif_log2_32(tab, (uint32_t)VQ_VIF_SIGMA_NSQ +
+                                    (uint32_t)sigma1_sq) - 2048 * 17;
+    t.num = 0;
     if (sigma12 <= 0 || sigma2_sq <= 0)
-        return;
+        return t;
     const double eps = 65536 * 1.0e-10;
     double g = sigma12 / (sigma1_sq + eps);
     double sv = sigma2_sq - g * sigma12;
@@ -205,11 +229,14 @@ static inline VQ_HOST_DEVICE void vq_vif_pixel_log(const uint16_t *tab,
         g = gain_limit;
     uint32_t numer1 = sv_sq + (uint32_t)VQ_VIF_SIGMA_NSQ;
     int64_t numer1_tmp = (int64_t)(g * g * sigma1_sq) + numer1;
-    acc->num_log += vq_vif_log2_64(tab, (uint64_t)numer1_tmp) -
-                    vq_vif_log2_64(tab, numer1);
+    t.num = vq_vif_log2_64(tab, (uint64_t)numer1_tmp) -
+            vq_vif_log2_64(tab, numer1);
+    return t;
 }
 
-/* One pixel's contribution to its scale's sums. */
+/* One pixel's contribution to its scale's sums. Every sum is updated on
+ * every call (with 0 where it does not apply): updates to one field or
+ * another would make GPU compilers address the record through memory. */
 static inline VQ_HOST_DEVICE void vq_vif_pixel(const uint16_t *tab,
                                                int32_t sigma1_sq,
                                                int32_t sigma2_sq,
@@ -217,24 +244,29 @@ static inline VQ_HOST_DEVICE void vq_vif_pixel(const uint16_t *tab,
                                                double gain_limit,
                                                VqVifScaleAcc *acc)
 {
-    if (vq_vif_is_log(sigma1_sq)) {
-        vq_vif_pixel_log(tab, sigma1_sq, sigma2_sq, sigma12, gain_limit, acc);
-    } else {
-        acc->num_non_log += vq_vif_non_log_num(sigma2_sq);
-        acc->den_non_log++;
-    }
+    bool lg = vq_vif_is_log(sigma1_sq);
+    VqVifLogTerms t = { 0, 0 };
+    if (lg)
+        t = vq_vif_log_terms(tab, sigma1_sq, sigma2_sq, sigma12, gain_limit);
+    acc->num_log += t.num;
+    acc->den_log += t.den;
+    acc->num_non_log += lg ? 0 : vq_vif_non_log_num(sigma2_sq);
+    acc->den_non_log += !lg;
 }
 
 /* Runs scale `scale` of one frame on the device: the statistic's sums are
  * added to acc (unless do_stat is false: vif_skip_scale0), and for scales
  * 0..2 the next scale's images are written to next_ref / next_dis
- * (w / 2 x h / 2 uint16 samples, row pitch next_pitch bytes). Scale 0 reads
- * bpc-bit planes, later scales the uint16 images of the previous call. */
+ * (w / 2 x h / 2 uint16 samples, row pitch next_pitch bytes; scale 3's
+ * images have one more row, for vq_vif_row_one_high). Scale 0 reads
+ * bpc-bit planes, later scales the uint16 images of the previous call.
+ * edge holds VQ_VIF_EDGE_N values: scale 2 writes them, scale 3 reads them
+ * (when scale 3 is one sample wide). */
 int vq_vif_scale_launch(VqStream stream, unsigned scale, const VqDevPlane *ref,
                         const VqDevPlane *dis, unsigned bpc, bool do_stat,
                         const uint16_t *log2_tab, double gain_limit,
                         uint16_t *next_ref, uint16_t *next_dis,
-                        size_t next_pitch, VqVifScaleAcc *acc);
+                        size_t next_pitch, uint32_t *edge, VqVifScaleAcc *acc);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,6 @@ const ParityCase parity_cases[] = {
     { "psnr",        psnr_specs,        2, 2,      3 },
     { "float_psnr",  float_psnr_specs,  1, 1,      3 },
     { "motion",      motion_specs,      3, 3,      5 },
-    { "vif",         vif_specs,         16, 16,    2 },
+    { "vif",         vif_specs,         8, 8,      2 },
     { NULL, NULL, 0, 0, 0 },
 };

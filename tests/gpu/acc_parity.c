@@ -370,8 +370,9 @@ int main(int argc, char **argv)
         fails += run_case(gpu, spec, &one, bench);
     } else {
         static const unsigned sizes[][2] = {
-            { 16, 16 }, { 17, 16 }, { 16, 17 }, { 33, 17 }, { 37, 45 },
-            { 64, 48 }, { 203, 117 }, { 1920, 1080 },
+            { 8, 8 }, { 15, 9 }, { 9, 15 }, { 12, 40 }, { 40, 12 },
+            { 16, 16 }, { 17, 16 }, { 33, 17 }, { 37, 45 }, { 64, 48 },
+            { 203, 117 }, { 1920, 1080 },
         };
         static const unsigned depths[] = { 8, 10, 12, 16 };
         static const VqPixFmt fmts[] = { VQ_PIX_FMT_420, VQ_PIX_FMT_444 };

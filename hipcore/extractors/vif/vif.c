@@ -74,7 +74,8 @@ static int vif_init(VqFex *fex, const VqFormat *fmt)
     if (fmt->w[0] < VQ_VIF_MIN_SIZE || fmt->h[0] < VQ_VIF_MIN_SIZE)
         return vq_fail(fex->err, VQ_EUNSUPPORTED,
                        "vif: a %ux%u frame is too small; vif needs at least "
-                       "%ux%u (four scales of at least 2x2)",
+                       "%ux%u (libvmaf crashes below 8 rows and has an empty "
+                       "scale 3 below 8 columns)",
                        fmt->w[0], fmt->h[0], VQ_VIF_MIN_SIZE, VQ_VIF_MIN_SIZE);
     vq_vif_dims(&s->dims, fmt->w[0], fmt->h[0]);
     vif_log2_table(s->log2_tab);
@@ -109,6 +110,7 @@ static int vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
 #if defined(VQ_HAVE_HIP)
 typedef struct VifGpu {
     uint16_t *log2_tab;
+    uint32_t *edge;                  /* VQ_VIF_EDGE_N values */
     uint16_t *img[2][VQ_VIF_SCALES]; /* scales 1..3 */
     size_t pitch[VQ_VIF_SCALES];     /* bytes */
 } VifGpu;
@@ -119,6 +121,7 @@ static void vif_gpu_close(VqFex *fex, VqGpu *gpu)
     if (!g)
         return;
     vq_gpu_free(gpu, g->log2_tab);
+    vq_gpu_free(gpu, g->edge);
     for (unsigned s = 1; s < VQ_VIF_SCALES; s++) {
         vq_gpu_free(gpu, g->img[0][s]);
         vq_gpu_free(gpu, g->img[1][s]);
@@ -137,11 +140,16 @@ static int vif_gpu_init(VqFex *fex, VqGpu *gpu)
     size_t tab_bytes = VQ_VIF_LOG2_SIZE * sizeof(uint16_t);
     int err = vq_gpu_malloc(gpu, (void **)&g->log2_tab, tab_bytes,
                             "vif log2 table");
+    if (!err)
+        err = vq_gpu_malloc(gpu, (void **)&g->edge,
+                            VQ_VIF_EDGE_N * sizeof(uint32_t), "vif edge");
     for (unsigned sc = 1; !err && sc < VQ_VIF_SCALES; sc++) {
         size_t row = s->dims.w[sc] * sizeof(uint16_t);
+        /* scale 3 has a row 1 even when it is one row high */
+        size_t rows = s->dims.h[sc] + (sc == VQ_VIF_SCALES - 1);
         for (unsigned k = 0; !err && k < 2; k++)
             err = vq_gpu_malloc_pitch(gpu, (void **)&g->img[k][sc],
-                                      &g->pitch[sc], row, s->dims.h[sc],
+                                      &g->pitch[sc], row, rows,
                                       "vif scale images");
     }
     VqStream st = vq_gpu_compute_stream(gpu);
@@ -179,7 +187,8 @@ static int vif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                                 !(sc == 0 && s->skip_scale0), g->log2_tab,
                                 s->gain_limit, last ? NULL : g->img[0][sc + 1],
                                 last ? NULL : g->img[1][sc + 1],
-                                last ? 0 : g->pitch[sc + 1], &acc->scale[sc]));
+                                last ? 0 : g->pitch[sc + 1], g->edge,
+                                &acc->scale[sc]));
         if (err)
             return err;
     }

@@ -75,15 +75,22 @@ typedef struct VifSrc {
     const uint8_t *ref, *dis;
     ptrdiff_t ref_stride, dis_stride; /* bytes */
     bool u8;
+    const uint8_t *ref_row1, *dis_row1; /* row 1 of a one-row scale */
 } VifSrc;
 
 static void gather_rows(const VifSrc *src, int first, unsigned n, unsigned h,
                         const void **rr, const void **rd)
 {
     for (unsigned k = 0; k < n; k++) {
-        ptrdiff_t y = vq_vif_mirror(first + (int)k, (int)h);
-        rr[k] = src->ref + y * src->ref_stride;
-        rd[k] = src->dis + y * src->dis_stride;
+        int y = first + (int)k;
+        if (h == 1 && vq_vif_row_one_high(y)) {
+            rr[k] = src->ref_row1;
+            rd[k] = src->dis_row1;
+            continue;
+        }
+        y = vq_vif_mirror(y, (int)h);
+        rr[k] = src->ref + (ptrdiff_t)y * src->ref_stride;
+        rd[k] = src->dis + (ptrdiff_t)y * src->dis_stride;
     }
 }
 
@@ -119,6 +126,7 @@ void vq_vif_cpu_frame(const VqVifParams *p, const VqVifDims *d,
     vif_layout(d, scratch, &t);
     for (unsigned s = 0; s < VQ_VIF_SCALES; s++) {
         VifSrc src;
+        src.ref_row1 = src.dis_row1 = NULL;
         if (s == 0) {
             src.ref = ref->data;
             src.dis = dis->data;
@@ -131,6 +139,14 @@ void vq_vif_cpu_frame(const VqVifParams *p, const VqVifDims *d,
             src.ref_stride = (ptrdiff_t)(d->w[s] * sizeof(uint16_t));
             src.dis_stride = src.ref_stride;
             src.u8 = false;
+            if (s == VQ_VIF_SCALES - 1) {
+                /* scale 2's row 1 (vq_vif_row_one_high); a one-row scale 3
+                 * means scale 2 has 2 or 3 rows. Scale 2 is one column
+                 * wide never, so its stale row buffers at column 1, which
+                 * a one-column scale 3 reads, are libvmaf's (VQ_VIF_EDGE_*). */
+                src.ref_row1 = (const uint8_t *)(t.img[0][s - 1] + d->w[s - 1]);
+                src.dis_row1 = (const uint8_t *)(t.img[1][s - 1] + d->w[s - 1]);
+            }
         }
         vif_scale(p, d, s, &src, &t, &acc->scale[s]);
     }

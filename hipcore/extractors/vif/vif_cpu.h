@@ -90,7 +90,7 @@ void vq_vif_cpu_stat_sums(const VqVifParams *p, const int32_t *s1,
                           const int32_t *s2, const int32_t *s12, unsigned n,
                           VqVifWork *t, VqVifScaleAcc *acc);
 
-/* The batch form of vq_vif_pixel_log for m log-domain pixels (idx: 3 * m
+/* The batch form of vq_vif_log_terms for m log-domain pixels (idx: 3 * m
  * int32 of scratch), for tests; false where it is not built or the CPU
  * cannot run it. */
 bool vq_vif_cpu_log_terms_batch(const VqVifParams *p, unsigned m,

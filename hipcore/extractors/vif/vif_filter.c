@@ -48,12 +48,15 @@ static const uint16_t taps_3[] = { VQ_VIF_TAPS_3 };
         name = name##_copy;                                                   \
     }
 
-/* Mirrored borders of a row buffer: p[-f] = p[f], p[w-1+f] = p[w-1-f]. */
+/* Mirrored borders of a row buffer, in libvmaf's order: p[-f] = p[f],
+ * p[w-1+f] = p[w-1-f] for f = 1, 2, ... (for w = 1 this keeps p[1] as it
+ * was, which is what libvmaf reads there: VQ_VIF_EDGE_*). */
 static void pad16(uint16_t *p, unsigned w, unsigned half)
 {
-    for (unsigned f = 1; f <= half; f++) {
-        p[-(int)f] = p[f];
-        p[w - 1 + f] = p[w - 1 - f];
+    int last = (int)w - 1;
+    for (int f = 1; f <= (int)half; f++) {
+        p[-f] = p[f];
+        p[last + f] = p[last - f];
     }
 }
 

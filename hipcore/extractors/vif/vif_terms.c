@@ -3,7 +3,7 @@
  * kernels/vif.h). The plain terms are summed in a branch-free loop and the
  * log-domain pixels gathered without branches (which pixels they are is
  * not predictable). Then each gathered pixel goes through
- * vq_vif_pixel_log, or, where AVX2 is there, through the batch form below.
+ * vq_vif_log_terms, or, where AVX2 is there, through the batch form below.
  */
 #include <string.h>
 
@@ -37,7 +37,7 @@ static unsigned plain_terms(const int32_t *s1, const int32_t *s2,
 
 #if VQ_VIF_AVX2
 /*
- * vq_vif_pixel_log for m pixels, in a form the compiler vectorizes. The
+ * vq_vif_log_terms for m pixels, in a form the compiler vectorizes. The
  * same IEEE double operations in the same order; what differs is how
  * integers leave the doubles, each exact where it is used:
  *  - floor_i(x), |x| < 2^51: adding 1.5 * 2^52 rounds x to an integer held
@@ -159,8 +159,13 @@ void vq_vif_cpu_stat_sums(const VqVifParams *p, const int32_t *s1,
     }
 #endif
     const int32_t *l1 = t->lg[0], *l2 = t->lg[1], *l12 = t->lg[2];
-    VqVifScaleAcc a = *acc;
-    for (unsigned q = 0; q < m; q++)
-        vq_vif_pixel_log(p->log2_tab, l1[q], l2[q], l12[q], p->gain_limit, &a);
-    *acc = a;
+    int64_t num = 0, den = 0;
+    for (unsigned q = 0; q < m; q++) {
+        VqVifLogTerms lt = vq_vif_log_terms(p->log2_tab, l1[q], l2[q], l12[q],
+                                            p->gain_limit);
+        num += lt.num;
+        den += lt.den;
+    }
+    acc->num_log += num;
+    acc->den_log += den;
 }
