@@ -46,6 +46,11 @@ struct VqContext {
     VqCpuRun *cpu;      /* the CPU extractors' frames */
 
     double t_start, t_end; /* monotonic seconds: first submit, last receive */
+    /* Where the time goes (printed at close with VQHIP_STATS=1): host copies
+     * into staging, enqueueing GPU work, waiting for GPU results, CPU
+     * extractors' submit. */
+    double t_copy, t_enqueue, t_wait, t_cpu;
+    unsigned n_gpu_frames;
 
     VqScore *frame_scores;
     unsigned frame_scores_cap;
@@ -70,6 +75,7 @@ void vq_pipeline_stop(VqContext *ctx);
 
 /* Seconds between the first submit and the last frame received. */
 double vq_run_seconds(const VqContext *ctx);
+double vq_now(void);
 
 /* The directory models are looked up in by version=. */
 const char *vq_model_dir(void);

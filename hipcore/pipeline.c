@@ -36,7 +36,7 @@ int vq_fex_emit_aggregate(VqFex *fex, const char *name, double value)
     return err ? vq_fail(fex->err, err, "out of memory") : 0;
 }
 
-static double now(void)
+double vq_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -160,7 +160,9 @@ static int collect_slot(VqContext *ctx, VqSlot *slot)
         return 0;
     slot->busy = false;
     if (slot->has_work) {
+        double t = vq_now();
         int err = vq_gpu_event_sync(ctx->gpu, slot->done);
+        ctx->t_wait += vq_now() - t;
         if (err)
             return err;
     }
@@ -247,7 +249,9 @@ static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
         if (ctx->fex[i]->on_gpu && vq_fex_runs_on(ctx, ctx->fex[i], index))
             slot->has_work = true;
     if (slot->has_work) {
+        double t0 = vq_now();
         err = vq_staging_upload(st, slot, ref, dis);
+        double t1 = vq_now();
         size_t off = 0;
         for (unsigned i = 0; !err && i < ctx->n_fex; i++) {
             VqFex *fex = ctx->fex[i];
@@ -262,6 +266,9 @@ static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
         }
         if (!err)
             err = vq_staging_finish(st, slot);
+        ctx->t_copy += t1 - t0;
+        ctx->t_enqueue += vq_now() - t1;
+        ctx->n_gpu_frames++;
         if (err)
             return err;
     }
@@ -282,7 +289,7 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
     vq_err_clear(&ctx->err);
     int err;
     if (!ctx->started) {
-        ctx->t_start = now();
+        ctx->t_start = vq_now();
         err = vq_pipeline_start(ctx, ref);
         if (err) {
             ctx->failed = true;
@@ -300,8 +307,11 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
     unsigned index = ctx->n_submitted;
     if (ctx->staging)
         err = submit_gpu(ctx, &r, &d, index);
-    if (!err)
+    if (!err) {
+        double t = vq_now();
         err = vq_cpu_submit(ctx->cpu, &r, &d, index);
+        ctx->t_cpu += vq_now() - t;
+    }
     if (!err) {
         ctx->n_submitted++;
         err = collect(ctx, false);
@@ -371,7 +381,7 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
             n++;
         }
     }
-    ctx->t_end = now();
+    ctx->t_end = vq_now();
     out->index = index;
     out->n = n;
     out->scores = ctx->frame_scores;

@@ -6,6 +6,7 @@
 #define VQ_EXTRACTORS(X) \
     X(psnr)              \
     X(float_psnr)        \
+    X(adm)               \
     X(motion)            \
     X(vif)
 

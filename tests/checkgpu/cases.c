@@ -16,6 +16,15 @@ static const char *const motion_specs[] = {
     "motion_fps_weight=1.5:motion_max_val=30",
     NULL
 };
+static const char *const adm_specs[] = {
+    "name=adm:debug=true",
+    "name=adm:adm_enhn_gain_limit=1",
+    "name=adm:adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:"
+    "adm_noise_weight=0.02:adm_min_val=0.5",
+    "name=adm:adm_csf_mode=1:adm_enhn_gain_limit=1.5:adm_skip_scale0=true:"
+    "adm_skip_aim=true:debug=true",
+    NULL
+};
 static const char *const vif_specs[] = {
     "name=vif:debug=true",
     "name=vif:vif_enhn_gain_limit=1.0:debug=true",
@@ -27,6 +36,7 @@ const ParityCase parity_cases[] = {
     /* name          option sets        min w, h   frames */
     { "psnr",        psnr_specs,        2, 2,      3 },
     { "float_psnr",  float_psnr_specs,  1, 1,      3 },
+    { "adm",         adm_specs,         33, 33,    2 },
     { "motion",      motion_specs,      3, 3,      5 },
     { "vif",         vif_specs,         8, 8,      2 },
     { NULL, NULL, 0, 0, 0 },
