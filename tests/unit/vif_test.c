@@ -159,7 +159,7 @@ static void test_frame(unsigned w, unsigned h, unsigned bpc, int fill,
                        double limit, bool skip0)
 {
     unsigned maxv = (1u << bpc) - 1, bps = bpc > 8 ? 2 : 1;
-    size_t stride = (size_t)w * bps + 13;
+    size_t stride = (size_t)w * bps + 14;
     uint8_t *pr = malloc(stride * h), *pd = malloc(stride * h);
     uint32_t *mr = malloc(sizeof(uint32_t) * w * h);
     uint32_t *md = malloc(sizeof(uint32_t) * w * h);

@@ -24,7 +24,8 @@ static void take(uint8_t *base, size_t *off, size_t bytes, void **ptr)
     *ptr = base ? base + at : NULL;
 }
 
-/* Lays the work buffers out in scratch (NULL: just the size). */
+/* Lays the work buffers out in scratch (NULL: just the size; wk is then
+ * left alone). */
 static size_t vif_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
 {
     uint8_t *base = scratch;
@@ -66,7 +67,8 @@ static size_t vif_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
 
 size_t vq_vif_cpu_scratch_size(const VqVifDims *d)
 {
-    return vif_layout(d, NULL, NULL);
+    VqVifWork unused;
+    return vif_layout(d, NULL, &unused);
 }
 
 /* Rows of one scale's images: scale 0 reads the planes (8 or 16 bits),
