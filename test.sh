@@ -41,4 +41,10 @@ VQHIP_MODEL_DIR=../shared/models ASAN_OPTIONS=detect_leaks=1 \
     build-san/tests/golden_check "${VQHIP_GOLDEN_DIR:-../shared/golden}" \
     build/tests/golden-clips --clip g08
 
+step "FFmpeg filter: Debian 12's FFmpeg 5.1 and the newest release, FATE"
+for series in debian newest; do
+    tools/build-ffmpeg.sh "$series"
+    tools/run-fate.sh "$series"
+done
+
 step "all tests passed"
