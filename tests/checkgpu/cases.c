@@ -25,6 +25,12 @@ static const char *const adm_specs[] = {
     "adm_skip_aim=true:debug=true",
     NULL
 };
+static const char *const vif_specs[] = {
+    "name=vif:debug=true",
+    "name=vif:vif_enhn_gain_limit=1.0:debug=true",
+    "name=vif:vif_skip_scale0=true:vif_enhn_gain_limit=1.5",
+    NULL
+};
 
 const ParityCase parity_cases[] = {
     /* name          option sets        min w, h   frames */
@@ -32,5 +38,6 @@ const ParityCase parity_cases[] = {
     { "float_psnr",  float_psnr_specs,  1, 1,      3 },
     { "adm",         adm_specs,         33, 33,    2 },
     { "motion",      motion_specs,      3, 3,      5 },
+    { "vif",         vif_specs,         8, 8,      2 },
     { NULL, NULL, 0, 0, 0 },
 };
