@@ -9,25 +9,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 
-# FFmpeg's source comes from Debian's archive: the Debian 12 series from
-# bookworm, the newest release from sid/experimental (source entries only).
-src=/etc/apt/sources.list.d/vqhip-ffmpeg-src.sources
-if [ ! -f "$src" ]; then
-    $SUDO tee "$src" >/dev/null <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates sid experimental
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb-src
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-fi
-
 pkgs="meson ninja-build pkg-config gcc g++ libjson-c-dev
       hipcc libamdhip64-dev
       ffmpeg dpkg-dev xz-utils nasm make
@@ -37,10 +18,10 @@ for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
         missing="$missing $p"
 done
-# The source index is needed by the FFmpeg download even when all packages
-# are present.
-$SUDO apt-get update -qq
+# FFmpeg's source is fetched by tools/build-ffmpeg.sh with its own apt
+# configuration; nothing here touches /etc/apt.
 if [ -n "$missing" ]; then
     echo "installing:$missing"
+    $SUDO apt-get update -qq
     $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
