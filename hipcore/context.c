@@ -101,6 +101,16 @@ void vq_close(VqContext **pctx)
     if (!pctx || !*pctx)
         return;
     VqContext *ctx = *pctx;
+    const char *stats = getenv("VQHIP_STATS");
+    if (stats && *stats && strcmp(stats, "0") && ctx->n_submitted) {
+        double n = ctx->n_gpu_frames ? ctx->n_gpu_frames : 1;
+        fprintf(stderr, "vqhip stats: %u frames in %.3f s (%.1f fps); per GPU "
+                "frame: host copy %.3f ms, enqueue %.3f ms, waiting %.3f ms; "
+                "CPU extractors' submit %.3f ms/frame\n", ctx->n_submitted,
+                vq_run_seconds(ctx), ctx->n_delivered / vq_run_seconds(ctx),
+                1e3 * ctx->t_copy / n, 1e3 * ctx->t_enqueue / n,
+                1e3 * ctx->t_wait / n, 1e3 * ctx->t_cpu / ctx->n_submitted);
+    }
     vq_pipeline_stop(ctx);
     for (unsigned i = 0; i < ctx->n_fex; i++)
         fex_free(ctx->fex[i]);
@@ -109,7 +119,6 @@ void vq_close(VqContext **pctx)
     vq_gpu_close(&ctx->gpu);
     vq_collector_free(&ctx->coll);
     free(ctx->frame_scores);
-    free(ctx->cpu_acc);
     free(ctx);
     *pctx = NULL;
 }

@@ -5,12 +5,14 @@
 #include <stdbool.h>
 
 #include "collector.h"
+#include "cpu_frames.h"
 #include "error.h"
 #include "extractor.h"
 #include "gpu/gpu.h"
 #include "gpu/staging.h"
 #include "model/model.h"
 #include "picture.h"
+#include "threadpool.h"
 #include "vqhip.h"
 
 #define VQ_MAX_FEX 64
@@ -40,10 +42,15 @@ struct VqContext {
     bool gpu_wanted;    /* the backend asked for a GPU */
     VqStaging *staging; /* NULL when no extractor runs on the GPU */
     unsigned next_slot;
-    uint8_t *cpu_acc;   /* scratch accumulator for CPU extractors */
-    size_t cpu_acc_size;
+    VqThreadPool *pool; /* NULL when running on one thread */
+    VqCpuRun *cpu;      /* the CPU extractors' frames */
 
     double t_start, t_end; /* monotonic seconds: first submit, last receive */
+    /* Where the time goes (printed at close with VQHIP_STATS=1): host copies
+     * into staging, enqueueing GPU work, waiting for GPU results, CPU
+     * extractors' submit. */
+    double t_copy, t_enqueue, t_wait, t_cpu;
+    unsigned n_gpu_frames;
 
     VqScore *frame_scores;
     unsigned frame_scores_cap;
@@ -54,12 +61,21 @@ struct VqContext {
 void vq_log(const VqContext *ctx, VqLogLevel level, const char *fmt, ...)
     VQ_PRINTF(3, 4);
 
+/* Whether fex computes frame index (n_subsample skips non-temporal ones). */
+static inline bool vq_fex_runs_on(const VqContext *ctx, const VqFex *fex,
+                                  unsigned index)
+{
+    unsigned sub = ctx->cfg.n_subsample;
+    return (fex->desc->flags & VQ_FEX_TEMPORAL) || sub <= 1 || !(index % sub);
+}
+
 /* pipeline.c */
 int vq_pipeline_start(VqContext *ctx, const VqPicture *ref);
 void vq_pipeline_stop(VqContext *ctx);
 
 /* Seconds between the first submit and the last frame received. */
 double vq_run_seconds(const VqContext *ctx);
+double vq_now(void);
 
 /* The directory models are looked up in by version=. */
 const char *vq_model_dir(void);

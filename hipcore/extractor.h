@@ -48,12 +48,17 @@ typedef struct VqFexDesc {
     VqExactness exactness;
     double tolerance;            /* for VQ_EXACT_TOLERANCE */
 
-    /* Checks the format against the options; sets fex->planes and
-     * fex->acc_size; allocates CPU state. */
+    /* Checks the format against the options; sets fex->planes,
+     * fex->acc_size, fex->scratch_size and fex->lag; allocates CPU state. */
     int (*init)(VqFex *fex, const VqFormat *fmt);
-    /* CPU path: fills acc (acc_size bytes, zeroed by the caller). */
+    /* CPU path: fills acc (acc_size bytes, zeroed by the caller). Frames may
+     * run concurrently on worker threads: cpu_run may read priv but writes
+     * only acc and scratch (fex->scratch_size bytes, 64-byte aligned, one
+     * buffer per worker, kept between frames, not cleared). A VQ_FEX_TEMPORAL
+     * extractor's frames run one at a time in frame order, so it may also
+     * keep state in priv. */
     int (*cpu_run)(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                   unsigned index, void *acc);
+                   unsigned index, void *acc, void *scratch);
     /* GPU path (NULL when there is none): device state, then per frame the
      * kernels that fill acc_dev (zeroed on the stream before) on the
      * compute stream. */
@@ -62,7 +67,8 @@ typedef struct VqFexDesc {
                    const struct VqDevFrame *ref, const struct VqDevFrame *dis,
                    unsigned index, void *acc_dev);
     void (*gpu_close)(VqFex *fex, struct VqGpu *gpu);
-    /* Shared by both backends: accumulator record -> outputs (vq_fex_emit). */
+    /* Shared by both backends: accumulator record -> outputs (vq_fex_emit).
+     * Called on one thread, in frame order; may update priv. */
     int (*finalize)(VqFex *fex, const void *acc, unsigned index);
     /* End of stream: last temporal outputs and aggregates. */
     int (*flush)(VqFex *fex);
@@ -77,7 +83,9 @@ struct VqFex {
     unsigned lag;           /* frame i is final once frame i + lag was
                                finalized, or at flush (motion2: 1) */
     size_t acc_size;
+    size_t scratch_size;    /* per-worker CPU scratch (see cpu_run) */
     bool on_gpu;            /* chosen backend for this run */
+    bool gpu_ready;         /* gpu_init succeeded, gpu_close not yet called */
     void *gpu_priv;         /* owned by the extractor's gpu_* functions */
     unsigned n_finalized;   /* frames passed through finalize (or skipped) */
     bool flushed;

@@ -20,16 +20,18 @@ int vq_spec_parse(VqSpec *spec, const char *text, VqErrBuf *e)
     for (char *tok = strtok_r(spec->buf, ":", &save); tok;
          tok = strtok_r(NULL, ":", &save)) {
         if (spec->n == VQ_SPEC_MAX_ENTRIES) {
+            int r = vq_fail(e, VQ_EINVAL, "too many options in '%s'", text);
             vq_spec_free(spec);
-            return vq_fail(e, VQ_EINVAL, "too many options in '%s'", text);
+            return r;
         }
         char *eq = strchr(tok, '=');
         if (!eq) {
             if (spec->n) {
+                int r = vq_fail(e, VQ_EINVAL,
+                                "'%s' in '%s' is not of the form key=value",
+                                tok, text);
                 vq_spec_free(spec);
-                return vq_fail(e, VQ_EINVAL,
-                               "'%s' in '%s' is not of the form key=value",
-                               tok, text);
+                return r;
             }
             spec->key[0] = "name";
             spec->val[0] = tok;
@@ -38,8 +40,9 @@ int vq_spec_parse(VqSpec *spec, const char *text, VqErrBuf *e)
             spec->key[spec->n] = tok;
             spec->val[spec->n] = eq + 1;
             if (!*tok) {
+                int r = vq_fail(e, VQ_EINVAL, "empty key in '%s'", text);
                 vq_spec_free(spec);
-                return vq_fail(e, VQ_EINVAL, "empty key in '%s'", text);
+                return r;
             }
         }
         for (unsigned i = 0; i < spec->n; i++) {

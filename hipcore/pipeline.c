@@ -36,7 +36,7 @@ int vq_fex_emit_aggregate(VqFex *fex, const char *name, double value)
     return err ? vq_fail(fex->err, err, "out of memory") : 0;
 }
 
-static double now(void)
+double vq_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -46,12 +46,6 @@ static double now(void)
 double vq_run_seconds(const VqContext *ctx)
 {
     return ctx->t_end - ctx->t_start;
-}
-
-static bool runs_on(const VqContext *ctx, const VqFex *fex, unsigned index)
-{
-    unsigned sub = ctx->cfg.n_subsample;
-    return (fex->desc->flags & VQ_FEX_TEMPORAL) || sub <= 1 || !(index % sub);
 }
 
 static const char *model_backend(VqContext *ctx, const VqModel *m)
@@ -70,13 +64,14 @@ static const char *model_backend(VqContext *ctx, const VqModel *m)
 /* Chooses each extractor's backend and sets up GPU staging. */
 static int choose_backends(VqContext *ctx)
 {
-    size_t acc_total = 0, cpu_max = 0;
+    size_t acc_total = 0;
     unsigned planes = 0, n_gpu = 0, n_cpu = 0;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
         fex->on_gpu = false;
         if (ctx->gpu && fex->desc->gpu_run) {
             int err = fex->desc->gpu_init ? fex->desc->gpu_init(fex, ctx->gpu) : 0;
+            fex->gpu_ready = true;
             if (err) {
                 if (ctx->cfg.strict)
                     return err;
@@ -85,6 +80,7 @@ static int choose_backends(VqContext *ctx)
                        fex->desc->name, ctx->err.msg);
                 if (fex->desc->gpu_close)
                     fex->desc->gpu_close(fex, ctx->gpu);
+                fex->gpu_ready = false;
             } else {
                 fex->on_gpu = true;
             }
@@ -103,22 +99,20 @@ static int choose_backends(VqContext *ctx)
                          ~(size_t)(VQ_ACC_ALIGN - 1);
         } else {
             n_cpu++;
-            if (fex->acc_size > cpu_max)
-                cpu_max = fex->acc_size;
         }
     }
     snprintf(ctx->backend_name, sizeof(ctx->backend_name), "%s",
              n_gpu && n_cpu ? "hip+cpu" : n_gpu ? "hip" : "cpu");
-    if (cpu_max) {
-        ctx->cpu_acc = malloc(cpu_max);
-        ctx->cpu_acc_size = cpu_max;
-        if (!ctx->cpu_acc)
-            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
-    }
-    if (n_gpu)
-        return vq_staging_open(&ctx->staging, ctx->gpu, &ctx->fmt, planes,
-                               ctx->cfg.depth, acc_total, &ctx->err);
-    return 0;
+    unsigned threads = ctx->cfg.n_threads;
+    if (!threads)
+        threads = vq_cpu_count() < 8 ? vq_cpu_count() : 8;
+    if (threads > 1 && vq_threadpool_open(&ctx->pool, threads))
+        return vq_fail(&ctx->err, VQ_ENOMEM, "cannot start %u threads", threads);
+    int err = vq_cpu_open(&ctx->cpu, ctx);
+    if (!err && n_gpu)
+        err = vq_staging_open(&ctx->staging, ctx->gpu, &ctx->fmt, planes,
+                              ctx->cfg.depth, acc_total, ctx->pool, &ctx->err);
+    return err;
 }
 
 int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
@@ -147,11 +141,16 @@ int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
 
 void vq_pipeline_stop(VqContext *ctx)
 {
+    vq_cpu_close(&ctx->cpu); /* waits for its tasks */
+    vq_threadpool_close(&ctx->pool);
     if (ctx->staging)
         vq_staging_close(&ctx->staging);
-    for (unsigned i = 0; ctx->gpu && i < ctx->n_fex; i++)
-        if (ctx->fex[i]->on_gpu && ctx->fex[i]->desc->gpu_close)
-            ctx->fex[i]->desc->gpu_close(ctx->fex[i], ctx->gpu);
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        if (fex->gpu_ready && fex->desc->gpu_close)
+            fex->desc->gpu_close(fex, ctx->gpu);
+        fex->gpu_ready = false;
+    }
 }
 
 /* Reads back one slot's results (waiting for them) and finalizes them. */
@@ -161,7 +160,9 @@ static int collect_slot(VqContext *ctx, VqSlot *slot)
         return 0;
     slot->busy = false;
     if (slot->has_work) {
+        double t = vq_now();
         int err = vq_gpu_event_sync(ctx->gpu, slot->done);
+        ctx->t_wait += vq_now() - t;
         if (err)
             return err;
     }
@@ -170,7 +171,7 @@ static int collect_slot(VqContext *ctx, VqSlot *slot)
         VqFex *fex = ctx->fex[i];
         if (!fex->on_gpu)
             continue;
-        if (runs_on(ctx, fex, slot->index)) {
+        if (vq_fex_runs_on(ctx, fex, slot->index)) {
             int err = fex->desc->finalize(fex, slot->acc_host + off, slot->index);
             if (err)
                 return err;
@@ -181,11 +182,12 @@ static int collect_slot(VqContext *ctx, VqSlot *slot)
     return 0;
 }
 
-/* Collects finished slots in order; with wait, every busy slot. */
+/* Collects finished GPU slots and CPU frames in order; with wait, all. */
 static int collect(VqContext *ctx, bool wait)
 {
-    if (!ctx->staging)
-        return 0;
+    int err = ctx->cpu ? vq_cpu_collect(ctx->cpu, wait) : 0;
+    if (err || !ctx->staging)
+        return err;
     unsigned depth = ctx->staging->depth;
     for (unsigned n = 0; n < depth; n++) {
         /* The oldest slot in flight is the one after the newest. */
@@ -199,7 +201,7 @@ static int collect(VqContext *ctx, bool wait)
             if (!done)
                 return 0;
         }
-        int err = collect_slot(ctx, slot);
+        err = collect_slot(ctx, slot);
         if (err)
             return err;
     }
@@ -244,16 +246,18 @@ static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
     slot->index = index;
     slot->has_work = false;
     for (unsigned i = 0; i < ctx->n_fex; i++)
-        if (ctx->fex[i]->on_gpu && runs_on(ctx, ctx->fex[i], index))
+        if (ctx->fex[i]->on_gpu && vq_fex_runs_on(ctx, ctx->fex[i], index))
             slot->has_work = true;
     if (slot->has_work) {
+        double t0 = vq_now();
         err = vq_staging_upload(st, slot, ref, dis);
+        double t1 = vq_now();
         size_t off = 0;
         for (unsigned i = 0; !err && i < ctx->n_fex; i++) {
             VqFex *fex = ctx->fex[i];
             if (!fex->on_gpu)
                 continue;
-            if (runs_on(ctx, fex, index))
+            if (vq_fex_runs_on(ctx, fex, index))
                 err = fex->desc->gpu_run(fex, ctx->gpu, &slot->view[0],
                                          &slot->view[1], index,
                                          slot->acc_dev + off);
@@ -262,31 +266,14 @@ static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
         }
         if (!err)
             err = vq_staging_finish(st, slot);
+        ctx->t_copy += t1 - t0;
+        ctx->t_enqueue += vq_now() - t1;
+        ctx->n_gpu_frames++;
         if (err)
             return err;
     }
     slot->busy = true;
     ctx->next_slot = (ctx->next_slot + 1) % st->depth;
-    return 0;
-}
-
-static int submit_cpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
-                      unsigned index)
-{
-    for (unsigned i = 0; i < ctx->n_fex; i++) {
-        VqFex *fex = ctx->fex[i];
-        if (fex->on_gpu)
-            continue;
-        if (runs_on(ctx, fex, index)) {
-            memset(ctx->cpu_acc, 0, fex->acc_size);
-            int err = fex->desc->cpu_run(fex, ref, dis, index, ctx->cpu_acc);
-            if (!err)
-                err = fex->desc->finalize(fex, ctx->cpu_acc, index);
-            if (err)
-                return err;
-        }
-        fex->n_finalized++;
-    }
     return 0;
 }
 
@@ -302,7 +289,7 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
     vq_err_clear(&ctx->err);
     int err;
     if (!ctx->started) {
-        ctx->t_start = now();
+        ctx->t_start = vq_now();
         err = vq_pipeline_start(ctx, ref);
         if (err) {
             ctx->failed = true;
@@ -320,8 +307,11 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
     unsigned index = ctx->n_submitted;
     if (ctx->staging)
         err = submit_gpu(ctx, &r, &d, index);
-    if (!err)
-        err = submit_cpu(ctx, &r, &d, index);
+    if (!err) {
+        double t = vq_now();
+        err = vq_cpu_submit(ctx->cpu, &r, &d, index);
+        ctx->t_cpu += vq_now() - t;
+    }
     if (!err) {
         ctx->n_submitted++;
         err = collect(ctx, false);
@@ -357,14 +347,14 @@ int vq_flush(VqContext *ctx)
     return err;
 }
 
-int vq_receive(VqContext *ctx, VqFrameScores *out)
+static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
 {
     if (!ctx || !out)
         return VQ_EINVAL;
     if (ctx->failed)
         return vq_fail(&ctx->err, VQ_ESTATE,
                        "an earlier error stopped this run");
-    int err = collect(ctx, false);
+    int err = collect(ctx, wait);
     if (!err)
         err = update_ready(ctx);
     if (err) {
@@ -391,10 +381,20 @@ int vq_receive(VqContext *ctx, VqFrameScores *out)
             n++;
         }
     }
-    ctx->t_end = now();
+    ctx->t_end = vq_now();
     out->index = index;
     out->n = n;
     out->scores = ctx->frame_scores;
     ctx->n_delivered++;
     return 0;
+}
+
+int vq_receive(VqContext *ctx, VqFrameScores *out)
+{
+    return receive(ctx, out, false);
+}
+
+int vq_receive_wait(VqContext *ctx, VqFrameScores *out)
+{
+    return receive(ctx, out, true);
 }

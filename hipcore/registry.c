@@ -5,7 +5,10 @@
 
 #define VQ_EXTRACTORS(X) \
     X(psnr)              \
-    X(float_psnr)
+    X(float_psnr)        \
+    X(adm)               \
+    X(motion)            \
+    X(vif)
 
 #define VQ_DECLARE(name) extern const VqFexDesc vq_fex_##name;
 #define VQ_ENTRY(name) &vq_fex_##name,

@@ -39,9 +39,11 @@ static int float_psnr_init(VqFex *fex, const VqFormat *fmt)
 }
 
 static int float_psnr_cpu_run(VqFex *fex, const VqFrame *ref,
-                              const VqFrame *dis, unsigned index, void *acc)
+                              const VqFrame *dis, unsigned index, void *acc,
+                              void *scratch)
 {
     (void)index;
+    (void)scratch;
     FloatPsnrAcc *a = acc;
     unsigned bps = fex->fmt.bytes_per_sample;
     const VqPlane *r = &ref->plane[0], *d = &dis->plane[0];

@@ -87,9 +87,10 @@ static int psnr_init(VqFex *fex, const VqFormat *fmt)
 }
 
 static int psnr_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                        unsigned index, void *acc)
+                        unsigned index, void *acc, void *scratch)
 {
     (void)index;
+    (void)scratch;
     const PsnrPriv *s = fex->priv;
     PsnrAcc *a = acc;
     unsigned bps = fex->fmt.bytes_per_sample;

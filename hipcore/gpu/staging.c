@@ -77,7 +77,7 @@ static int slot_open(VqStaging *st, VqSlot *s)
 
 int vq_staging_open(VqStaging **pst, VqGpu *gpu, const VqFormat *fmt,
                     unsigned planes, unsigned depth, size_t acc_size,
-                    VqErrBuf *e)
+                    VqThreadPool *pool, VqErrBuf *e)
 {
     VqStaging *st = calloc(1, sizeof(*st));
     *pst = st;
@@ -88,6 +88,7 @@ int vq_staging_open(VqStaging **pst, VqGpu *gpu, const VqFormat *fmt,
     st->planes = planes;
     st->depth = depth;
     st->acc_size = acc_size ? acc_size : 8;
+    st->pool = pool;
     st->slot = calloc(depth, sizeof(*st->slot));
     if (!st->slot)
         return vq_fail(e, VQ_ENOMEM, "out of memory");
@@ -99,13 +100,51 @@ int vq_staging_open(VqStaging **pst, VqGpu *gpu, const VqFormat *fmt,
     return 0;
 }
 
-/* Packs the scored w x h region of a plane, row by row. */
-static void copy_plane(uint8_t *dst, const VqPlane *src, unsigned bps)
+/* Host copies into pinned memory are the bottleneck of 4K uploads on one
+ * thread, so they are cut into bands of rows spread over the pool. */
+#define VQ_COPY_BAND_BYTES (512 * 1024)
+#define VQ_MAX_COPY_TASKS 64
+
+typedef struct CopyTask {
+    uint8_t *dst;
+    const uint8_t *src;
+    ptrdiff_t stride;
+    size_t row;
+    unsigned rows;
+} CopyTask;
+
+typedef struct CopyJob {
+    CopyTask task[VQ_MAX_COPY_TASKS];
+    unsigned n;
+} CopyJob;
+
+static void copy_rows(void *arg, unsigned i)
+{
+    const CopyTask *t = &((CopyJob *)arg)->task[i];
+    uint8_t *d = t->dst;
+    const uint8_t *s = t->src;
+    for (unsigned y = 0; y < t->rows; y++, d += t->row, s += t->stride)
+        memcpy(d, s, t->row);
+}
+
+/* Adds the bands that pack the scored w x h region of a plane. */
+static void add_plane_copy(CopyJob *job, uint8_t *dst, const VqPlane *src,
+                           unsigned bps, unsigned bands_left)
 {
     size_t row = (size_t)src->w * bps;
-    const uint8_t *s = src->data;
-    for (unsigned y = 0; y < src->h; y++, dst += row, s += src->stride)
-        memcpy(dst, s, row);
+    unsigned per = (unsigned)(VQ_COPY_BAND_BYTES / (row ? row : 1));
+    if (per < 1)
+        per = 1;
+    while (per * (size_t)bands_left < src->h)
+        per++;
+    for (unsigned y = 0; y < src->h && job->n < VQ_MAX_COPY_TASKS; y += per) {
+        CopyTask *t = &job->task[job->n++];
+        t->dst = dst + y * row;
+        t->src = src->data + (ptrdiff_t)y * src->stride;
+        t->stride = src->stride;
+        t->row = row;
+        t->rows = src->h - y < per ? src->h - y : per;
+    }
 }
 
 int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
@@ -114,13 +153,21 @@ int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
     const VqFormat *fmt = &st->fmt;
     const VqFrame *pic[2] = { ref, dis };
     VqStream up = vq_gpu_upload_stream(st->gpu);
+    CopyJob job;
+    job.n = 0;
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned p = 0; p < fmt->n_planes; p++)
+            if ((st->planes & (1u << p)) && fmt->w[p] && fmt->h[p])
+                add_plane_copy(&job, slot->host + slot->host_off[k][p],
+                               &pic[k]->plane[p], fmt->bytes_per_sample,
+                               VQ_MAX_COPY_TASKS / 6);
+    vq_parallel_for(st->pool, job.n, copy_rows, &job);
     for (unsigned k = 0; k < 2; k++) {
         for (unsigned p = 0; p < fmt->n_planes; p++) {
             if (!(st->planes & (1u << p)) || !fmt->w[p] || !fmt->h[p])
                 continue;
             uint8_t *h = slot->host + slot->host_off[k][p];
             size_t row = (size_t)fmt->w[p] * fmt->bytes_per_sample;
-            copy_plane(h, &pic[k]->plane[p], fmt->bytes_per_sample);
             int err = vq_gpu_upload2d(st->gpu, up, slot->dev[k][p],
                                       slot->view[k].plane[p].pitch, h, row,
                                       row, fmt->h[p]);

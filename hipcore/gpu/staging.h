@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "../picture.h"
+#include "../threadpool.h"
 #include "gpu.h"
 
 typedef struct VqSlot {
@@ -42,11 +43,12 @@ typedef struct VqStaging {
     unsigned depth;
     size_t acc_size;
     VqSlot *slot;
+    VqThreadPool *pool;        /* host copies run on it when set */
 } VqStaging;
 
 int vq_staging_open(VqStaging **st, VqGpu *gpu, const VqFormat *fmt,
                     unsigned planes, unsigned depth, size_t acc_size,
-                    VqErrBuf *e);
+                    VqThreadPool *pool, VqErrBuf *e);
 void vq_staging_close(VqStaging **st);
 
 /* Copies the planes into the slot's pinned memory, enqueues their uploads and

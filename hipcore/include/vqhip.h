@@ -158,6 +158,10 @@ int vq_flush(VqContext *ctx);
 /* Next frame's scores in frame order: 0 and *out set, VQ_EAGAIN when the next
  * frame is not complete yet, VQ_EOF after vq_flush() when all were delivered. */
 int vq_receive(VqContext *ctx, VqFrameScores *out);
+/* As vq_receive, but first waits for the GPU and CPU work already submitted,
+ * so VQ_EAGAIN means the next frame needs more input (a temporal feature
+ * waiting for the following frame), never that work is still running. */
+int vq_receive_wait(VqContext *ctx, VqFrameScores *out);
 
 /* After the run: pooled value of one output over all (subsampled) frames. */
 int vq_pooled(VqContext *ctx, const char *name, VqPool pool, double *out);

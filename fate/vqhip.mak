@@ -1,0 +1,153 @@
+# FATE tests of the vqhip filter, on the CPU backend (backend=cpu: FATE
+# machines need not have a GPU).
+#
+# Inputs are made by lavfi, as in tests/fate-run.sh's refcmp_metadata:
+# testsrc2 at 300x200, 5 frames, converted with format=PIXFMT; the
+# distorted copy is avgblur=4 of it. The scores are read back with
+# metadata=print and compared by tests/refcmp-metadata.awk with a relative
+# tolerance (FUZZ).
+#
+# The references do not come from vqhip. fate/make-refs.sh makes them from
+# libvmaf's vmaf tool (motion: C path, on the same frames written as raw
+# video; its CSV values become the metadata lines) and from FFmpeg's own
+# psnr filter on the same inputs, renaming its values:
+#   lavfi.psnr.psnr.y/u/v -> lavfi.vqhip.psnr_y/psnr_cb/psnr_cr
+#   lavfi.psnr.psnr.y     -> lavfi.vqhip.float_psnr (libvmaf's float_psnr is
+#                            luma PSNR in float, with samples scaled by
+#                            2^(8-bits) and the peak scaled alike)
+# PSNR is 10*log10(peak^2/MSE) with peak = 2^bits - 1 in both filters, and
+# 300x200 has no odd chroma sizes (vf_psnr rounds those up, libvmaf down).
+# vf_psnr prints single-precision values ("%f" of a float: about 7
+# significant digits), vqhip prints doubles: VQHIP_FUZZ allows that
+# rounding and nothing more (measured: at most 5.2e-8 relative; 2e-7 is
+# 5e-6 dB at 25 dB).
+#
+# The passthrough test checks that the frames leave the filter unchanged,
+# complete and in order: its reference is the framecrc of the distorted
+# input alone, without vqhip.
+
+VQHIP_FUZZ = 0.0000002
+VQHIP_CPU = vqhip=backend=cpu
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-yuv420p
+fate-filter-vqhip-psnr-yuv420p: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr|name=float_psnr" yuv420p $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-yuv422p10
+fate-filter-vqhip-psnr-yuv422p10: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr|name=float_psnr" yuv422p10le $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-yuv444p12
+fate-filter-vqhip-psnr-yuv444p12: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr" yuv444p12le $(VQHIP_FUZZ)
+
+# Gray inputs are the luma plane of a YUV input (refcmp_metadata puts its
+# PIXFMT argument after "format="): FFmpeg's conversion of testsrc2 to gray
+# changed between 5.1 and 9.0, the luma plane did not.
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-gray16
+fate-filter-vqhip-psnr-gray16: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr" yuv420p16le,extractplanes=y $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-psnr-gray
+fate-filter-vqhip-float-psnr-gray: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=float_psnr" yuv420p,extractplanes=y $(VQHIP_FUZZ)
+
+# Frames 1 and 3 carry no scores with n_subsample=2.
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-subsample
+fate-filter-vqhip-psnr-subsample: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr:n_subsample=2" yuv420p $(VQHIP_FUZZ)
+
+# A temporal feature: each frame's motion is final one frame later, the
+# last frame's at EOF (vq_flush).
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-motion
+fate-filter-vqhip-motion: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=motion" yuv420p $(VQHIP_FUZZ)
+
+FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
+                          AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER      \
+                          EXTRACTPLANES_FILTER METADATA_FILTER            \
+                          WRAPPED_AVFRAME_ENCODER                         \
+                          NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_REFCMP-yes)
+
+VQHIP_PASSTHROUGH = framecrc -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=yuv420p,split[ref][tmp];[tmp]avgblur=4[dis];[dis][ref]$(1)"
+
+FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
+                          AVGBLUR_FILTER FORMAT_FILTER RAWVIDEO_ENCODER   \
+                          FRAMECRC_MUXER PIPE_PROTOCOL) += fate-filter-vqhip-passthrough
+fate-filter-vqhip-passthrough: CMD = $(call VQHIP_PASSTHROUGH,$(VQHIP_CPU):feature=name=psnr)
+
+# Error paths: ffmpeg must fail ("!") and say why (CMP = grep on stderr).
+VQHIP_SRC = testsrc2=rate=1:duration=1
+
+FATE_VQHIP_ERROR-yes += fate-filter-vqhip-mismatch-size
+fate-filter-vqhip-mismatch-size: CMD = ! ffmpeg -lavfi "$(VQHIP_SRC):size=64x48,format=yuv420p[dis];$(VQHIP_SRC):size=64x64,format=yuv420p[ref];[dis][ref]$(VQHIP_CPU):feature=name=psnr" -f null -
+fate-filter-vqhip-mismatch-size: REF = The main input is 64x48 yuv420p (8-bit) but the reference input is 64x64 yuv420p (8-bit)
+
+FATE_VQHIP_ERROR-yes += fate-filter-vqhip-mismatch-depth
+fate-filter-vqhip-mismatch-depth: CMD = ! ffmpeg -auto_conversion_filters -lavfi "$(VQHIP_SRC):size=64x48,format=yuv420p[dis];$(VQHIP_SRC):size=64x48,format=yuv420p10le[ref];[dis][ref]$(VQHIP_CPU):feature=name=psnr" -f null -
+fate-filter-vqhip-mismatch-depth: REF = The main input is 64x48 yuv420p (8-bit) but the reference input is 64x48 yuv420p10le (10-bit)
+
+FATE_VQHIP_ERROR-yes += fate-filter-vqhip-unknown-feature
+fate-filter-vqhip-unknown-feature: CMD = ! ffmpeg -lavfi "$(VQHIP_SRC):size=64x48,format=yuv420p,split[dis][ref];[dis][ref]$(VQHIP_CPU):feature=name=nosuch" -f null -
+fate-filter-vqhip-unknown-feature: REF = unknown feature .nosuch.; valid features: .*psnr
+
+$(FATE_VQHIP_ERROR-yes): CMP = grep
+FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
+                          FORMAT_FILTER SCALE_FILTER                      \
+                          WRAPPED_AVFRAME_ENCODER NULL_MUXER) += $(FATE_VQHIP_ERROR-yes)
+
+# GPU: the same inputs and references on backend=hip:strict=1 (the
+# references differ only in lavfi.vqhip.backend), at the default depth and
+# at depth=1 (frames released as soon as scored) and depth=8. They need a
+# GPU, so they are hardware tests: "make fate-vqhip-hip" or "make fate-hw",
+# not part of "make fate".
+VQHIP_HIP = vqhip=backend=hip:strict=1
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-yuv420p
+fate-filter-vqhip-hip-psnr-yuv420p: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-yuv420p: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-yuv420p-depth1
+fate-filter-vqhip-hip-psnr-yuv420p-depth1: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:feature=name=psnr|name=float_psnr" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-yuv420p-depth1: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-yuv422p10
+fate-filter-vqhip-hip-psnr-yuv422p10: CMD = refcmp_metadata "$(VQHIP_HIP):depth=8:feature=name=psnr|name=float_psnr" yuv422p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-yuv422p10: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv422p10
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-yuv444p12
+fate-filter-vqhip-hip-psnr-yuv444p12: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=psnr" yuv444p12le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-yuv444p12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv444p12
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-gray16
+fate-filter-vqhip-hip-psnr-gray16: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=psnr" yuv420p16le,extractplanes=y $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-gray16: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-gray16
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-psnr-gray
+fate-filter-vqhip-hip-float-psnr-gray: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=float_psnr" yuv420p,extractplanes=y $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-psnr-gray: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-psnr-gray
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-subsample
+fate-filter-vqhip-hip-psnr-subsample: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=psnr:n_subsample=2" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-subsample: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-subsample
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-motion
+fate-filter-vqhip-hip-motion: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=motion" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-motion: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-motion
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-motion-depth1
+fate-filter-vqhip-hip-motion-depth1: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:feature=name=motion" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-motion-depth1: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-motion
+
+FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
+                              AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \
+                              EXTRACTPLANES_FILTER METADATA_FILTER        \
+                              WRAPPED_AVFRAME_ENCODER                     \
+                              NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_HIP_REFCMP-yes)
+
+FATE_VQHIP_HIP_PASSTHROUGH-yes += fate-filter-vqhip-hip-passthrough-depth1
+fate-filter-vqhip-hip-passthrough-depth1: CMD = $(call VQHIP_PASSTHROUGH,$(VQHIP_HIP):depth=1:feature=name=psnr)
+FATE_VQHIP_HIP_PASSTHROUGH-yes += fate-filter-vqhip-hip-passthrough-depth8
+fate-filter-vqhip-hip-passthrough-depth8: CMD = $(call VQHIP_PASSTHROUGH,$(VQHIP_HIP):depth=8:feature=name=psnr)
+$(FATE_VQHIP_HIP_PASSTHROUGH-yes): REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-passthrough
+FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
+                              AVGBLUR_FILTER FORMAT_FILTER RAWVIDEO_ENCODER \
+                              FRAMECRC_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_HIP_PASSTHROUGH-yes)
+
+FATE_FFMPEG += $(FATE_VQHIP-yes)
+FATE_HW-$(CONFIG_FFMPEG) += $(FATE_VQHIP_HIP-yes)
+fate-vqhip: $(FATE_VQHIP-yes)
+fate-vqhip-hip: $(FATE_VQHIP_HIP-yes)

@@ -1,0 +1,269 @@
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "cpu_frames.h"
+
+#define VQ_ALIGN(x, a) (((x) + (a) - 1) & ~(size_t)((a) - 1))
+
+typedef struct CpuSlot CpuSlot;
+
+typedef struct CpuJob {
+    VqCpuRun *run;
+    CpuSlot *slot;
+    unsigned fex;
+} CpuJob;
+
+struct CpuSlot {
+    unsigned index;
+    uint8_t *pix;               /* owned copy of the planes CPU extractors read */
+    VqFrame ref, dis;
+    uint8_t *acc;
+    int err[VQ_MAX_FEX];
+    CpuJob job[VQ_MAX_FEX];
+    VqTaskGroup group;
+};
+
+struct VqCpuRun {
+    VqContext *ctx;
+    VqThreadPool *pool;         /* NULL: inline */
+    unsigned n_workers;
+    void **scratch;             /* [fex * n_workers + worker] */
+    size_t acc_off[VQ_MAX_FEX], acc_size;
+    unsigned planes;
+    bool any;
+    CpuSlot *slot;
+    unsigned n_slots, n_queued, n_done;
+    pthread_mutex_t order_lock; /* temporal extractors' frame order */
+    pthread_cond_t order_cond;
+    unsigned next_index[VQ_MAX_FEX];
+};
+
+void vq_cpu_close(VqCpuRun **prun)
+{
+    VqCpuRun *run = *prun;
+    if (!run)
+        return;
+    for (unsigned s = 0; s < run->n_slots; s++) {
+        vq_taskgroup_destroy(&run->slot[s].group);
+        free(run->slot[s].pix);
+        free(run->slot[s].acc);
+    }
+    free(run->slot);
+    for (unsigned i = 0; run->scratch && i < VQ_MAX_FEX * run->n_workers; i++)
+        free(run->scratch[i]);
+    free(run->scratch);
+    pthread_mutex_destroy(&run->order_lock);
+    pthread_cond_destroy(&run->order_cond);
+    free(run);
+    *prun = NULL;
+}
+
+static size_t plane_row(const VqFormat *fmt, unsigned p)
+{
+    return (size_t)fmt->w[p] * fmt->bytes_per_sample;
+}
+
+static int slot_open(VqCpuRun *run, CpuSlot *s)
+{
+    const VqFormat *fmt = &run->ctx->fmt;
+    size_t total = 0;
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned p = 0; p < fmt->n_planes; p++)
+            if (run->planes & (1u << p))
+                total += VQ_ALIGN(plane_row(fmt, p) * fmt->h[p], 64);
+    s->pix = malloc(total ? total : 1);
+    s->acc = malloc(run->acc_size ? run->acc_size : 1);
+    if (!s->pix || !s->acc)
+        return VQ_ENOMEM;
+    size_t off = 0;
+    for (unsigned k = 0; k < 2; k++) {
+        VqFrame *f = k ? &s->dis : &s->ref;
+        for (unsigned p = 0; p < fmt->n_planes; p++) {
+            if (!(run->planes & (1u << p)))
+                continue;
+            f->plane[p].data = s->pix + off;
+            f->plane[p].stride = (ptrdiff_t)plane_row(fmt, p);
+            f->plane[p].w = fmt->w[p];
+            f->plane[p].h = fmt->h[p];
+            off += VQ_ALIGN(plane_row(fmt, p) * fmt->h[p], 64);
+        }
+    }
+    return 0;
+}
+
+int vq_cpu_open(VqCpuRun **prun, VqContext *ctx)
+{
+    VqCpuRun *run = calloc(1, sizeof(*run));
+    *prun = run;
+    if (!run)
+        return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+    run->ctx = ctx;
+    pthread_mutex_init(&run->order_lock, NULL);
+    pthread_cond_init(&run->order_cond, NULL);
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        if (fex->on_gpu)
+            continue;
+        run->any = true;
+        run->planes |= fex->planes;
+        run->acc_off[i] = run->acc_size;
+        run->acc_size += VQ_ALIGN(fex->acc_size, 64);
+    }
+    run->pool = ctx->pool;
+    run->n_workers = run->pool ? vq_threadpool_size(run->pool) : 1;
+    run->scratch = calloc((size_t)VQ_MAX_FEX * run->n_workers, sizeof(void *));
+    if (!run->scratch)
+        return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        for (unsigned w = 0; !fex->on_gpu && fex->scratch_size && w < run->n_workers;
+             w++) {
+            void **p = &run->scratch[i * run->n_workers + w];
+            *p = aligned_alloc(64, VQ_ALIGN(fex->scratch_size, 64));
+            if (!*p)
+                return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        }
+    }
+    run->n_slots = run->pool ? 2 * run->n_workers : 1;
+    run->slot = calloc(run->n_slots, sizeof(*run->slot));
+    if (!run->slot)
+        return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+    for (unsigned s = 0; s < run->n_slots; s++) {
+        vq_taskgroup_init(&run->slot[s].group);
+        if (run->pool && run->any && slot_open(run, &run->slot[s]))
+            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+    }
+    if (!run->pool) {
+        run->slot[0].acc = malloc(run->acc_size ? run->acc_size : 1);
+        if (!run->slot[0].acc)
+            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+static void run_job(void *arg, unsigned worker)
+{
+    CpuJob *job = arg;
+    VqCpuRun *run = job->run;
+    CpuSlot *s = job->slot;
+    VqFex *fex = run->ctx->fex[job->fex];
+    bool temporal = fex->desc->flags & VQ_FEX_TEMPORAL;
+    if (temporal) {
+        pthread_mutex_lock(&run->order_lock);
+        while (run->next_index[job->fex] != s->index)
+            pthread_cond_wait(&run->order_cond, &run->order_lock);
+        pthread_mutex_unlock(&run->order_lock);
+    }
+    uint8_t *acc = s->acc + run->acc_off[job->fex];
+    memset(acc, 0, fex->acc_size);
+    s->err[job->fex] = fex->desc->cpu_run(
+        fex, &s->ref, &s->dis, s->index, acc,
+        run->scratch[job->fex * run->n_workers + worker]);
+    if (temporal) {
+        pthread_mutex_lock(&run->order_lock);
+        run->next_index[job->fex] = s->index + 1;
+        pthread_cond_broadcast(&run->order_cond);
+        pthread_mutex_unlock(&run->order_lock);
+    }
+}
+
+static int finalize_slot(VqCpuRun *run, CpuSlot *s)
+{
+    VqContext *ctx = run->ctx;
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        if (fex->on_gpu)
+            continue;
+        if (vq_fex_runs_on(ctx, fex, s->index)) {
+            if (s->err[i])
+                return s->err[i];
+            int err = fex->desc->finalize(fex, s->acc + run->acc_off[i], s->index);
+            if (err)
+                return err;
+        }
+        fex->n_finalized++;
+    }
+    return 0;
+}
+
+int vq_cpu_collect(VqCpuRun *run, bool wait)
+{
+    while (run->n_done < run->n_queued) {
+        CpuSlot *s = &run->slot[run->n_done % run->n_slots];
+        if (!wait && !vq_taskgroup_idle(&s->group))
+            return 0;
+        vq_taskgroup_wait(&s->group);
+        run->n_done++;
+        int err = finalize_slot(run, s);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+static void copy_frame(VqCpuRun *run, VqFrame *dst, const VqFrame *src)
+{
+    const VqFormat *fmt = &run->ctx->fmt;
+    for (unsigned p = 0; p < fmt->n_planes; p++) {
+        if (!(run->planes & (1u << p)))
+            continue;
+        size_t row = plane_row(fmt, p);
+        uint8_t *d = (uint8_t *)dst->plane[p].data;
+        const uint8_t *sp = src->plane[p].data;
+        for (unsigned y = 0; y < fmt->h[p]; y++)
+            memcpy(d + y * row, sp + (ptrdiff_t)y * src->plane[p].stride, row);
+    }
+}
+
+int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
+                  unsigned index)
+{
+    VqContext *ctx = run->ctx;
+    if (!run->any) {
+        for (unsigned i = 0; i < ctx->n_fex; i++)
+            if (!ctx->fex[i]->on_gpu)
+                ctx->fex[i]->n_finalized++;
+        return 0;
+    }
+    if (!run->pool) {
+        CpuSlot *s = &run->slot[0];
+        s->index = index;
+        s->ref = *ref;
+        s->dis = *dis;
+        for (unsigned i = 0; i < ctx->n_fex; i++) {
+            VqFex *fex = ctx->fex[i];
+            s->err[i] = 0;
+            if (fex->on_gpu || !vq_fex_runs_on(ctx, fex, index))
+                continue;
+            CpuJob job = { run, s, i };
+            run_job(&job, 0);
+        }
+        return finalize_slot(run, s);
+    }
+    /* Reuse the oldest slot once its frame is finalized. */
+    if (run->n_queued - run->n_done == run->n_slots) {
+        CpuSlot *old = &run->slot[run->n_done % run->n_slots];
+        vq_taskgroup_wait(&old->group);
+        run->n_done++;
+        int err = finalize_slot(run, old);
+        if (err)
+            return err;
+    }
+    CpuSlot *s = &run->slot[run->n_queued % run->n_slots];
+    s->index = index;
+    copy_frame(run, &s->ref, ref);
+    copy_frame(run, &s->dis, dis);
+    run->n_queued++;
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        s->err[i] = 0;
+        if (fex->on_gpu || !vq_fex_runs_on(ctx, fex, index))
+            continue;
+        s->job[i] = (CpuJob){ run, s, i };
+        if (vq_threadpool_submit(run->pool, &s->group, run_job, &s->job[i]))
+            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+    }
+    return 0;
+}

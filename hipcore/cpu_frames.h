@@ -1,0 +1,26 @@
+/*
+ * The CPU extractors' side of the pipeline. With a thread pool, several
+ * frames are in flight: submit copies the planes the CPU extractors read
+ * (the caller's memory is not read after vq_submit returns), queues one task
+ * per extractor and frame, and frames are finalized in order as their tasks
+ * finish. Temporal extractors' tasks run one frame at a time, in order.
+ * Without a pool everything runs inline on the caller's pictures.
+ */
+#ifndef VQHIP_CPU_FRAMES_H
+#define VQHIP_CPU_FRAMES_H
+
+#include <stdbool.h>
+
+#include "picture.h"
+
+struct VqContext;
+typedef struct VqCpuRun VqCpuRun;
+
+int vq_cpu_open(VqCpuRun **run, struct VqContext *ctx);
+void vq_cpu_close(VqCpuRun **run);
+int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
+                  unsigned index);
+/* Finalizes finished frames in order; with wait, every frame in flight. */
+int vq_cpu_collect(VqCpuRun *run, bool wait);
+
+#endif

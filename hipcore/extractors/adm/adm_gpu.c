@@ -1,0 +1,78 @@
+/*
+ * Integer ADM, GPU path: device buffers for the approximation bands and the
+ * per-row sums, allocated once; per frame four scale launches and the row
+ * launch on the compute stream, no host synchronisation. The row sums are
+ * cleared by the row launch itself, so frames need no memset.
+ */
+#include <stdlib.h>
+
+#include "adm_internal.h"
+
+#if defined(VQ_HAVE_HIP)
+
+typedef struct AdmGpu {
+    VqAdmDevBufs b;
+} AdmGpu;
+
+void vq_adm_gpu_close(VqFex *fex, VqGpu *gpu)
+{
+    AdmGpu *g = fex->gpu_priv;
+    if (!g)
+        return;
+    for (int k = 0; k < 3; k++) {
+        vq_gpu_free(gpu, g->b.a_ref[k]);
+        vq_gpu_free(gpu, g->b.a_dis[k]);
+    }
+    vq_gpu_free(gpu, g->b.rows);
+    free(g);
+    fex->gpu_priv = NULL;
+}
+
+int vq_adm_gpu_init(VqFex *fex, VqGpu *gpu)
+{
+    const AdmPriv *s = fex->priv;
+    AdmGpu *g = calloc(1, sizeof(*g));
+    if (!g)
+        return vq_fail(fex->err, VQ_ENOMEM, "out of memory");
+    fex->gpu_priv = g;
+    int err = 0;
+    for (int k = 0; k < 3 && !err; k++) {
+        const VqAdmScale *sc = &s->p.sc[k];
+        size_t elem = k == 0 ? sizeof(int16_t) : sizeof(int32_t);
+        g->b.a_pitch[k] = ((size_t)sc->w + 63) & ~(size_t)63;
+        size_t bytes = g->b.a_pitch[k] * (size_t)sc->h * elem;
+        err = vq_gpu_malloc(gpu, &g->b.a_ref[k], bytes, "adm band");
+        if (!err)
+            err = vq_gpu_malloc(gpu, &g->b.a_dis[k], bytes, "adm band");
+    }
+    size_t n_rows = vq_adm_rows_layout(&s->p, g->b.rows_off);
+    if (!err)
+        err = vq_gpu_malloc(gpu, (void **)&g->b.rows, n_rows * sizeof(uint64_t),
+                            "adm row sums");
+    if (!err)
+        err = vq_gpu_memset(gpu, vq_gpu_compute_stream(gpu), g->b.rows, 0,
+                            n_rows * sizeof(uint64_t));
+    if (err)
+        vq_adm_gpu_close(fex, gpu);
+    return err;
+}
+
+int vq_adm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                   const VqDevFrame *dis, unsigned index, void *acc_dev)
+{
+    (void)index;
+    const AdmPriv *s = fex->priv;
+    AdmGpu *g = fex->gpu_priv;
+    VqStream st = vq_gpu_compute_stream(gpu);
+    for (int k = 0; k < 4; k++) {
+        int err = vq_fex_launch_check(
+            fex, gpu, vq_adm_scale_launch(st, &s->p, k, &ref->plane[0],
+                                          &dis->plane[0], &g->b));
+        if (err)
+            return err;
+    }
+    return vq_fex_launch_check(fex, gpu,
+                               vq_adm_rows_launch(st, &s->p, &g->b, acc_dev));
+}
+
+#endif

@@ -1,0 +1,66 @@
+/* Integer ADM: state shared by the extractor's files. */
+#ifndef VQHIP_EXTRACTORS_ADM_INTERNAL_H
+#define VQHIP_EXTRACTORS_ADM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../../kernels/adm.h"
+#include "../gpu_fn.h"
+
+/* adm_csf_mode values (libvmaf integer_adm.h: ADM_CSF_MODE). */
+enum {
+    ADM_CSF_WATSON97 = 0,
+    ADM_CSF_BARTEN = 1,
+    ADM_CSF_BLEND = 2,
+    ADM_CSF_BLEND_MAE = 3,
+};
+
+typedef struct AdmPriv {
+    /* options */
+    bool debug;
+    double csf_scale;
+    double csf_diag_scale;
+    double dlm_weight;
+    double enhn_gain_limit;
+    double norm_view_dist;
+    int ref_display_height;
+    int csf_mode;
+    double noise_weight;
+    bool skip_aim;
+    bool skip_scale0;
+    double min_val;
+
+    /* derived in init */
+    VqAdmParams p;
+    float rfactor[4][3];     /* CSF weights as floats (denominator) */
+    int32_t *recip;          /* 2^30 / d, d = -32768..32768 (CPU path) */
+    size_t plane_stride[4];  /* CPU scratch: next-scale plane stride */
+    size_t scratch_off[8];
+} AdmPriv;
+
+/* adm_params.c: the CSF weights and fixed-point shifts for a w x h frame;
+ * fails with a message for settings libvmaf's integer ADM cannot compute. */
+int vq_adm_setup(AdmPriv *s, unsigned w, unsigned h, unsigned bpc,
+                 VqErrBuf *err);
+
+/* adm_params.c: per-scale num, aim and den from the accumulators, as
+ * libvmaf's float arithmetic turns them into scores. */
+void vq_adm_scale_scores(const AdmPriv *s, const VqAdmAcc *acc, int scale,
+                         float *num, float *aim, float *den);
+
+/* adm_cpu.c */
+size_t vq_adm_cpu_scratch_size(AdmPriv *s);
+void vq_adm_cpu_frame(const AdmPriv *s, const VqPlane *ref,
+                      const VqPlane *dis, VqAdmAcc *acc, void *scratch);
+
+/* adm_gpu.c */
+#if defined(VQ_HAVE_HIP)
+int vq_adm_gpu_init(VqFex *fex, VqGpu *gpu);
+int vq_adm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                   const VqDevFrame *dis, unsigned index, void *acc_dev);
+void vq_adm_gpu_close(VqFex *fex, VqGpu *gpu);
+#endif
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * Integer VIF, CPU path: the frame driver. Row by row at each scale: the
+ * row filters of vif_filter.c give the row's sigmas, vq_vif_cpu_stat_sums
+ * adds their terms; on even rows the next scale's row is made.
+ */
+#include <string.h>
+
+#include "vif_cpu.h"
+
+void vq_vif_dims(VqVifDims *d, unsigned w, unsigned h)
+{
+    for (unsigned s = 0; s < VQ_VIF_SCALES; s++) {
+        d->w[s] = w;
+        d->h[s] = h;
+        w /= 2;
+        h /= 2;
+    }
+}
+
+static void take(uint8_t *base, size_t *off, size_t bytes, void **ptr)
+{
+    size_t at = *off;
+    *off = (at + bytes + 63) & ~(size_t)63;
+    *ptr = base ? base + at : NULL;
+}
+
+/* Lays the work buffers out in scratch (NULL: just the size; wk is then
+ * left alone). */
+static size_t vif_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
+{
+    uint8_t *base = scratch;
+    size_t off = 0, row16 = ((size_t)d->w[0] + 2 * VQ_VIF_PAD) * 2;
+    size_t row32 = (size_t)d->w[0] * 4;
+    void *p;
+    for (unsigned s = 1; s < VQ_VIF_SCALES; s++)
+        for (unsigned k = 0; k < 2; k++) {
+            take(base, &off, (size_t)d->w[s] * d->h[s] * sizeof(uint16_t), &p);
+            if (base)
+                wk->img[k][s] = p;
+        }
+    for (unsigned k = 0; k < VQ_VIF_ROWS + 2; k++) {
+        take(base, &off, row16, &p);
+        if (!base)
+            continue;
+        uint16_t *r = (uint16_t *)p + VQ_VIF_PAD;
+        if (k < VQ_VIF_ROWS)
+            wk->v[k] = r;
+        else if (k == VQ_VIF_ROWS)
+            wk->d_ref = r;
+        else
+            wk->d_dis = r;
+    }
+    for (unsigned k = 0; k < VQ_VIF_ROWS; k++) {
+        take(base, &off, row32, &p);
+        if (base)
+            wk->sum[k] = p;
+    }
+    int32_t **rows32[9] = { &wk->s1, &wk->s2, &wk->s12, &wk->lg[0], &wk->lg[1],
+                            &wk->lg[2], &wk->lg[3], &wk->lg[4], &wk->lg[5] };
+    for (unsigned k = 0; k < 9; k++) {
+        take(base, &off, row32, &p);
+        if (base)
+            *rows32[k] = p;
+    }
+    return off;
+}
+
+size_t vq_vif_cpu_scratch_size(const VqVifDims *d)
+{
+    VqVifWork unused;
+    return vif_layout(d, NULL, &unused);
+}
+
+/* Rows of one scale's images: scale 0 reads the planes (8 or 16 bits),
+ * later scales the 16-bit images of the previous one. */
+typedef struct VifSrc {
+    const uint8_t *ref, *dis;
+    ptrdiff_t ref_stride, dis_stride; /* bytes */
+    bool u8;
+    const uint8_t *ref_row1, *dis_row1; /* row 1 of a one-row scale */
+} VifSrc;
+
+static void gather_rows(const VifSrc *src, int first, unsigned n, unsigned h,
+                        const void **rr, const void **rd)
+{
+    for (unsigned k = 0; k < n; k++) {
+        int y = first + (int)k;
+        if (h == 1 && vq_vif_row_one_high(y)) {
+            rr[k] = src->ref_row1;
+            rd[k] = src->dis_row1;
+            continue;
+        }
+        y = vq_vif_mirror(y, (int)h);
+        rr[k] = src->ref + (ptrdiff_t)y * src->ref_stride;
+        rd[k] = src->dis + (ptrdiff_t)y * src->dis_stride;
+    }
+}
+
+static void vif_scale(const VqVifParams *p, const VqVifDims *d, unsigned s,
+                      const VifSrc *src, VqVifWork *t, VqVifScaleAcc *acc)
+{
+    unsigned w = d->w[s], h = d->h[s];
+    bool stat = !(s == 0 && p->skip_scale0);
+    bool down = s + 1 < VQ_VIF_SCALES;
+    int half = VQ_VIF_HALF(s), half_down = down ? VQ_VIF_HALF(s + 1) : 0;
+    VqVifVRound rnd = vq_vif_vround(s, p->bpc);
+    const void *rr[VQ_VIF_MAX_TAPS], *rd[VQ_VIF_MAX_TAPS];
+    for (unsigned i = 0; i < h; i++) {
+        if (stat) {
+            gather_rows(src, (int)i - half, 2 * half + 1, h, rr, rd);
+            vq_vif_stat_row_filter(s, src->u8, rr, rd, w, rnd, t);
+            vq_vif_cpu_stat_sums(p, t->s1, t->s2, t->s12, w, t, acc);
+        }
+        if (down && !(i & 1) && i / 2 < d->h[s + 1]) {
+            size_t o = (size_t)(i / 2) * d->w[s + 1];
+            gather_rows(src, (int)i - half_down, 2 * half_down + 1, h, rr, rd);
+            vq_vif_down_row_filter(s, src->u8, rr, rd, w, rnd, t,
+                                   t->img[0][s + 1] + o, t->img[1][s + 1] + o);
+        }
+    }
+}
+
+void vq_vif_cpu_frame(const VqVifParams *p, const VqVifDims *d,
+                      const VqPlane *ref, const VqPlane *dis, void *scratch,
+                      VqVifAcc *acc)
+{
+    VqVifWork t;
+    vif_layout(d, scratch, &t);
+    for (unsigned s = 0; s < VQ_VIF_SCALES; s++) {
+        VifSrc src;
+        src.ref_row1 = src.dis_row1 = NULL;
+        if (s == 0) {
+            src.ref = ref->data;
+            src.dis = dis->data;
+            src.ref_stride = ref->stride;
+            src.dis_stride = dis->stride;
+            src.u8 = p->bpc == 8;
+        } else {
+            src.ref = (const uint8_t *)t.img[0][s];
+            src.dis = (const uint8_t *)t.img[1][s];
+            src.ref_stride = (ptrdiff_t)(d->w[s] * sizeof(uint16_t));
+            src.dis_stride = src.ref_stride;
+            src.u8 = false;
+            if (s == VQ_VIF_SCALES - 1) {
+                /* scale 2's row 1 (vq_vif_row_one_high); a one-row scale 3
+                 * means scale 2 has 2 or 3 rows. Scale 2 is one column
+                 * wide never, so its stale row buffers at column 1, which
+                 * a one-column scale 3 reads, are libvmaf's (VQ_VIF_EDGE_*). */
+                src.ref_row1 = (const uint8_t *)(t.img[0][s - 1] + d->w[s - 1]);
+                src.dis_row1 = (const uint8_t *)(t.img[1][s - 1] + d->w[s - 1]);
+            }
+        }
+        vif_scale(p, d, s, &src, &t, &acc->scale[s]);
+    }
+}

@@ -1,0 +1,55 @@
+/*
+ * Integer ADM kernels: one fused launch per DWT scale (DWT of both
+ * pictures, decoupling, CSF, contrast masking and denominator, tiled with a
+ * one-sample halo) and one launch that applies libvmaf's per-row rounding
+ * and writes the accumulator record. The per-sample arithmetic is in
+ * adm/adm_fixed.h, shared with the CPU path.
+ */
+#ifndef VQHIP_KERNELS_ADM_H
+#define VQHIP_KERNELS_ADM_H
+
+#include "adm/adm_fixed.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Device memory the kernels work in, allocated once per run. */
+typedef struct VqAdmDevBufs {
+    /* Approximation bands feeding scales 1..3: [0] int16 (scale 0's
+     * output), [1] and [2] int32; ref and dis; pitch in elements. */
+    void *a_ref[3], *a_dis[3];
+    size_t a_pitch[3];
+    /* Per-row 64-bit sums, VQ_ADM_NQ x h per scale starting at
+     * rows_off[scale]; zero between frames (the rows launch clears them). */
+    uint64_t *rows;
+    size_t rows_off[4];
+} VqAdmDevBufs;
+
+/* Number of uint64 row sums VqAdmDevBufs.rows needs, and the offsets. */
+static inline size_t vq_adm_rows_layout(const VqAdmParams *p, size_t off[4])
+{
+    size_t n = 0;
+    for (int k = 0; k < 4; k++) {
+        off[k] = n;
+        n += (size_t)VQ_ADM_NQ * (size_t)p->sc[k].h;
+    }
+    return n;
+}
+
+/* Scale `scale` of one frame: reads the pictures' luma (scale 0) or the
+ * previous approximation bands, adds its row sums to b->rows. */
+int vq_adm_scale_launch(VqStream stream, const VqAdmParams *p, int scale,
+                        const VqDevPlane *ref, const VqDevPlane *dis,
+                        const VqAdmDevBufs *b);
+
+/* After the four scales: rounds and sums the rows into *acc (device
+ * memory) and clears the row sums. */
+int vq_adm_rows_launch(VqStream stream, const VqAdmParams *p,
+                       const VqAdmDevBufs *b, VqAdmAcc *acc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,447 @@
+/*
+ * Integer ADM kernels (see ../adm.h). One block scores a TX x TY tile of a
+ * scale's bands. It loads the input samples the tile and a one-sample halo
+ * need (2 TY + 6 rows, 2 TX + 6 columns, mirrored like libvmaf's DWT index
+ * tables), runs the vertical then the horizontal DWT pass in shared memory,
+ * decouples and CSF-weights every tile and halo position, then masks the
+ * tile's positions with their 3x3 neighbourhood. Intermediates keep the CPU
+ * path's widths (int16 at scale 0, int32 above). Per-row sums go to global
+ * row counters with 64-bit atomics; integer sums make the order irrelevant.
+ */
+#include "../hip_device.h"
+#include "../adm.h"
+
+#define ADM_TX 32
+#define ADM_TY 8
+#define ADM_THREADS (ADM_TX * ADM_TY)
+#define ADM_IN_R (2 * ADM_TY + 6)
+#define ADM_IN_C (2 * ADM_TX + 6)
+#define ADM_OR (ADM_TY + 2)
+#define ADM_OC (ADM_TX + 2)
+#define ADM_HALO (2 * ADM_OC + 2 * ADM_TY)
+
+template <bool S0> struct AdmT;
+template <> struct AdmT<true> {
+    typedef uint16_t In; /* samples */
+    typedef int16_t V;   /* DWT values */
+};
+template <> struct AdmT<false> {
+    typedef int32_t In;
+    typedef int32_t V;
+};
+
+template <bool S0> struct AdmSmem {
+    typedef typename AdmT<S0>::In In;
+    typedef typename AdmT<S0>::V V;
+    static const size_t in_bytes = 2 * ADM_IN_R * ADM_IN_C * sizeof(In);
+    static const size_t v_bytes = 4 * ADM_OR * ADM_IN_C * sizeof(V);
+    static const size_t red_bytes = VQ_ADM_NQ * ADM_THREADS * 8;
+    static const size_t work = in_bytes + v_bytes;
+    static const size_t bytes = work > red_bytes ? work : red_bytes;
+};
+
+struct AdmKArgs {
+    VqAdmScale sc;
+    int bpc;
+    int hvd;  /* details, decoupling, masking (not for skipped scale 0) */
+    int aim;
+    double egl;
+    int32_t egl_int;
+    float cos1_sq;
+    const void *ref, *dis;
+    size_t ref_pitch, dis_pitch; /* bytes */
+    void *out_ref, *out_dis;     /* next scale's input (NULL at scale 3) */
+    size_t out_pitch;            /* elements */
+    unsigned long long *rows;
+};
+
+template <typename T>
+static __device__ int32_t adm_load(const void *base, size_t pitch, int y, int x)
+{
+    return ((const T *)((const char *)base + (size_t)y * pitch))[x];
+}
+
+/* Decoupled, CSF-weighted values of one position, for the masking. */
+struct AdmPos {
+    int32_t rst[3], add[3];
+    int32_t ctr_n, ctr_m; /* band-summed |csf| / 15 of add, rst */
+    uint64_t den[3];
+};
+
+template <bool S0>
+static __device__ void adm_details(const AdmKArgs &a, const int32_t lo_r[4],
+                                   const int32_t hi_r[4], const int32_t lo_d[4],
+                                   const int32_t hi_d[4], bool with_den,
+                                   int32_t *f_n, int32_t *f_m, AdmPos &p)
+{
+    int32_t o[3], t[3];
+    if (S0) {
+        o[VQ_ADM_V] = vq_adm_dwt0_hhi(lo_r[0], lo_r[1], lo_r[2], lo_r[3]);
+        o[VQ_ADM_H] = vq_adm_dwt0_hlo(hi_r[0], hi_r[1], hi_r[2], hi_r[3]);
+        o[VQ_ADM_D] = vq_adm_dwt0_hhi(hi_r[0], hi_r[1], hi_r[2], hi_r[3]);
+        t[VQ_ADM_V] = vq_adm_dwt0_hhi(lo_d[0], lo_d[1], lo_d[2], lo_d[3]);
+        t[VQ_ADM_H] = vq_adm_dwt0_hlo(hi_d[0], hi_d[1], hi_d[2], hi_d[3]);
+        t[VQ_ADM_D] = vq_adm_dwt0_hhi(hi_d[0], hi_d[1], hi_d[2], hi_d[3]);
+    } else {
+        int sh = vq_adm_dwt_hshift(a.sc.scale);
+        o[VQ_ADM_V] = vq_adm_dwt_hi(lo_r[0], lo_r[1], lo_r[2], lo_r[3], sh);
+        o[VQ_ADM_H] = vq_adm_dwt_lo(hi_r[0], hi_r[1], hi_r[2], hi_r[3], sh);
+        o[VQ_ADM_D] = vq_adm_dwt_hi(hi_r[0], hi_r[1], hi_r[2], hi_r[3], sh);
+        t[VQ_ADM_V] = vq_adm_dwt_hi(lo_d[0], lo_d[1], lo_d[2], lo_d[3], sh);
+        t[VQ_ADM_H] = vq_adm_dwt_lo(hi_d[0], hi_d[1], hi_d[2], hi_d[3], sh);
+        t[VQ_ADM_D] = vq_adm_dwt_hi(hi_d[0], hi_d[1], hi_d[2], hi_d[3], sh);
+    }
+    int angle = S0 ? vq_adm_angle_flag16(o[0], o[1], t[0], t[1], a.cos1_sq)
+                   : vq_adm_angle_flag(o[0], o[1], t[0], t[1], a.cos1_sq);
+    uint32_t fn = 0, fm = 0, cn = 0, cm = 0;
+    for (int b = 0; b < 3; b++) {
+        int32_t rst, add, csf_n, csf_m;
+        if (S0) {
+            int32_t ab = o[b] < 0 ? -o[b] : o[b];
+            int32_t recip = vq_adm_recip(ab);
+            int32_t k = vq_adm_k0(o[b], t[b], o[b] < 0 ? -recip : recip);
+            rst = vq_adm_restore0(o[b], t[b], k, angle, a.egl, a.egl_int);
+            add = (int16_t)(t[b] - rst);
+            csf_n = vq_adm_csf0(add, a.sc.rfactor[b], b);
+            csf_m = vq_adm_csf0(rst, a.sc.rfactor[b], b);
+            fn += (uint32_t)vq_adm_flt0(csf_n);
+            fm += (uint32_t)vq_adm_flt0(csf_m);
+            cn += (uint32_t)vq_adm_ctr0(csf_n);
+            cm += (uint32_t)vq_adm_ctr0(csf_m);
+            if (with_den)
+                p.den[b] = vq_adm_den0(o[b]);
+        } else {
+            int shift;
+            uint32_t msb = vq_adm_best15((uint32_t)vq_adm_abs32(o[b]), &shift);
+            int64_t k = vq_adm_k123(o[b], t[b], vq_adm_recip((int32_t)msb), shift);
+            rst = vq_adm_restore123(o[b], t[b], k, angle, a.egl, a.egl_int);
+            add = (int32_t)((uint32_t)t[b] - (uint32_t)rst);
+            csf_n = vq_adm_csf123(add, a.sc.rfactor[b]);
+            csf_m = vq_adm_csf123(rst, a.sc.rfactor[b]);
+            fn += (uint32_t)vq_adm_flt123(csf_n);
+            fm += (uint32_t)vq_adm_flt123(csf_m);
+            cn += (uint32_t)vq_adm_ctr123(csf_n);
+            cm += (uint32_t)vq_adm_ctr123(csf_m);
+            if (with_den)
+                p.den[b] = vq_adm_den123(o[b], a.sc.den_sq_shift, a.sc.den_sq_add,
+                                         a.sc.den_cub_shift, a.sc.den_cub_add);
+        }
+        p.rst[b] = rst;
+        p.add[b] = add;
+    }
+    *f_n = (int32_t)fn;
+    *f_m = (int32_t)fm;
+    p.ctr_n = (int32_t)cn;
+    p.ctr_m = (int32_t)cm;
+}
+
+/* Sum over the 3x3 neighbourhood without its centre; mirrored indices. */
+static __device__ int32_t adm_ring8(const int32_t *f, int up, int mid, int dn,
+                                    int lf, int cc, int rt)
+{
+    uint32_t s = (uint32_t)f[up * ADM_OC + lf] + (uint32_t)f[up * ADM_OC + cc] +
+                 (uint32_t)f[up * ADM_OC + rt] + (uint32_t)f[mid * ADM_OC + lf] +
+                 (uint32_t)f[mid * ADM_OC + rt] + (uint32_t)f[dn * ADM_OC + lf] +
+                 (uint32_t)f[dn * ADM_OC + cc] + (uint32_t)f[dn * ADM_OC + rt];
+    return (int32_t)s;
+}
+
+template <bool S0, typename TIn>
+__global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
+{
+    typedef typename AdmT<S0>::In In;
+    typedef typename AdmT<S0>::V V;
+    typedef AdmSmem<S0> M;
+    __shared__ __align__(16) unsigned char smem[M::bytes];
+    In *in_r = (In *)smem;
+    In *in_d = in_r + ADM_IN_R * ADM_IN_C;
+    V *v_lo_r = (V *)(smem + M::in_bytes);
+    V *v_hi_r = v_lo_r + ADM_OR * ADM_IN_C;
+    V *v_lo_d = v_hi_r + ADM_OR * ADM_IN_C;
+    V *v_hi_d = v_lo_d + ADM_OR * ADM_IN_C;
+    int32_t *f_n = (int32_t *)smem; /* after the vertical pass */
+    int32_t *f_m = f_n + ADM_OR * ADM_OC;
+    unsigned long long *red = (unsigned long long *)smem; /* at the end */
+
+    const VqAdmScale &sc = a.sc;
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * ADM_TX + tx;
+    const int j0 = blockIdx.x * ADM_TX, i0 = blockIdx.y * ADM_TY;
+    const bool need = a.hvd && j0 < sc.right && j0 + ADM_TX > sc.left &&
+                      i0 < sc.bottom && i0 + ADM_TY > sc.top;
+
+    /* Input tile: rows 2 i0 - 3 .., columns 2 j0 - 3 .., mirrored, and
+     * clamped where only positions outside the bands would read. */
+    const int yb = 2 * i0 - 3, xb = 2 * j0 - 3;
+    const int n_in = ADM_IN_R * ADM_IN_C;
+#pragma unroll
+    for (int it = 0; it < (n_in + ADM_THREADS - 1) / ADM_THREADS; it++) {
+        int idx = tid + it * ADM_THREADS;
+        if (idx < n_in) {
+            int ly = idx / ADM_IN_C, lx = idx - ly * ADM_IN_C;
+            int y = vq_adm_mirror(yb + ly, sc.in_h);
+            int x = vq_adm_mirror(xb + lx, sc.in_w);
+            y = y < 0 ? 0 : (y >= sc.in_h ? sc.in_h - 1 : y);
+            x = x < 0 ? 0 : (x >= sc.in_w ? sc.in_w - 1 : x);
+            in_r[idx] = (In)adm_load<TIn>(a.ref, a.ref_pitch, y, x);
+            in_d[idx] = (In)adm_load<TIn>(a.dis, a.dis_pitch, y, x);
+        }
+    }
+    __syncthreads();
+
+    /* Vertical pass for the tile rows (and the halo rows when needed). */
+    const int o0 = need ? 0 : 1, n_v = (need ? ADM_OR : ADM_TY) * ADM_IN_C;
+#pragma unroll
+    for (int it = 0; it < (ADM_OR * ADM_IN_C + ADM_THREADS - 1) / ADM_THREADS; it++) {
+        int idx = tid + it * ADM_THREADS;
+        if (idx >= n_v)
+            break;
+        int o = o0 + idx / ADM_IN_C, lx = idx - (idx / ADM_IN_C) * ADM_IN_C;
+        const In *cr = in_r + 2 * o * ADM_IN_C + lx;
+        const In *cd = in_d + 2 * o * ADM_IN_C + lx;
+        int v = o * ADM_IN_C + lx;
+        if (S0) {
+            v_lo_r[v] = vq_adm_dwt0_vlo(cr[0], cr[ADM_IN_C], cr[2 * ADM_IN_C],
+                                        cr[3 * ADM_IN_C], a.bpc);
+            v_lo_d[v] = vq_adm_dwt0_vlo(cd[0], cd[ADM_IN_C], cd[2 * ADM_IN_C],
+                                        cd[3 * ADM_IN_C], a.bpc);
+            if (need) {
+                v_hi_r[v] = vq_adm_dwt0_vhi(cr[0], cr[ADM_IN_C], cr[2 * ADM_IN_C],
+                                            cr[3 * ADM_IN_C], a.bpc);
+                v_hi_d[v] = vq_adm_dwt0_vhi(cd[0], cd[ADM_IN_C], cd[2 * ADM_IN_C],
+                                            cd[3 * ADM_IN_C], a.bpc);
+            }
+        } else {
+            int sh = vq_adm_dwt_vshift(sc.scale);
+            v_lo_r[v] = vq_adm_dwt_lo(cr[0], cr[ADM_IN_C], cr[2 * ADM_IN_C],
+                                      cr[3 * ADM_IN_C], sh);
+            v_lo_d[v] = vq_adm_dwt_lo(cd[0], cd[ADM_IN_C], cd[2 * ADM_IN_C],
+                                      cd[3 * ADM_IN_C], sh);
+            if (need) {
+                v_hi_r[v] = vq_adm_dwt_hi(cr[0], cr[ADM_IN_C], cr[2 * ADM_IN_C],
+                                          cr[3 * ADM_IN_C], sh);
+                v_hi_d[v] = vq_adm_dwt_hi(cd[0], cd[ADM_IN_C], cd[2 * ADM_IN_C],
+                                          cd[3 * ADM_IN_C], sh);
+            }
+        }
+    }
+    __syncthreads();
+
+    /* Horizontal pass. This thread's own position first (it keeps the
+     * values the masking needs), then the halo positions. */
+    const int i = i0 + ty, j = j0 + tx;
+    const bool valid = i < sc.h && j < sc.w;
+    const bool scored = need && valid && i >= sc.top && i < sc.bottom &&
+                        j >= sc.left && j < sc.right;
+    AdmPos p;
+    int32_t fc_n = 0, fc_m = 0;
+    for (int b = 0; b < 3; b++)
+        p.den[b] = 0;
+    if (valid) {
+        const int ctr = (ty + 1) * ADM_IN_C + 2 * (tx + 1);
+        int32_t lo_r[4], lo_d[4], hi_r[4], hi_d[4];
+        for (int k = 0; k < 4; k++) {
+            lo_r[k] = v_lo_r[ctr + k];
+            lo_d[k] = v_lo_d[ctr + k];
+        }
+        if (a.out_ref) {
+            size_t off = (size_t)i * a.out_pitch + j;
+            if (S0) {
+                ((V *)a.out_ref)[off] = vq_adm_dwt0_hlo(lo_r[0], lo_r[1], lo_r[2], lo_r[3]);
+                ((V *)a.out_dis)[off] = vq_adm_dwt0_hlo(lo_d[0], lo_d[1], lo_d[2], lo_d[3]);
+            } else {
+                int sh = vq_adm_dwt_hshift(sc.scale);
+                ((V *)a.out_ref)[off] = vq_adm_dwt_lo(lo_r[0], lo_r[1], lo_r[2], lo_r[3], sh);
+                ((V *)a.out_dis)[off] = vq_adm_dwt_lo(lo_d[0], lo_d[1], lo_d[2], lo_d[3], sh);
+            }
+        }
+        if (need) {
+            for (int k = 0; k < 4; k++) {
+                hi_r[k] = v_hi_r[ctr + k];
+                hi_d[k] = v_hi_d[ctr + k];
+            }
+            adm_details<S0>(a, lo_r, hi_r, lo_d, hi_d, scored, &fc_n, &fc_m, p);
+        }
+    }
+    if (need && tid < ADM_HALO) {
+        int o, c;
+        if (tid < ADM_OC) {
+            o = 0;
+            c = tid;
+        } else if (tid < 2 * ADM_OC) {
+            o = ADM_OR - 1;
+            c = tid - ADM_OC;
+        } else if (tid < 2 * ADM_OC + ADM_TY) {
+            o = 1 + tid - 2 * ADM_OC;
+            c = 0;
+        } else {
+            o = 1 + tid - 2 * ADM_OC - ADM_TY;
+            c = ADM_OC - 1;
+        }
+        int gi = i0 - 1 + o, gj = j0 - 1 + c;
+        if (gi >= 0 && gi < sc.h && gj >= 0 && gj < sc.w) {
+            const int base = o * ADM_IN_C + 2 * c;
+            int32_t lo_r[4], lo_d[4], hi_r[4], hi_d[4];
+            for (int k = 0; k < 4; k++) {
+                lo_r[k] = v_lo_r[base + k];
+                lo_d[k] = v_lo_d[base + k];
+                hi_r[k] = v_hi_r[base + k];
+                hi_d[k] = v_hi_d[base + k];
+            }
+            AdmPos hp;
+            int32_t hf_n, hf_m;
+            adm_details<S0>(a, lo_r, hi_r, lo_d, hi_d, false, &hf_n, &hf_m, hp);
+            f_n[o * ADM_OC + c] = hf_n;
+            f_m[o * ADM_OC + c] = hf_m;
+        }
+    }
+    if (need && valid) {
+        f_n[(ty + 1) * ADM_OC + tx + 1] = fc_n;
+        f_m[(ty + 1) * ADM_OC + tx + 1] = fc_m;
+    }
+    __syncthreads();
+
+    /* Contrast masking of this thread's position. */
+    uint64_t q[VQ_ADM_NQ];
+    for (int k = 0; k < VQ_ADM_NQ; k++)
+        q[k] = 0;
+    if (scored) {
+        int up = vq_adm_mirror(i - 1, sc.h) - (i0 - 1);
+        int dn = vq_adm_mirror(i + 1, sc.h) - (i0 - 1);
+        int lf = vq_adm_mirror(j - 1, sc.w) - (j0 - 1);
+        int rt = vq_adm_mirror(j + 1, sc.w) - (j0 - 1);
+        int thr_n = (int32_t)((uint32_t)adm_ring8(f_n, up, ty + 1, dn, lf, tx + 1, rt) +
+                              (uint32_t)p.ctr_n);
+        int thr_m = (int32_t)((uint32_t)adm_ring8(f_m, up, ty + 1, dn, lf, tx + 1, rt) +
+                              (uint32_t)p.ctr_m);
+        for (int b = 0; b < 3; b++) {
+            uint32_t rf = sc.rfactor[b];
+            int cs = sc.cm_cub_shift[b];
+            int64_t ca = sc.cm_cub_add[b];
+            if (S0) {
+                q[VQ_ADM_Q_NUM + b] = (uint64_t)vq_adm_cm0(p.rst[b], rf, thr_n, b, cs, ca);
+                if (a.aim)
+                    q[VQ_ADM_Q_AIM + b] = (uint64_t)vq_adm_cm0(p.add[b], rf, thr_m, b, cs, ca);
+            } else {
+                q[VQ_ADM_Q_NUM + b] = (uint64_t)vq_adm_cm123(p.rst[b], rf, thr_n, cs, ca);
+                if (a.aim)
+                    q[VQ_ADM_Q_AIM + b] = (uint64_t)vq_adm_cm123(p.add[b], rf, thr_m, cs, ca);
+            }
+            q[VQ_ADM_Q_DEN + b] = p.den[b];
+        }
+    }
+    if (!need)
+        return; /* uniform per block: nothing to sum */
+    __syncthreads();
+
+    /* Row sums over the tile's columns, then one atomic per row and
+     * quantity. */
+    for (int k = 0; k < VQ_ADM_NQ; k++)
+        red[k * ADM_THREADS + tid] = q[k];
+    __syncthreads();
+    for (int s = ADM_TX / 2; s > 0; s >>= 1) {
+        if (tx < s)
+            for (int k = 0; k < VQ_ADM_NQ; k++)
+                red[k * ADM_THREADS + tid] += red[k * ADM_THREADS + tid + s];
+        __syncthreads();
+    }
+    if (tid < VQ_ADM_NQ * ADM_TY) {
+        int k = tid / ADM_TY, r = tid - k * ADM_TY;
+        unsigned long long v = red[k * ADM_THREADS + r * ADM_TX];
+        if (v && i0 + r < sc.h)
+            atomicAdd(&a.rows[(size_t)k * sc.h + i0 + r], v);
+    }
+}
+
+/* Per-row rounding of one scale's quantity, then the sum over rows. */
+__global__ void __launch_bounds__(256) adm_rows_kernel(VqAdmParams p,
+                                                       unsigned long long *rows,
+                                                       size_t off0, size_t off1,
+                                                       size_t off2, size_t off3,
+                                                       VqAdmAcc *acc)
+{
+    __shared__ unsigned long long part[256];
+    const int k = blockIdx.x, s = blockIdx.y;
+    const VqAdmScale &sc = p.sc[s];
+    size_t off = s == 0 ? off0 : s == 1 ? off1 : s == 2 ? off2 : off3;
+    unsigned long long *r = rows + off + (size_t)k * sc.h;
+    unsigned long long sum = 0;
+    for (int y = threadIdx.x; y < sc.h; y += blockDim.x) {
+        unsigned long long v = r[y];
+        r[y] = 0;
+        if (k < VQ_ADM_Q_DEN)
+            sum += (unsigned long long)vq_adm_row_signed(v, sc.cm_row_shift,
+                                                         sc.cm_row_add);
+        else
+            sum += vq_adm_row_unsigned(v, sc.den_row_shift, sc.den_row_add);
+    }
+    part[threadIdx.x] = sum;
+    __syncthreads();
+    for (unsigned st = blockDim.x / 2; st > 0; st >>= 1) {
+        if (threadIdx.x < st)
+            part[threadIdx.x] += part[threadIdx.x + st];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        int b = k % 3;
+        if (k < VQ_ADM_Q_AIM)
+            acc->num[s][b] = (int64_t)part[0];
+        else if (k < VQ_ADM_Q_DEN)
+            acc->aim[s][b] = (int64_t)part[0];
+        else
+            acc->den[s][b] = part[0];
+    }
+}
+
+template <bool S0, typename TIn>
+static int adm_launch_scale(VqStream stream, const AdmKArgs &a)
+{
+    dim3 grid(vq_div_ceil((unsigned)a.sc.w, ADM_TX),
+              vq_div_ceil((unsigned)a.sc.h, ADM_TY));
+    dim3 block(ADM_TX, ADM_TY);
+    adm_scale_kernel<S0, TIn><<<grid, block, 0, vq_hip_stream(stream)>>>(a);
+    return vq_launch_status();
+}
+
+extern "C" int vq_adm_scale_launch(VqStream stream, const VqAdmParams *p,
+                                   int scale, const VqDevPlane *ref,
+                                   const VqDevPlane *dis, const VqAdmDevBufs *b)
+{
+    AdmKArgs a;
+    a.sc = p->sc[scale];
+    a.bpc = p->bpc;
+    a.hvd = !(scale == 0 && p->skip_scale0);
+    a.aim = !p->skip_aim;
+    a.egl = p->egl;
+    a.egl_int = p->egl_int;
+    a.cos1_sq = p->cos1_sq;
+    a.out_ref = scale < 3 ? b->a_ref[scale] : NULL;
+    a.out_dis = scale < 3 ? b->a_dis[scale] : NULL;
+    a.out_pitch = scale < 3 ? b->a_pitch[scale] : 0;
+    a.rows = (unsigned long long *)(b->rows + b->rows_off[scale]);
+    if (scale == 0) {
+        a.ref = ref->data;
+        a.dis = dis->data;
+        a.ref_pitch = ref->pitch;
+        a.dis_pitch = dis->pitch;
+        if (p->bpc > 8)
+            return adm_launch_scale<true, uint16_t>(stream, a);
+        return adm_launch_scale<true, uint8_t>(stream, a);
+    }
+    a.ref = b->a_ref[scale - 1];
+    a.dis = b->a_dis[scale - 1];
+    size_t elem = scale == 1 ? sizeof(int16_t) : sizeof(int32_t);
+    a.ref_pitch = a.dis_pitch = b->a_pitch[scale - 1] * elem;
+    if (scale == 1)
+        return adm_launch_scale<false, int16_t>(stream, a);
+    return adm_launch_scale<false, int32_t>(stream, a);
+}
+
+extern "C" int vq_adm_rows_launch(VqStream stream, const VqAdmParams *p,
+                                  const VqAdmDevBufs *b, VqAdmAcc *acc)
+{
+    dim3 grid(VQ_ADM_NQ, 4);
+    adm_rows_kernel<<<grid, 256, 0, vq_hip_stream(stream)>>>(
+        *p, (unsigned long long *)b->rows, b->rows_off[0], b->rows_off[1],
+        b->rows_off[2], b->rows_off[3], acc);
+    return vq_launch_status();
+}

@@ -1,0 +1,340 @@
+/*
+ * Integer VIF on the device: one fused kernel per scale. A block loads a
+ * tile of both images with the filter's mirrored halo into shared memory.
+ * Phase 1, per column segment: a register window of the column feeds the
+ * vertical pass of the five statistics and, on even rows, of the next
+ * scale's filter. Phase 2, per run of NX pixels of a row: the horizontal
+ * passes (each loaded value serves every output of the run whose taps reach
+ * it), the per-pixel terms of kernels/vif.h, and the next scale's samples
+ * at even columns. The block's integer sums are reduced in shared memory
+ * and added to the frame's record with 64-bit atomics, so the result does
+ * not depend on the order.
+ */
+#include <type_traits>
+
+#include "hip_device.h"
+#include "vif.h"
+
+#define VIF_THREADS 128 /* a power of two (tree reduction), not a wave size */
+#define VIF_TW 32       /* output tile: even, so decimation stays aligned */
+#define VIF_TH 16
+#define VIF_SEG 8       /* rows per phase-1 item (even) */
+#define VIF_NX 4        /* pixels per phase-2 item */
+
+/* NVIDIA: ask for six resident blocks per SM (at most 80 registers); on an
+ * H200 that ran scale 0 at 1080p in 71 us against 79 us at 128 registers.
+ * HIP reads a second bound differently (waves per SIMD): AMD keeps the
+ * compiler's choice. */
+#if defined(__CUDACC__)
+#define VIF_BOUNDS __launch_bounds__(VIF_THREADS, 6)
+#else
+#define VIF_BOUNDS __launch_bounds__(VIF_THREADS)
+#endif
+
+struct VifArgs {
+    const uint16_t *log2_tab;
+    double gain_limit;
+    VqVifVRound rnd;
+    uint16_t *next_ref, *next_dis;
+    size_t next_pitch;
+    uint32_t *edge;
+    VqVifScaleAcc *acc;
+};
+
+template <int S>
+__device__ __forceinline__ uint32_t vif_tap(int k)
+{
+    const uint16_t t0[] = { VQ_VIF_TAPS_0 };
+    const uint16_t t1[] = { VQ_VIF_TAPS_1 };
+    const uint16_t t2[] = { VQ_VIF_TAPS_2 };
+    const uint16_t t3[] = { VQ_VIF_TAPS_3 };
+    return S == 0 ? t0[k] : S == 1 ? t1[k] : S == 2 ? t2[k] : t3[k];
+}
+
+/* Mirrored index, clamped for tile positions past the picture (those feed
+ * only outputs that are discarded). A one-column picture's mirrored columns
+ * are replaced later (edge values); a one-row picture has its row 1. */
+__device__ __forceinline__ int vif_src_col(int k, int n)
+{
+    k = vq_vif_mirror(k, n);
+    return k < 0 ? 0 : k >= n ? n - 1 : k;
+}
+
+__device__ __forceinline__ int vif_src_row(int k, int n)
+{
+    return n == 1 ? vq_vif_row_one_high(k) : vif_src_col(k, n);
+}
+
+template <typename T>
+__device__ __forceinline__ uint16_t vif_load(const VqDevPlane &p, int y, int x)
+{
+    return ((const T *)((const char *)p.data + (size_t)y * p.pitch))[x];
+}
+
+template <typename T, int S, bool STAT, bool DOWN>
+__global__ VIF_BOUNDS void vif_scale_kernel(
+    VqDevPlane ref, VqDevPlane dis, VifArgs a)
+{
+    constexpr int R = VQ_VIF_HALF(S);
+    constexpr int D = DOWN ? VQ_VIF_HALF(S + 1) : 0;
+    constexpr int IW = VIF_TW + 2 * R, IH = VIF_TH + 2 * R;
+    constexpr int DW = VIF_TW + 2 * D, DH = DOWN ? VIF_TH / 2 : 1;
+    constexpr int VH = STAT ? VIF_TH : 1;
+    constexpr int WIN = VIF_SEG + 2 * R;
+    /* 8-bit second moments fit 32 bits (65536 * 255^2 < 2^32) */
+    typedef typename std::conditional<sizeof(T) == 1, uint32_t,
+                                      uint64_t>::type SqSum;
+
+    __shared__ uint16_t in_r[IH * IW], in_d[IH * IW];
+    __shared__ uint16_t v_m1[VH * IW], v_m2[VH * IW];
+    __shared__ uint32_t v_xx[VH * IW], v_yy[VH * IW], v_xy[VH * IW];
+    __shared__ uint16_t dv_r[DH * DW], dv_d[DH * DW];
+    __shared__ long long red[STAT ? 4 * VIF_THREADS : 1];
+
+    const int w = (int)ref.w, h = (int)ref.h;
+    const int x0 = blockIdx.x * VIF_TW, y0 = blockIdx.y * VIF_TH;
+    const int tid = threadIdx.x, nt = blockDim.x;
+
+    for (int i = tid; i < IH * IW; i += nt) {
+        int ly = i / IW, lx = i - ly * IW;
+        int gy = vif_src_row(y0 - R + ly, h);
+        int gx = vif_src_col(x0 - R + lx, w);
+        in_r[i] = vif_load<T>(ref, gy, gx);
+        in_d[i] = vif_load<T>(dis, gy, gx);
+    }
+    __syncthreads();
+
+    for (int item = tid; item < IW * (VIF_TH / VIF_SEG); item += nt) {
+        const int lx = item % IW, row0 = item / IW * VIF_SEG;
+        uint32_t wr[WIN], wd[WIN], xs[WIN], ys[WIN], cs[WIN];
+#pragma unroll
+        for (int k = 0; k < WIN; k++) {
+            wr[k] = in_r[(row0 + k) * IW + lx];
+            wd[k] = in_d[(row0 + k) * IW + lx];
+            xs[k] = wr[k] * wr[k];
+            ys[k] = wd[k] * wd[k];
+            cs[k] = wr[k] * wd[k];
+        }
+        if (STAT) {
+#pragma unroll
+            for (int r = 0; r < VIF_SEG; r++) {
+                /* symmetric taps: pairs of samples share a multiplication
+                 * (sums of two 16-bit samples times a tap stay below 2^32;
+                 * so do pairs of 8-bit squares) */
+                const uint32_t cm = vif_tap<S>(R);
+                uint32_t m1 = cm * wr[r + R], m2 = cm * wd[r + R];
+                SqSum xx = (SqSum)cm * xs[r + R], yy = (SqSum)cm * ys[r + R];
+                SqSum xy = (SqSum)cm * cs[r + R];
+#pragma unroll
+                for (int k = 0; k < R; k++) {
+                    const uint32_t c = vif_tap<S>(k);
+                    const int e = r + 2 * R - k;
+                    m1 += c * (wr[r + k] + wr[e]);
+                    m2 += c * (wd[r + k] + wd[e]);
+                    if (sizeof(T) == 1) {
+                        xx += c * (xs[r + k] + xs[e]);
+                        yy += c * (ys[r + k] + ys[e]);
+                        xy += c * (cs[r + k] + cs[e]);
+                    } else {
+                        xx += (SqSum)c * xs[r + k] + (SqSum)c * xs[e];
+                        yy += (SqSum)c * ys[r + k] + (SqSum)c * ys[e];
+                        xy += (SqSum)c * cs[r + k] + (SqSum)c * cs[e];
+                    }
+                }
+                int o = (row0 + r) * IW + lx;
+                v_m1[o] = (uint16_t)((m1 + a.rnd.mu_add) >> a.rnd.mu_shift);
+                v_m2[o] = (uint16_t)((m2 + a.rnd.mu_add) >> a.rnd.mu_shift);
+                v_xx[o] = (uint32_t)((xx + a.rnd.sq_add) >> a.rnd.sq_shift);
+                v_yy[o] = (uint32_t)((yy + a.rnd.sq_add) >> a.rnd.sq_shift);
+                v_xy[o] = (uint32_t)((xy + a.rnd.sq_add) >> a.rnd.sq_shift);
+            }
+        }
+        if (DOWN && lx >= R - D && lx < R + VIF_TW + D) {
+#pragma unroll
+            for (int q = 0; q < VIF_SEG / 2; q++) {
+                uint32_t sr = 0, sd = 0;
+#pragma unroll
+                for (int k = 0; k < 2 * D + 1; k++) {
+                    uint32_t t = vif_tap<DOWN ? S + 1 : S>(k);
+                    sr += t * wr[2 * q + R - D + k];
+                    sd += t * wd[2 * q + R - D + k];
+                }
+                int o = (row0 / 2 + q) * DW + lx - (R - D);
+                dv_r[o] = (uint16_t)((sr + a.rnd.mu_add) >> a.rnd.mu_shift);
+                dv_d[o] = (uint16_t)((sd + a.rnd.mu_add) >> a.rnd.mu_shift);
+            }
+        }
+    }
+    __syncthreads();
+
+    if (S == 2 && w / 2 == 1 && blockIdx.x == 0 && y0 <= h - 1 &&
+        h - 1 < y0 + VIF_TH && tid == 0) {
+        /* the last row's vertical pass at column 1, for scale 3 */
+        int o = (h - 1 - y0) * IW + R + 1;
+        a.edge[VQ_VIF_EDGE_MU1] = v_m1[o];
+        a.edge[VQ_VIF_EDGE_MU2] = v_m2[o];
+        a.edge[VQ_VIF_EDGE_XX] = v_xx[o];
+        a.edge[VQ_VIF_EDGE_YY] = v_yy[o];
+        a.edge[VQ_VIF_EDGE_XY] = v_xy[o];
+    }
+    if (S == 2 && h / 2 == 1 && y0 == 0) {
+        /* scale 2's row 1, kept as row 1 of scale 3 */
+        for (int c = tid; c < VIF_TW; c += nt) {
+            int x = x0 + c;
+            if (x < w / 2) {
+                size_t row = a.next_pitch;
+                ((uint16_t *)((char *)a.next_ref + row))[x] =
+                    in_r[(R + 1) * IW + R + c];
+                ((uint16_t *)((char *)a.next_dis + row))[x] =
+                    in_d[(R + 1) * IW + R + c];
+            }
+        }
+    }
+    if (S == 3 && STAT && w == 1) {
+        /* columns -1 and 1 of a one-column picture: the edge values */
+        for (int ty = tid; ty < VIF_TH; ty += nt)
+            for (int k = -1; k <= 1; k += 2) {
+                int o = ty * IW + R + k;
+                v_m1[o] = (uint16_t)a.edge[VQ_VIF_EDGE_MU1];
+                v_m2[o] = (uint16_t)a.edge[VQ_VIF_EDGE_MU2];
+                v_xx[o] = a.edge[VQ_VIF_EDGE_XX];
+                v_yy[o] = a.edge[VQ_VIF_EDGE_YY];
+                v_xy[o] = a.edge[VQ_VIF_EDGE_XY];
+            }
+        __syncthreads();
+    }
+
+    VqVifScaleAcc acc = { 0, 0, 0, 0 };
+    if (STAT) {
+        for (int item = tid; item < VIF_TH * (VIF_TW / VIF_NX); item += nt) {
+            const int ty = item / (VIF_TW / VIF_NX);
+            const int tx = (item - ty * (VIF_TW / VIF_NX)) * VIF_NX;
+            uint32_t m1[VIF_NX], m2[VIF_NX];
+            uint64_t xx[VIF_NX], yy[VIF_NX], xy[VIF_NX];
+#pragma unroll
+            for (int i = 0; i < VIF_NX; i++) {
+                m1[i] = m2[i] = 0;
+                xx[i] = yy[i] = xy[i] = 0;
+            }
+#pragma unroll
+            for (int k = 0; k < VIF_NX + 2 * R; k++) {
+                int o = ty * IW + tx + k;
+                uint32_t b1 = v_m1[o], b2 = v_m2[o];
+                uint32_t bx = v_xx[o], by = v_yy[o], bc = v_xy[o];
+#pragma unroll
+                for (int i = 0; i < VIF_NX; i++) {
+                    if (k - i < 0 || k - i > 2 * R)
+                        continue;
+                    uint32_t c = vif_tap<S>(k - i);
+                    m1[i] += c * b1;
+                    m2[i] += c * b2;
+                    xx[i] += (uint64_t)c * bx;
+                    yy[i] += (uint64_t)c * by;
+                    xy[i] += (uint64_t)c * bc;
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < VIF_NX; i++)
+                if (y0 + ty < h && x0 + tx + i < w)
+                    vq_vif_pixel(a.log2_tab, vq_vif_sigma(xx[i], m1[i], m1[i]),
+                                 vq_vif_sigma(yy[i], m2[i], m2[i]),
+                                 vq_vif_sigma(xy[i], m1[i], m2[i]),
+                                 a.gain_limit, &acc);
+        }
+    }
+    if (DOWN) {
+        const int ow = w / 2, oh = h / 2;
+        for (int i = tid; i < DH * (VIF_TW / 2); i += nt) {
+            int q = i / (VIF_TW / 2), c = i - q * (VIF_TW / 2);
+            int oy = y0 / 2 + q, ox = x0 / 2 + c;
+            if (oy >= oh || ox >= ow)
+                continue;
+            uint32_t sr = 0, sd = 0;
+#pragma unroll
+            for (int k = 0; k < 2 * D + 1; k++) {
+                uint32_t t = vif_tap<DOWN ? S + 1 : S>(k);
+                sr += t * dv_r[q * DW + 2 * c + k];
+                sd += t * dv_d[q * DW + 2 * c + k];
+            }
+            size_t row = (size_t)oy * a.next_pitch;
+            ((uint16_t *)((char *)a.next_ref + row))[ox] =
+                (uint16_t)((sr + 32768) >> 16);
+            ((uint16_t *)((char *)a.next_dis + row))[ox] =
+                (uint16_t)((sd + 32768) >> 16);
+        }
+    }
+
+    if (STAT) {
+        red[tid] = acc.num_log;
+        red[nt + tid] = acc.den_log;
+        red[2 * nt + tid] = acc.num_non_log;
+        red[3 * nt + tid] = acc.den_non_log;
+        __syncthreads();
+        for (int s = nt / 2; s > 0; s >>= 1) {
+            if (tid < s)
+                for (int k = 0; k < 4; k++)
+                    red[k * nt + tid] += red[k * nt + tid + s];
+            __syncthreads();
+        }
+        if (tid < 4 && red[tid * nt]) {
+            unsigned long long *dst = (unsigned long long *)a.acc;
+            atomicAdd(dst + tid, (unsigned long long)red[tid * nt]);
+        }
+    }
+}
+
+template <typename T, int S, bool STAT, bool DOWN>
+static void vif_launch(hipStream_t stream, const VqDevPlane *ref,
+                       const VqDevPlane *dis, const VifArgs &a)
+{
+    dim3 grid(vq_div_ceil(ref->w, VIF_TW), vq_div_ceil(ref->h, VIF_TH));
+    vif_scale_kernel<T, S, STAT, DOWN><<<grid, VIF_THREADS, 0, stream>>>(
+        *ref, *dis, a);
+}
+
+extern "C" int vq_vif_scale_launch(VqStream stream, unsigned scale,
+                                   const VqDevPlane *ref, const VqDevPlane *dis,
+                                   unsigned bpc, bool do_stat,
+                                   const uint16_t *log2_tab, double gain_limit,
+                                   uint16_t *next_ref, uint16_t *next_dis,
+                                   size_t next_pitch, uint32_t *edge,
+                                   VqVifScaleAcc *acc)
+{
+    if (!ref->w || !ref->h)
+        return 0;
+    VifArgs a;
+    a.log2_tab = log2_tab;
+    a.gain_limit = gain_limit;
+    a.rnd = vq_vif_vround(scale, bpc);
+    a.next_ref = next_ref;
+    a.next_dis = next_dis;
+    a.next_pitch = next_pitch;
+    a.edge = edge;
+    a.acc = acc;
+    hipStream_t s = vq_hip_stream(stream);
+    switch (scale) {
+    case 0:
+        if (bpc == 8) {
+            if (do_stat)
+                vif_launch<uint8_t, 0, true, true>(s, ref, dis, a);
+            else
+                vif_launch<uint8_t, 0, false, true>(s, ref, dis, a);
+        } else {
+            if (do_stat)
+                vif_launch<uint16_t, 0, true, true>(s, ref, dis, a);
+            else
+                vif_launch<uint16_t, 0, false, true>(s, ref, dis, a);
+        }
+        break;
+    case 1:
+        vif_launch<uint16_t, 1, true, true>(s, ref, dis, a);
+        break;
+    case 2:
+        vif_launch<uint16_t, 2, true, true>(s, ref, dis, a);
+        break;
+    default:
+        vif_launch<uint16_t, 3, true, false>(s, ref, dis, a);
+        break;
+    }
+    return vq_launch_status();
+}

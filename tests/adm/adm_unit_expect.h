@@ -1,0 +1,23 @@
+/* Generated from libvmaf's logs; see the comment above Expect. */
+static const Expect expect[] = {
+    { 33, 33, 8, 1,
+      "name=adm:debug=true",
+      { "integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3", "integer_adm_den" },
+      { { "0.825972", "0.017540", "0.904216", "0.690290", "0.883134", "0.860369", "0.833586", "79.500199" },
+        { "0.833976", "0.005495", "0.914241", "0.665501", "0.862155", "0.895388", "0.914063", "88.408798" } } },
+    { 47, 35, 10, 2,
+      "name=adm:adm_enhn_gain_limit=1",
+      { "integer_adm2_egl_1", "integer_aim_egl_1", "integer_adm3_egl_1", "integer_adm_scale0_egl_1", "integer_adm_scale1_egl_1", "integer_adm_scale2_egl_1", "integer_adm_scale3_egl_1" },
+      { { "0.831396", "0.006311", "0.912543", "0.666213", "0.888514", "0.907745", "0.908547" },
+        { "0.818022", "0.005172", "0.906425", "0.647405", "0.873269", "0.894511", "0.884128" } } },
+    { 64, 41, 16, 3,
+      "name=adm:adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_noise_weight=0.02:adm_min_val=0.5",
+      { "integer_adm2_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", "integer_aim_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", "integer_adm3_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", "integer_adm_scale0_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", "integer_adm_scale1_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", "integer_adm_scale2_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02", "integer_adm_scale3_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02" },
+      { { "0.844047", "0.005742", "0.889111", "0.680994", "0.878711", "0.907938", "0.894789" },
+        { "0.836078", "0.003993", "0.884057", "0.667806", "0.868709", "0.896576", "0.906561" } } },
+    { 35, 37, 12, 4,
+      "name=adm:adm_csf_mode=1:adm_skip_scale0=true:adm_enhn_gain_limit=1.5",
+      { "integer_adm2_csf_1_egl_1.5_ssz", "integer_aim_csf_1_egl_1.5_ssz", "integer_adm3_csf_1_egl_1.5_ssz", "integer_adm_scale0_csf_1_egl_1.5_ssz", "integer_adm_scale1_csf_1_egl_1.5_ssz", "integer_adm_scale2_csf_1_egl_1.5_ssz", "integer_adm_scale3_csf_1_egl_1.5_ssz" },
+      { { "0.023416", "0.000000", "0.511708", "0.000000", "0.007863", "0.037949", "0.030974" },
+        { "0.024939", "0.000000", "0.512469", "0.000000", "0.007689", "0.037869", "0.033376" } } },
+};

@@ -1,0 +1,449 @@
+/*
+ * checkgpu: every registered extractor's GPU path against its CPU path.
+ *
+ * For each parity case, option set, bit depth, pixel format, size and fill,
+ * the same frames go through a CPU context and a GPU context (strict, so a
+ * fallback is an error); every output of every frame, and every aggregate,
+ * must be bit-identical (or within the extractor's declared tolerance), and
+ * the GPU context must report "hip" for each output. The CPU context's
+ * pictures carry one junk pattern in their stride padding and the GPU's
+ * another, so reading padding shows up as a mismatch.
+ *
+ * usage: checkgpu [--test NAME] [--seed N] [--quick] [--list] [--verbose]
+ * Exit: 0 all passed, 1 a mismatch or error, 77 no usable GPU.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "checkgpu.h"
+#include "extractor.h"
+#include "vqhip.h"
+
+typedef enum Fill { FILL_RANDOM, FILL_ZERO, FILL_MAX, FILL_EXTREME,
+                    FILL_NEAR_EXTREME, FILL_NOISY_GRADIENT, N_FILLS } Fill;
+static const char *const fill_names[] = { "random", "zero", "max", "extreme",
+                                          "near-extreme", "noisy-gradient" };
+
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+typedef struct Pic {
+    VqPicture pic;
+    uint8_t *buf[3];
+} Pic;
+
+static unsigned verbose, quick, n_fail, n_cases;
+
+static unsigned sample_value(Fill fill, unsigned max, unsigned x, unsigned y,
+                             unsigned frame, int dis)
+{
+    switch (fill) {
+    case FILL_ZERO: return 0;
+    case FILL_MAX: return max;
+    case FILL_EXTREME: return rng() & 1 ? max : 0;
+    case FILL_NEAR_EXTREME: {
+        static const int d[4] = { 0, 1, -1, 0 };
+        unsigned r = (unsigned)(rng() & 3);
+        return r < 2 ? (unsigned)d[r] : max - (r == 3);
+    }
+    case FILL_NOISY_GRADIENT: {
+        long v = (long)((x * 3 + y * 5 + frame * 7) % (max + 1));
+        if (dis)
+            v += (long)(rng() % 9) - 4;
+        return v < 0 ? 0 : v > (long)max ? max : (unsigned)v;
+    }
+    default: return (unsigned)(rng() % (max + 1));
+    }
+}
+
+/* Fills the picture's content (same for both copies) from the current
+ * generator state; padding is written separately. */
+static void fill_content(Pic *p, Fill fill, unsigned frame, int dis)
+{
+    const VqPicture *pic = &p->pic;
+    unsigned max = (1u << pic->bpc) - 1, bps = pic->bpc > 8 ? 2 : 1;
+    unsigned np = pic->fmt == VQ_PIX_FMT_GRAY ? 1 : 3;
+    unsigned ssx = pic->fmt == VQ_PIX_FMT_420 || pic->fmt == VQ_PIX_FMT_422;
+    unsigned ssy = pic->fmt == VQ_PIX_FMT_420;
+    for (unsigned c = 0; c < np; c++) {
+        unsigned w = c ? (pic->w + ssx) >> ssx : pic->w;
+        unsigned h = c ? (pic->h + ssy) >> ssy : pic->h;
+        for (unsigned y = 0; y < h; y++) {
+            uint8_t *row = p->buf[c] + (size_t)y * (size_t)pic->stride[c];
+            for (unsigned x = 0; x < w; x++) {
+                unsigned v = sample_value(fill, max, x, y, frame, dis);
+                if (bps == 1)
+                    row[x] = (uint8_t)v;
+                else
+                    ((uint16_t *)(void *)row)[x] = (uint16_t)v;
+            }
+        }
+    }
+}
+
+static void fill_padding(Pic *p, uint8_t junk)
+{
+    const VqPicture *pic = &p->pic;
+    unsigned bps = pic->bpc > 8 ? 2 : 1;
+    unsigned np = pic->fmt == VQ_PIX_FMT_GRAY ? 1 : 3;
+    unsigned ssx = pic->fmt == VQ_PIX_FMT_420 || pic->fmt == VQ_PIX_FMT_422;
+    unsigned ssy = pic->fmt == VQ_PIX_FMT_420;
+    for (unsigned c = 0; c < np; c++) {
+        unsigned w = c ? (pic->w + ssx) >> ssx : pic->w;
+        unsigned h = c ? (pic->h + ssy) >> ssy : pic->h;
+        for (unsigned y = 0; y < h; y++) {
+            uint8_t *row = p->buf[c] + (size_t)y * (size_t)pic->stride[c];
+            for (size_t x = (size_t)w * bps; x < (size_t)pic->stride[c]; x++)
+                row[x] = (uint8_t)(junk ^ (x * 37 + y * 11));
+        }
+    }
+}
+
+static int pic_alloc(Pic *p, VqPixFmt fmt, unsigned bpc, unsigned w, unsigned h)
+{
+    memset(p, 0, sizeof(*p));
+    p->pic.fmt = fmt;
+    p->pic.bpc = bpc;
+    p->pic.w = w;
+    p->pic.h = h;
+    unsigned bps = bpc > 8 ? 2 : 1;
+    unsigned np = fmt == VQ_PIX_FMT_GRAY ? 1 : 3;
+    unsigned ssx = fmt == VQ_PIX_FMT_420 || fmt == VQ_PIX_FMT_422;
+    unsigned ssy = fmt == VQ_PIX_FMT_420;
+    for (unsigned c = 0; c < np; c++) {
+        unsigned pw = c ? (w + ssx) >> ssx : w, ph = c ? (h + ssy) >> ssy : h;
+        size_t stride = ((size_t)pw * bps + 1 + (rng() % 48)) & ~(size_t)1;
+        p->buf[c] = malloc(stride * ph);
+        if (!p->buf[c])
+            return -1;
+        p->pic.data[c] = p->buf[c];
+        p->pic.stride[c] = (ptrdiff_t)stride;
+    }
+    return 0;
+}
+
+static void pic_free(Pic *p)
+{
+    for (unsigned c = 0; c < 3; c++)
+        free(p->buf[c]);
+}
+
+typedef struct Result {
+    unsigned n_frames;
+    unsigned n_out[64];
+    char *name[64][64];
+    double value[64][64];
+    unsigned n_agg;
+    VqScore agg[16];
+    char backend_ok;
+    char err[512];
+} Result;
+
+static void result_free(Result *r)
+{
+    for (unsigned f = 0; f < r->n_frames && f < 64; f++)
+        for (unsigned k = 0; k < r->n_out[f]; k++)
+            free(r->name[f][k]);
+    for (unsigned k = 0; k < r->n_agg; k++)
+        free((char *)r->agg[k].name);
+}
+
+static int collect(VqContext *ctx, Result *r, int flushed, int want_hip)
+{
+    VqFrameScores fs;
+    int e;
+    while (!(e = vq_receive(ctx, &fs))) {
+        if (fs.index >= 64)
+            continue;
+        r->n_frames = fs.index + 1;
+        for (unsigned k = 0; k < fs.n && k < 64; k++) {
+            r->name[fs.index][k] = strdup(fs.scores[k].name);
+            r->value[fs.index][k] = fs.scores[k].value;
+            const char *b = vq_output_backend(ctx, fs.scores[k].name);
+            if (want_hip && (!b || strcmp(b, "hip")))
+                r->backend_ok = 0;
+        }
+        r->n_out[fs.index] = fs.n < 64 ? fs.n : 64;
+    }
+    if (e == VQ_EAGAIN && !flushed)
+        return 0;
+    if (e == VQ_EOF)
+        return 0;
+    snprintf(r->err, sizeof(r->err), "%s", vq_last_error(ctx));
+    return e;
+}
+
+/* Runs frames through one backend. */
+static int run_backend(VqBackend backend, const char *spec, Pic *ref, Pic *dis,
+                       unsigned n_frames, Result *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->backend_ok = 1;
+    VqConfig cfg = vq_default_config();
+    cfg.backend = backend;
+    cfg.strict = backend == VQ_BACKEND_HIP;
+    cfg.log_level = VQ_LOG_LEVEL_ERROR;
+    VqContext *ctx = NULL;
+    int e = vq_open(&ctx, &cfg);
+    if (!e)
+        e = vq_use_feature(ctx, spec);
+    for (unsigned f = 0; !e && f < n_frames; f++) {
+        e = vq_submit(ctx, &ref[f].pic, &dis[f].pic);
+        if (!e)
+            e = collect(ctx, r, 0, backend == VQ_BACKEND_HIP);
+    }
+    if (!e)
+        e = vq_flush(ctx);
+    if (!e)
+        e = collect(ctx, r, 1, backend == VQ_BACKEND_HIP);
+    if (e && !r->err[0])
+        snprintf(r->err, sizeof(r->err), "%s", vq_last_error(ctx));
+    for (unsigned k = 0; !e && k < vq_aggregate_count(ctx) && k < 16; k++) {
+        vq_aggregate(ctx, k, &r->agg[k]);
+        r->agg[k].name = strdup(r->agg[k].name);
+        r->n_agg = k + 1;
+    }
+    vq_close(&ctx);
+    return e;
+}
+
+static int values_match(double a, double b, const VqFexDesc *d)
+{
+    if (d->exactness == VQ_EXACT_BITWISE)
+        return !memcmp(&a, &b, sizeof(a));
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    if (isinf(a) || isinf(b))
+        return a == b;
+    return fabs(a - b) <= d->tolerance;
+}
+
+static void report(const char *what, const char *spec, unsigned bpc,
+                   VqPixFmt fmt, unsigned w, unsigned h, Fill fill,
+                   uint64_t seed)
+{
+    static const char *const fmts[] = { "gray", "4:2:0", "4:2:2", "4:4:4" };
+    if (n_fail++ < 20)
+        printf("FAIL %s: [%s] %u-bit %s %ux%u %s (case seed %llu)\n", what, spec,
+               bpc, fmts[fmt], w, h, fill_names[fill],
+               (unsigned long long)seed);
+}
+
+static int compare(const Result *c, const Result *g, const VqFexDesc *d,
+                   char *why, size_t sz)
+{
+    if (!g->backend_ok) {
+        snprintf(why, sz, "an output was not computed on the GPU");
+        return 0;
+    }
+    if (c->n_frames != g->n_frames) {
+        snprintf(why, sz, "%u frames on the CPU, %u on the GPU", c->n_frames,
+                 g->n_frames);
+        return 0;
+    }
+    for (unsigned f = 0; f < c->n_frames; f++) {
+        if (c->n_out[f] != g->n_out[f]) {
+            snprintf(why, sz, "frame %u: %u outputs on the CPU, %u on the GPU",
+                     f, c->n_out[f], g->n_out[f]);
+            return 0;
+        }
+        for (unsigned k = 0; k < c->n_out[f]; k++) {
+            double a = c->value[f][k], b = g->value[f][k];
+            if (strcmp(c->name[f][k], g->name[f][k]) ||
+                !values_match(a, b, d)) {
+                snprintf(why, sz, "frame %u %s: CPU %.17g (%a), GPU %s %.17g (%a)",
+                         f, c->name[f][k], a, a, g->name[f][k], b, b);
+                return 0;
+            }
+        }
+    }
+    if (c->n_agg != g->n_agg) {
+        snprintf(why, sz, "%u aggregates on the CPU, %u on the GPU", c->n_agg,
+                 g->n_agg);
+        return 0;
+    }
+    for (unsigned k = 0; k < c->n_agg; k++) {
+        if (strcmp(c->agg[k].name, g->agg[k].name) ||
+            !values_match(c->agg[k].value, g->agg[k].value, d)) {
+            snprintf(why, sz, "aggregate %s: CPU %.17g, GPU %.17g",
+                     c->agg[k].name, c->agg[k].value, g->agg[k].value);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* One configuration: returns 0 ok, 1 mismatch, 2 not applicable. */
+static int check_one(const ParityCase *pc, const char *spec, unsigned bpc,
+                     VqPixFmt fmt, unsigned w, unsigned h, Fill fill,
+                     uint64_t seed)
+{
+    const VqFexDesc *d = vq_fex_find(pc->name);
+    Pic ref[16], dis[16], ref2[16], dis2[16];
+    unsigned n = pc->frames < 16 ? pc->frames : 16, ok_alloc = 1;
+    for (unsigned f = 0; f < n; f++) {
+        rng_state = seed;
+        ok_alloc &= !pic_alloc(&ref[f], fmt, bpc, w, h) &
+                    !pic_alloc(&dis[f], fmt, bpc, w, h) &
+                    !pic_alloc(&ref2[f], fmt, bpc, w, h) &
+                    !pic_alloc(&dis2[f], fmt, bpc, w, h);
+    }
+    int ret = 1;
+    if (ok_alloc) {
+        rng_state = seed;
+        for (unsigned f = 0; f < n; f++) {
+            uint64_t s = rng();
+            rng_state = s;
+            fill_content(&ref[f], fill, f, 0);
+            fill_content(&dis[f], fill, f, 1);
+            rng_state = s;
+            fill_content(&ref2[f], fill, f, 0);
+            fill_content(&dis2[f], fill, f, 1);
+            fill_padding(&ref[f], 0x5a);
+            fill_padding(&dis[f], 0xa5);
+            fill_padding(&ref2[f], 0xc3);
+            fill_padding(&dis2[f], 0x3c);
+        }
+        Result *cpu = calloc(1, sizeof(*cpu)), *gpu = calloc(1, sizeof(*gpu));
+        int ec = cpu ? run_backend(VQ_BACKEND_CPU, spec, ref, dis, n, cpu) : -1;
+        int eg = gpu ? run_backend(VQ_BACKEND_HIP, spec, ref2, dis2, n, gpu) : -1;
+        char why[1024];
+        if (ec == VQ_EUNSUPPORTED && eg == VQ_EUNSUPPORTED) {
+            ret = 2; /* the extractor refuses this input on both backends */
+        } else if (ec || eg) {
+            report(pc->name, spec, bpc, fmt, w, h, fill, seed);
+            printf("     CPU: %s\n     GPU: %s\n", ec ? cpu->err : "ok",
+                   eg ? gpu->err : "ok");
+        } else if (!compare(cpu, gpu, d, why, sizeof(why))) {
+            report(pc->name, spec, bpc, fmt, w, h, fill, seed);
+            printf("     %s\n", why);
+        } else {
+            ret = 0;
+        }
+        if (cpu)
+            result_free(cpu);
+        if (gpu)
+            result_free(gpu);
+        free(cpu);
+        free(gpu);
+    } else {
+        printf("FAIL %s: out of memory\n", pc->name);
+        n_fail++;
+    }
+    for (unsigned f = 0; f < n; f++) {
+        pic_free(&ref[f]);
+        pic_free(&dis[f]);
+        pic_free(&ref2[f]);
+        pic_free(&dis2[f]);
+    }
+    return ret;
+}
+
+static int gpu_available(char *why, size_t sz)
+{
+    VqConfig cfg = vq_default_config();
+    cfg.backend = VQ_BACKEND_HIP;
+    cfg.strict = 1;
+    cfg.log_level = VQ_LOG_LEVEL_ERROR;
+    VqContext *ctx = NULL;
+    int e = vq_open(&ctx, &cfg);
+    snprintf(why, sz, "%s", e ? vq_last_error(ctx) : vq_device_name(ctx));
+    vq_close(&ctx);
+    return !e;
+}
+
+int main(int argc, char **argv)
+{
+    const char *only = NULL;
+    uint64_t seed = (uint64_t)time(NULL);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--test") && i + 1 < argc)
+            only = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--verbose"))
+            verbose = 1;
+        else if (!strcmp(argv[i], "--list")) {
+            for (const ParityCase *pc = parity_cases; pc->name; pc++)
+                printf("%s\n", pc->name);
+            return 0;
+        } else {
+            fprintf(stderr, "usage: checkgpu [--test NAME] [--seed N] [--quick] "
+                            "[--list] [--verbose]\n");
+            return 1;
+        }
+    }
+    char dev[512];
+    if (!gpu_available(dev, sizeof(dev))) {
+        printf("checkgpu: no usable GPU (%s): skipped\n", dev);
+        return 77;
+    }
+    printf("checkgpu: %s, seed %llu\n", dev, (unsigned long long)seed);
+
+    /* Every extractor with a GPU path must have a parity case. */
+    for (const VqFexDesc *const *d = vq_fex_registry(); *d; d++) {
+        const ParityCase *pc = parity_cases;
+        while (pc->name && strcmp(pc->name, (*d)->name))
+            pc++;
+        if ((*d)->gpu_run && !pc->name) {
+            printf("FAIL %s has a GPU path but no parity case\n", (*d)->name);
+            n_fail++;
+        }
+    }
+
+    static const unsigned depths[] = { 8, 10, 12, 16 };
+    static const VqPixFmt fmts[] = { VQ_PIX_FMT_420, VQ_PIX_FMT_422,
+                                     VQ_PIX_FMT_444, VQ_PIX_FMT_GRAY };
+    static const unsigned sizes[][2] = { { 0, 0 }, { 7, 5 }, { 33, 17 },
+                                         { 64, 36 }, { 1920, 1080 } };
+    for (const ParityCase *pc = parity_cases; pc->name; pc++) {
+        if (only && strcmp(only, pc->name))
+            continue;
+        for (const char *const *spec = pc->specs; *spec; spec++) {
+            unsigned ran = 0, na = 0, before = n_fail;
+            for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+                unsigned w = s ? sizes[s][0] : pc->min_w;
+                unsigned h = s ? sizes[s][1] : pc->min_h;
+                if (w < pc->min_w || h < pc->min_h)
+                    continue;
+                int big = w * h > 100000;
+                for (unsigned b = 0; b < 4; b++)
+                    for (unsigned f = 0; f < 4; f++)
+                        for (unsigned fill = 0; fill < N_FILLS; fill++) {
+                            /* 1080p: every depth and format, two fills;
+                             * --quick: no 1080p */
+                            if (big && (quick || (fill != FILL_RANDOM &&
+                                                  fill != FILL_NOISY_GRADIENT)))
+                                continue;
+                            uint64_t cs = seed ^ (0x9E3779B97F4A7C15ULL *
+                                (1 + s * 1000 + b * 100 + f * 10 + fill));
+                            int r = check_one(pc, *spec, depths[b], fmts[f], w,
+                                              h, (Fill)fill, cs);
+                            ran += r == 0;
+                            na += r == 2;
+                            n_cases++;
+                        }
+            }
+            printf("%-4s %-14s %-60s %4u passed, %u not applicable\n",
+                   n_fail == before ? "ok" : "FAIL", pc->name, *spec, ran, na);
+            if (!ran && n_fail == before) {
+                printf("FAIL %s [%s]: no configuration ran\n", pc->name, *spec);
+                n_fail++;
+            }
+        }
+    }
+    printf("checkgpu: %u configurations, %u failure(s)\n", n_cases, n_fail);
+    return n_fail ? 1 : 0;
+}

@@ -1,0 +1,114 @@
+#!/bin/sh
+# Builds a minimal static FFmpeg with the vqhip filter, against a static
+# libvqhip built from this repository.
+#
+# Usage: tools/build-ffmpeg.sh debian|newest
+#
+#   debian  Debian 12's FFmpeg 5.1 (Debian's source package)
+#   newest  the newest FFmpeg release in Debian's archive
+#
+# Everything goes into the repository's ignored .ffmpeg/ folder:
+#   .ffmpeg/prefix/          libvqhip installed by meson (shared by both series)
+#   .ffmpeg/src/SERIES/      FFmpeg's source, with the filter wired in
+#   .ffmpeg/build/SERIES/    the out-of-tree FFmpeg build (ffmpeg, ffprobe, FATE)
+#   .ffmpeg/build-times.txt  how long each step took
+#
+# Re-running rebuilds only what changed. Environment:
+#   JOBS               make/ninja jobs (default 2)
+#   VQHIP_MESON_ARGS   extra meson options for libvqhip, used when its build
+#                      directory is first set up
+#   VQHIP_VARIANT      a name for another libvqhip configuration: its
+#                      libvqhip and FFmpeg builds go to prefix-NAME/ and
+#                      build/SERIES-NAME/, e.g. VQHIP_VARIANT=nvidia
+#                      VQHIP_MESON_ARGS="-Dhip_platform=nvidia -Dprefer_static=true"
+set -eu
+
+newer() { [ -n "$(find "$1" -prune -newer "$2" 2>/dev/null)" ]; }
+
+series=${1:-}
+case $series in
+debian|newest) ;;
+*) echo "usage: $0 debian|newest" >&2; exit 2 ;;
+esac
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+FFDIR=$repo/.ffmpeg
+JOBS=${JOBS:-2}
+variant=${VQHIP_VARIANT:+-$VQHIP_VARIANT}
+prefix=$FFDIR/prefix$variant
+vqbuild=$FFDIR/vqhip-build$variant
+build=$FFDIR/build/$series$variant
+times=$FFDIR/build-times.txt
+. "$repo/tools/ffmpeg-source.sh"
+
+mkdir -p "$FFDIR"
+now() { date +%s; }
+record() { # record STEP START
+    line="$(date -u +%Y-%m-%dT%H:%M:%SZ) $series$variant $1: $(( $(now) - $2 )) s"
+    echo "$line" >> "$times"
+    echo "build-ffmpeg: $line"
+}
+
+# --- libvqhip, static, installed into .ffmpeg/prefix -----------------------
+t=$(now)
+if [ ! -f "$vqbuild/build.ninja" ]; then
+    # shellcheck disable=SC2086 # VQHIP_MESON_ARGS is a list of options
+    meson setup "$vqbuild" "$repo" --prefix="$prefix" --libdir=lib \
+        --buildtype=release -Ddefault_library=static -Dtests=false \
+        ${VQHIP_MESON_ARGS:-}
+fi
+ninja -C "$vqbuild" -j "$JOBS"
+meson install -C "$vqbuild" --quiet
+record libvqhip "$t"
+
+# --- FFmpeg source with the filter wired in ---------------------------------
+t=$(now)
+src=$(ffsrc_fetch "$series")
+record "source $(cat "$src/.vqhip-source")" "$t"
+"$repo/libavfilter_patch/apply.sh" "$src"
+
+# --- configure (only when the options or the configure script changed) -----
+x86asm=
+command -v nasm >/dev/null || x86asm=--disable-x86asm
+set -- \
+    --prefix="$build/install" \
+    --disable-everything --disable-autodetect --disable-doc \
+    --enable-ffmpeg --enable-ffprobe \
+    --enable-pthreads --enable-zlib \
+    --enable-libvqhip --pkg-config-flags=--static \
+    --enable-indev=lavfi \
+    --enable-filter=vqhip,psnr,format,scale,metadata,split,null,setpts,settb,extractplanes \
+    --enable-filter=testsrc,testsrc2,gblur,avgblur,noise \
+    --enable-decoder=rawvideo,wrapped_avframe \
+    --enable-encoder=rawvideo,wrapped_avframe \
+    --enable-demuxer=rawvideo,yuv4mpegpipe \
+    --enable-muxer=null,rawvideo,framecrc,yuv4mpegpipe \
+    --enable-protocol=file,pipe \
+    $x86asm
+mkdir -p "$build"
+want="$*"
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+if [ ! -f "$build/ffbuild/config.mak" ] ||
+   [ "$(cat "$build/.vqhip-configure" 2>/dev/null)" != "$want" ] ||
+   newer "$src/configure" "$build/ffbuild/config.mak"; then
+    t=$(now)
+    (cd "$build" && "$src/configure" "$@") > "$build/configure.out" ||
+        { tail -n 20 "$build/configure.out"; tail -n 40 "$build/ffbuild/config.log"; exit 1; }
+    echo "$want" > "$build/.vqhip-configure"
+    record configure "$t"
+fi
+
+# FFmpeg's Makefile does not track external libraries: relink when
+# libvqhip changed.
+if [ -f "$build/ffmpeg_g" ] && newer "$prefix/lib/libvqhip.a" "$build/ffmpeg_g"; then
+    rm -f "$build/ffmpeg_g" "$build/ffmpeg" "$build/ffprobe_g" "$build/ffprobe"
+fi
+
+t=$(now)
+make -C "$build" -j "$JOBS" >"$build/make.out" 2>&1 ||
+    { tail -n 40 "$build/make.out"; exit 1; }
+grep -E 'warning:' "$build/make.out" | grep vf_vqhip || true
+record make "$t"
+
+"$build/ffmpeg" -hide_banner -h filter=vqhip >/dev/null
+echo "build-ffmpeg: $build/ffmpeg ($(cat "$src/.vqhip-source"))"

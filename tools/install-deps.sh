@@ -1,0 +1,27 @@
+#!/bin/sh
+# Installs what vqhip's build, tests and FFmpeg builds need on Debian 12.
+# Safe to run again: apt-get skips what is already there.
+set -eu
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "run as root (or install sudo)" >&2; exit 1; }
+    SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+
+pkgs="meson ninja-build pkg-config gcc g++ libjson-c-dev
+      hipcc libamdhip64-dev
+      ffmpeg dpkg-dev xz-utils nasm make
+      clang libclang-rt-14-dev"
+missing=
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+        missing="$missing $p"
+done
+# FFmpeg's source is fetched by tools/build-ffmpeg.sh with its own apt
+# configuration; nothing here touches /etc/apt.
+if [ -n "$missing" ]; then
+    echo "installing:$missing"
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi

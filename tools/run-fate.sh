@@ -1,0 +1,29 @@
+#!/bin/sh
+# Runs the vqhip FATE tests in an FFmpeg tree built by tools/build-ffmpeg.sh.
+#
+# Usage: tools/run-fate.sh debian|newest [MAKE ARGS...]
+#   e.g. tools/run-fate.sh newest V=1
+#        tools/run-fate.sh newest fate-vqhip-hip   (also the GPU tests)
+#
+# The tests and references are re-installed from fate/ first (apply.sh is
+# idempotent), so edits there need no rebuild. FFmpeg's own
+# fate-filter-refcmp-psnr-yuv runs too: it shows that vf_psnr, which the
+# vqhip references are derived from, matches FFmpeg's published reference
+# in this tree.
+set -eu
+
+series=${1:-}
+case $series in
+debian|newest) ;;
+*) echo "usage: $0 debian|newest [MAKE ARGS...]" >&2; exit 2 ;;
+esac
+shift
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+src=$repo/.ffmpeg/src/$series
+build=$repo/.ffmpeg/build/$series
+[ -x "$build/ffmpeg" ] ||
+    { echo "no FFmpeg build for $series: run tools/build-ffmpeg.sh $series" >&2; exit 1; }
+
+"$repo/libavfilter_patch/apply.sh" "$src" >/dev/null
+make -C "$build" -j "${JOBS:-2}" -k fate-vqhip fate-filter-refcmp-psnr-yuv "$@"

@@ -1,0 +1,246 @@
+/*
+ * vqhip_bench: frames per second per extractor, for the whole set, and for
+ * the default VMAF model, at 576x324, 1080p and 4K, on each backend.
+ * Frames are synthetic 8-bit 4:2:0 pairs held in host memory (a ring of
+ * eight), so the GPU numbers include the upload of every frame.
+ *
+ * usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... [--feature SPEC]...
+ *                    [--seconds S] [--max-frames N] [--threads N] [--depth N]
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vqhip.h"
+
+#define RING 8
+#define MAX_ITEMS 64
+
+typedef struct Frames {
+    unsigned w, h;
+    uint8_t *buf[RING][2];
+    VqPicture pic[RING][2];
+} Frames;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Reference: drifting sine texture; distorted: the reference with a
+ * deterministic, content-dependent error (quantisation plus noise). */
+static int make_frames(Frames *fr, unsigned w, unsigned h)
+{
+    memset(fr, 0, sizeof(*fr));
+    fr->w = w;
+    fr->h = h;
+    size_t cw = (w + 1) / 2, ch = (h + 1) / 2, size = (size_t)w * h + 2 * cw * ch;
+    uint32_t noise = 12345;
+    for (unsigned f = 0; f < RING; f++) {
+        for (unsigned k = 0; k < 2; k++) {
+            uint8_t *b = malloc(size);
+            if (!b)
+                return -1;
+            fr->buf[f][k] = b;
+            for (unsigned y = 0; y < h; y++)
+                for (unsigned x = 0; x < w; x++) {
+                    double v = 128 + 60 * sin((x + 3.0 * f) / 17.0) *
+                               cos((y - 2.0 * f) / 23.0) +
+                               40 * sin((x + y) / 7.0 + f);
+                    int s = (int)v;
+                    if (k) {
+                        noise = noise * 1664525u + 1013904223u;
+                        s = (s & ~7) + (int)(noise >> 29) - 4;
+                    }
+                    b[(size_t)y * w + x] = (uint8_t)(s < 0 ? 0 : s > 255 ? 255 : s);
+                }
+            for (size_t i = (size_t)w * h; i < size; i++)
+                b[i] = (uint8_t)(128 + ((i * 7 + f * 3 + k) % 32));
+            VqPicture *p = &fr->pic[f][k];
+            p->fmt = VQ_PIX_FMT_420;
+            p->bpc = 8;
+            p->w = w;
+            p->h = h;
+            p->data[0] = b;
+            p->data[1] = b + (size_t)w * h;
+            p->data[2] = b + (size_t)w * h + cw * ch;
+            p->stride[0] = (ptrdiff_t)w;
+            p->stride[1] = p->stride[2] = (ptrdiff_t)cw;
+        }
+    }
+    return 0;
+}
+
+static void free_frames(Frames *fr)
+{
+    for (unsigned f = 0; f < RING; f++)
+        for (unsigned k = 0; k < 2; k++)
+            free(fr->buf[f][k]);
+}
+
+typedef struct Item {
+    char label[64];
+    const char *features[MAX_ITEMS];
+    unsigned n_features;
+    const char *model;
+} Item;
+
+static unsigned opt_threads, opt_depth;
+
+/* Returns fps, or a negative error. */
+static double bench(const Item *it, VqBackend backend, const Frames *fr,
+                    double seconds, unsigned max_frames, char *backend_used)
+{
+    VqConfig cfg = vq_default_config();
+    cfg.backend = backend;
+    cfg.strict = backend == VQ_BACKEND_HIP;
+    cfg.log_level = VQ_LOG_LEVEL_ERROR;
+    cfg.n_threads = opt_threads;
+    if (opt_depth)
+        cfg.depth = opt_depth;
+    VqContext *ctx = NULL;
+    int e = vq_open(&ctx, &cfg);
+    for (unsigned i = 0; !e && i < it->n_features; i++)
+        e = vq_use_feature(ctx, it->features[i]);
+    if (!e && it->model)
+        e = vq_use_model(ctx, it->model);
+    unsigned n = 0, received = 0;
+    VqFrameScores fs;
+    double t0 = now(), t = t0;
+    /* One untimed frame first: first-use allocations and JIT are not fps. */
+    if (!e)
+        e = vq_submit(ctx, &fr->pic[0][0], &fr->pic[0][1]);
+    while (!e && !vq_receive(ctx, &fs))
+        received++;
+    t0 = now();
+    while (!e && n < max_frames && (t - t0 < seconds || n < 2 * RING)) {
+        unsigned k = (n + 1) % RING;
+        e = vq_submit(ctx, &fr->pic[k][0], &fr->pic[k][1]);
+        while (!e && !vq_receive(ctx, &fs))
+            received++;
+        n++;
+        if (!(n % 4))
+            t = now();
+    }
+    if (!e)
+        e = vq_flush(ctx);
+    int r;
+    while (!e && !(r = vq_receive(ctx, &fs)))
+        received++;
+    t = now();
+    snprintf(backend_used, 16, "%s", e ? "-" : vq_backend_name(ctx));
+    if (e)
+        fprintf(stderr, "vqhip_bench: %s: %s\n", it->label, vq_last_error(ctx));
+    vq_close(&ctx);
+    if (e)
+        return e;
+    return n / (t - t0);
+}
+
+int main(int argc, char **argv)
+{
+    unsigned sizes[8][2] = { { 576, 324 }, { 1920, 1080 }, { 3840, 2160 } };
+    unsigned n_sizes = 3, user_sizes = 0, max_frames = 2000;
+    double seconds = 2.0;
+    const char *backend_arg = "all";
+    Item items[MAX_ITEMS];
+    unsigned n_items = 0;
+    const char *user_features[MAX_ITEMS];
+    unsigned n_user = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--backend") && v) backend_arg = argv[++i];
+        else if (!strcmp(a, "--size") && v && n_sizes < 8) {
+            if (!user_sizes++)
+                n_sizes = 0;
+            if (sscanf(argv[++i], "%ux%u", &sizes[n_sizes][0], &sizes[n_sizes][1]) == 2)
+                n_sizes++;
+        } else if (!strcmp(a, "--feature") && v && n_user < MAX_ITEMS)
+            user_features[n_user++] = argv[++i];
+        else if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
+        else if (!strcmp(a, "--max-frames") && v) max_frames = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(a, "--threads") && v) opt_threads = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(a, "--depth") && v) opt_depth = (unsigned)atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... "
+                            "[--feature SPEC]... [--seconds S] [--max-frames N] "
+                            "[--threads N] [--depth N]\n");
+            return 1;
+        }
+    }
+
+    /* Items: each extractor alone, all of them together, the default model. */
+    Item all;
+    memset(&all, 0, sizeof(all));
+    snprintf(all.label, sizeof(all.label), "all features");
+    if (n_user) {
+        for (unsigned i = 0; i < n_user; i++)
+            all.features[all.n_features++] = user_features[i];
+    } else {
+        size_t len = vq_list_features(NULL, 0);
+        char *list = malloc(len + 1);
+        if (!list)
+            return 1;
+        vq_list_features(list, len + 1);
+        char *save = NULL;
+        for (char *line = strtok_r(list, "\n", &save); line && n_items < MAX_ITEMS - 2;
+             line = strtok_r(NULL, "\n", &save)) {
+            char *colon = strchr(line, ':');
+            if (colon)
+                *colon = '\0';
+            Item *it = &items[n_items++];
+            memset(it, 0, sizeof(*it));
+            snprintf(it->label, sizeof(it->label), "%s", line);
+            it->features[it->n_features++] = strdup(line);
+            all.features[all.n_features++] = it->features[0];
+        }
+        free(list);
+    }
+    items[n_items++] = all;
+    Item vmaf;
+    memset(&vmaf, 0, sizeof(vmaf));
+    snprintf(vmaf.label, sizeof(vmaf.label), "vmaf_v0.6.1");
+    vmaf.model = "version=vmaf_v0.6.1";
+    if (!n_user)
+        items[n_items++] = vmaf;
+
+    VqBackend backends[2];
+    unsigned n_backends = 0;
+    if (strcmp(backend_arg, "cpu"))
+        backends[n_backends++] = VQ_BACKEND_HIP;
+    if (strcmp(backend_arg, "hip"))
+        backends[n_backends++] = VQ_BACKEND_CPU;
+
+    printf("%-11s %-8s %-24s %10s\n", "size", "backend", "features", "fps");
+    for (unsigned s = 0; s < n_sizes; s++) {
+        Frames fr;
+        if (make_frames(&fr, sizes[s][0], sizes[s][1])) {
+            fprintf(stderr, "out of memory\n");
+            return 1;
+        }
+        char size[32];
+        snprintf(size, sizeof(size), "%ux%u", sizes[s][0], sizes[s][1]);
+        for (unsigned b = 0; b < n_backends; b++) {
+            for (unsigned i = 0; i < n_items; i++) {
+                char used[16];
+                double fps = bench(&items[i], backends[b], &fr, seconds,
+                                   max_frames, used);
+                if (fps < 0)
+                    printf("%-11s %-8s %-24s %10s\n", size,
+                           backends[b] == VQ_BACKEND_HIP ? "hip" : "cpu",
+                           items[i].label, "n/a");
+                else
+                    printf("%-11s %-8s %-24s %10.1f\n", size, used,
+                           items[i].label, fps);
+                fflush(stdout);
+            }
+        }
+        free_frames(&fr);
+    }
+    return 0;
+}

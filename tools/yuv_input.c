@@ -1,0 +1,165 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "yuv_input.h"
+
+int yuv_parse_pix_fmt(const char *s, VqPixFmt *fmt)
+{
+    if (!strcmp(s, "420") || !strcmp(s, "yuv420p"))
+        *fmt = VQ_PIX_FMT_420;
+    else if (!strcmp(s, "422") || !strcmp(s, "yuv422p"))
+        *fmt = VQ_PIX_FMT_422;
+    else if (!strcmp(s, "444") || !strcmp(s, "yuv444p"))
+        *fmt = VQ_PIX_FMT_444;
+    else if (!strcmp(s, "400") || !strcmp(s, "gray"))
+        *fmt = VQ_PIX_FMT_GRAY;
+    else
+        return -1;
+    return 0;
+}
+
+/* Y4M colourspace tag -> format and depth ("420p10", "444", "mono12", ...). */
+static int parse_y4m_colorspace(const char *c, VqPixFmt *fmt, unsigned *bpc)
+{
+    static const struct { const char *prefix; VqPixFmt fmt; } tags[] = {
+        { "420", VQ_PIX_FMT_420 }, { "422", VQ_PIX_FMT_422 },
+        { "444", VQ_PIX_FMT_444 }, { "mono", VQ_PIX_FMT_GRAY },
+    };
+    for (unsigned i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+        size_t n = strlen(tags[i].prefix);
+        if (strncmp(c, tags[i].prefix, n))
+            continue;
+        *fmt = tags[i].fmt;
+        const char *rest = c + n;
+        if (*rest == 'p' || (*fmt == VQ_PIX_FMT_GRAY && *rest))
+            *bpc = (unsigned)atoi(rest + (*rest == 'p'));
+        else
+            *bpc = 8; /* 420jpeg, 420mpeg2, 420paldv, plain 420 */
+        return *bpc ? 0 : -1;
+    }
+    return -1;
+}
+
+static int read_y4m_header(YuvInput *in, char *err, size_t errsz)
+{
+    char line[512];
+    if (!fgets(line, sizeof(line), in->f) || strncmp(line, "YUV4MPEG2", 9)) {
+        snprintf(err, errsz, "not a Y4M file (no YUV4MPEG2 header)");
+        return -1;
+    }
+    in->fmt = VQ_PIX_FMT_420;
+    in->bpc = 8;
+    in->w = in->h = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(line + 9, " \n", &save); tok;
+         tok = strtok_r(NULL, " \n", &save)) {
+        if (tok[0] == 'W')
+            in->w = (unsigned)atoi(tok + 1);
+        else if (tok[0] == 'H')
+            in->h = (unsigned)atoi(tok + 1);
+        else if (tok[0] == 'C' && parse_y4m_colorspace(tok + 1, &in->fmt, &in->bpc)) {
+            snprintf(err, errsz, "unsupported Y4M colourspace '%s'", tok + 1);
+            return -1;
+        }
+    }
+    if (!in->w || !in->h) {
+        snprintf(err, errsz, "Y4M header without width or height");
+        return -1;
+    }
+    return 0;
+}
+
+int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
+             unsigned w, unsigned h, char *err, size_t errsz)
+{
+    memset(in, 0, sizeof(*in));
+    in->f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!in->f) {
+        snprintf(err, errsz, "cannot open '%s'", path);
+        return -1;
+    }
+    size_t len = strlen(path);
+    int c = fgetc(in->f);
+    if (c != EOF)
+        ungetc(c, in->f);
+    in->y4m = (len > 4 && !strcmp(path + len - 4, ".y4m")) || c == 'Y';
+    if (in->y4m) {
+        if (read_y4m_header(in, err, errsz))
+            return -1;
+    } else {
+        in->fmt = fmt;
+        in->bpc = bpc;
+        in->w = w;
+        in->h = h;
+        if (!w || !h) {
+            snprintf(err, errsz, "'%s': raw input needs --width and --height",
+                     path);
+            return -1;
+        }
+    }
+    if (in->bpc != 8 && in->bpc != 10 && in->bpc != 12 && in->bpc != 16) {
+        snprintf(err, errsz, "'%s': %u-bit samples are not supported", path,
+                 in->bpc);
+        return -1;
+    }
+    unsigned bps = in->bpc > 8 ? 2 : 1;
+    unsigned ssx = in->fmt == VQ_PIX_FMT_420 || in->fmt == VQ_PIX_FMT_422;
+    unsigned ssy = in->fmt == VQ_PIX_FMT_420;
+    unsigned np = in->fmt == VQ_PIX_FMT_GRAY ? 1 : 3;
+    in->frame_size = 0;
+    for (unsigned p = 0; p < np; p++) {
+        in->plane_w[p] = p ? (in->w + ssx) >> ssx : in->w;
+        in->plane_h[p] = p ? (in->h + ssy) >> ssy : in->h;
+        in->plane_size[p] = (size_t)in->plane_w[p] * in->plane_h[p] * bps;
+        in->frame_size += in->plane_size[p];
+    }
+    in->buf = malloc(in->frame_size);
+    if (!in->buf) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz)
+{
+    if (in->y4m) {
+        char line[256];
+        if (!fgets(line, sizeof(line), in->f))
+            return 0;
+        if (strncmp(line, "FRAME", 5)) {
+            snprintf(err, errsz, "Y4M frame header missing");
+            return -1;
+        }
+    }
+    size_t got = fread(in->buf, 1, in->frame_size, in->f);
+    if (got == 0 && feof(in->f))
+        return 0;
+    if (got != in->frame_size) {
+        snprintf(err, errsz, "truncated frame (%zu of %zu bytes)", got,
+                 in->frame_size);
+        return -1;
+    }
+    memset(pic, 0, sizeof(*pic));
+    pic->fmt = in->fmt;
+    pic->bpc = in->bpc;
+    pic->w = in->w;
+    pic->h = in->h;
+    unsigned bps = in->bpc > 8 ? 2 : 1;
+    size_t off = 0;
+    for (unsigned p = 0; p < (in->fmt == VQ_PIX_FMT_GRAY ? 1u : 3u); p++) {
+        pic->data[p] = in->buf + off;
+        pic->stride[p] = (ptrdiff_t)in->plane_w[p] * bps;
+        off += in->plane_size[p];
+    }
+    return 1;
+}
+
+void yuv_close(YuvInput *in)
+{
+    if (in->f && in->f != stdin)
+        fclose(in->f);
+    free(in->buf);
+    memset(in, 0, sizeof(*in));
+}

@@ -1,0 +1,30 @@
+/* Reading raw planar YUV (FFmpeg's layout) and Y4M files into VqPictures. */
+#ifndef VQHIP_TOOLS_YUV_INPUT_H
+#define VQHIP_TOOLS_YUV_INPUT_H
+
+#include <stdio.h>
+
+#include "vqhip.h"
+
+typedef struct YuvInput {
+    FILE *f;
+    int y4m;
+    VqPixFmt fmt;
+    unsigned bpc, w, h;
+    size_t plane_size[3];   /* bytes of each stored plane */
+    unsigned plane_w[3], plane_h[3];
+    unsigned char *buf;     /* one frame */
+    size_t frame_size;
+} YuvInput;
+
+/* Opens path; for raw files fmt/bpc/w/h describe the layout, for .y4m files
+ * (or a "YUV4MPEG2" header) they come from the header and the given values
+ * are ignored. Returns 0 or a message in err. */
+int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
+             unsigned w, unsigned h, char *err, size_t errsz);
+/* 1: a frame was read into pic; 0: end of file; -1: error (message in err). */
+int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz);
+void yuv_close(YuvInput *in);
+int yuv_parse_pix_fmt(const char *s, VqPixFmt *fmt);
+
+#endif
