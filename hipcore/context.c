@@ -306,6 +306,16 @@ int vq_use_model(VqContext *ctx, const char *spec)
     return 0;
 }
 
+unsigned vq_model_count(const VqContext *ctx)
+{
+    return ctx ? ctx->n_model : 0;
+}
+
+const char *vq_model_output(const VqContext *ctx, unsigned i)
+{
+    return ctx && i < ctx->n_model ? vq_model_name(ctx->model[i]) : NULL;
+}
+
 unsigned vq_output_count(const VqContext *ctx)
 {
     return ctx ? ctx->coll.n : 0;

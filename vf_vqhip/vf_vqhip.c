@@ -491,6 +491,12 @@ static void print_summary(AVFilterContext *ctx)
         if (vq_aggregate(s->vq, i, &agg) >= 0)
             av_log(ctx, AV_LOG_INFO, "%s score: %f\n", agg.name, agg.value);
     }
+    /* The line libvmaf's filter prints for each model. */
+    for (unsigned i = 0; i < vq_model_count(s->vq); i++) {
+        double value;
+        if (vq_pooled(s->vq, vq_model_output(s->vq, i), s->pool, &value) >= 0)
+            av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", value);
+    }
 }
 
 static av_cold void uninit(AVFilterContext *ctx)

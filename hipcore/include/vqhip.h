@@ -168,6 +168,10 @@ int vq_pooled(VqContext *ctx, const char *name, VqPool pool, double *out);
 /* Aggregate outputs (apsnr_y, ...): count, and the i-th name/value. */
 unsigned vq_aggregate_count(const VqContext *ctx);
 int vq_aggregate(const VqContext *ctx, unsigned i, VqScore *out);
+/* Models in the order they were added, by their main output's name
+ * ("vmaf", or the name= given). */
+unsigned vq_model_count(const VqContext *ctx);
+const char *vq_model_output(const VqContext *ctx, unsigned i);
 /* Output names in log order, and their count. */
 unsigned vq_output_count(const VqContext *ctx);
 const char *vq_output_name(const VqContext *ctx, unsigned i);

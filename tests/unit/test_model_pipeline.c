@@ -108,6 +108,9 @@ static void test_run(const char *data_dir)
     CHECK(vq_use_model(ctx, spec_a) == VQ_EINVAL &&
           strstr(vq_last_error(ctx), "two models are named 'a'"), "%s",
           vq_last_error(ctx));
+    CHECK(vq_model_count(ctx) == 2 && !strcmp(vq_model_output(ctx, 0), "a") &&
+          !strcmp(vq_model_output(ctx, 1), "b") && !vq_model_output(ctx, 2),
+          "model list");
     for (unsigned f = 0; f < FRAMES; f++) {
         VqPicture r = picture(ref_y[f], ref_c[f]), d = picture(dis_y[f],
                                                                dis_c[f]);
