@@ -66,18 +66,30 @@ static unsigned sample_value(Fill fill, unsigned max, unsigned x, unsigned y,
     }
 }
 
+/* Stored size of plane c (FFmpeg's rounded-up chroma) and plane count. */
+static unsigned plane_count(const VqPicture *pic)
+{
+    return pic->fmt == VQ_PIX_FMT_GRAY ? 1 : 3;
+}
+
+static void plane_size(const VqPicture *pic, unsigned c, unsigned *w,
+                       unsigned *h)
+{
+    unsigned ssx = pic->fmt == VQ_PIX_FMT_420 || pic->fmt == VQ_PIX_FMT_422;
+    unsigned ssy = pic->fmt == VQ_PIX_FMT_420;
+    *w = c ? (pic->w + ssx) >> ssx : pic->w;
+    *h = c ? (pic->h + ssy) >> ssy : pic->h;
+}
+
 /* Fills the picture's content (same for both copies) from the current
  * generator state; padding is written separately. */
 static void fill_content(Pic *p, Fill fill, unsigned frame, int dis)
 {
     const VqPicture *pic = &p->pic;
     unsigned max = (1u << pic->bpc) - 1, bps = pic->bpc > 8 ? 2 : 1;
-    unsigned np = pic->fmt == VQ_PIX_FMT_GRAY ? 1 : 3;
-    unsigned ssx = pic->fmt == VQ_PIX_FMT_420 || pic->fmt == VQ_PIX_FMT_422;
-    unsigned ssy = pic->fmt == VQ_PIX_FMT_420;
-    for (unsigned c = 0; c < np; c++) {
-        unsigned w = c ? (pic->w + ssx) >> ssx : pic->w;
-        unsigned h = c ? (pic->h + ssy) >> ssy : pic->h;
+    for (unsigned c = 0; c < plane_count(pic); c++) {
+        unsigned w, h;
+        plane_size(pic, c, &w, &h);
         for (unsigned y = 0; y < h; y++) {
             uint8_t *row = p->buf[c] + (size_t)y * (size_t)pic->stride[c];
             for (unsigned x = 0; x < w; x++) {
@@ -95,12 +107,9 @@ static void fill_padding(Pic *p, uint8_t junk)
 {
     const VqPicture *pic = &p->pic;
     unsigned bps = pic->bpc > 8 ? 2 : 1;
-    unsigned np = pic->fmt == VQ_PIX_FMT_GRAY ? 1 : 3;
-    unsigned ssx = pic->fmt == VQ_PIX_FMT_420 || pic->fmt == VQ_PIX_FMT_422;
-    unsigned ssy = pic->fmt == VQ_PIX_FMT_420;
-    for (unsigned c = 0; c < np; c++) {
-        unsigned w = c ? (pic->w + ssx) >> ssx : pic->w;
-        unsigned h = c ? (pic->h + ssy) >> ssy : pic->h;
+    for (unsigned c = 0; c < plane_count(pic); c++) {
+        unsigned w, h;
+        plane_size(pic, c, &w, &h);
         for (unsigned y = 0; y < h; y++) {
             uint8_t *row = p->buf[c] + (size_t)y * (size_t)pic->stride[c];
             for (size_t x = (size_t)w * bps; x < (size_t)pic->stride[c]; x++)
@@ -117,11 +126,9 @@ static int pic_alloc(Pic *p, VqPixFmt fmt, unsigned bpc, unsigned w, unsigned h)
     p->pic.w = w;
     p->pic.h = h;
     unsigned bps = bpc > 8 ? 2 : 1;
-    unsigned np = fmt == VQ_PIX_FMT_GRAY ? 1 : 3;
-    unsigned ssx = fmt == VQ_PIX_FMT_420 || fmt == VQ_PIX_FMT_422;
-    unsigned ssy = fmt == VQ_PIX_FMT_420;
-    for (unsigned c = 0; c < np; c++) {
-        unsigned pw = c ? (w + ssx) >> ssx : w, ph = c ? (h + ssy) >> ssy : h;
+    for (unsigned c = 0; c < plane_count(&p->pic); c++) {
+        unsigned pw, ph;
+        plane_size(&p->pic, c, &pw, &ph);
         size_t stride = ((size_t)pw * bps + 1 + (rng() % 48)) & ~(size_t)1;
         p->buf[c] = malloc(stride * ph);
         if (!p->buf[c])
@@ -293,10 +300,15 @@ static int check_one(const ParityCase *pc, const char *spec, unsigned bpc,
     unsigned n = pc->frames < 16 ? pc->frames : 16, ok_alloc = 1;
     for (unsigned f = 0; f < n; f++) {
         rng_state = seed;
-        ok_alloc &= !pic_alloc(&ref[f], fmt, bpc, w, h) &
-                    !pic_alloc(&dis[f], fmt, bpc, w, h) &
-                    !pic_alloc(&ref2[f], fmt, bpc, w, h) &
-                    !pic_alloc(&dis2[f], fmt, bpc, w, h);
+        /* all four always allocated, so that pic_free below is uniform */
+        if (pic_alloc(&ref[f], fmt, bpc, w, h))
+            ok_alloc = 0;
+        if (pic_alloc(&dis[f], fmt, bpc, w, h))
+            ok_alloc = 0;
+        if (pic_alloc(&ref2[f], fmt, bpc, w, h))
+            ok_alloc = 0;
+        if (pic_alloc(&dis2[f], fmt, bpc, w, h))
+            ok_alloc = 0;
     }
     int ret = 1;
     if (ok_alloc) {
