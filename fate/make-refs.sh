@@ -84,12 +84,34 @@ if [ -n "$vmaf" ]; then
     "$vmaf" -q -r "$tmp/ref.yuv" -d "$tmp/dis.yuv" -w 300 -h 200 -p 420 -b 8 \
         --feature motion --no_prediction --cpumask 255 --csv -o "$tmp/motion.csv"
     csv_to_vqhip < "$tmp/motion.csv" > "$refdir/filter-vqhip-motion"
+    # VMAF (the filter's default model) and its input features. The values
+    # are libvmaf's; only the order of the lines, which refcmp-metadata.awk
+    # compares line by line, is taken from the filter's own output (keys
+    # only: the values there are discarded).
+    "$vmaf" -q -r "$tmp/ref.yuv" -d "$tmp/dis.yuv" -w 300 -h 200 -p 420 -b 8 \
+        -m version=vmaf_v0.6.1 --cpumask 255 --csv -o "$tmp/vmaf.csv"
+    "$ffmpeg" -nostdin -nostats -loglevel error \
+        -lavfi "$src,split[ref][tmp];[tmp]avgblur=4[enc];[enc][ref]vqhip=backend=cpu,metadata=print:file=-" \
+        -f null /dev/null | sed 's/=.*//' > "$tmp/order.txt"
+    awk -F, 'NR == FNR {
+            if (FNR == 1) { for (i = 2; i <= NF; i++) name[i] = $i; next }
+            for (i = 2; i <= NF; i++) if (name[i] != "") val[$1, name[i]] = $i
+            next
+        }
+        /^frame:/ { frame = substr($1, 7) + 0
+                    printf "frame:%-4d pts:%-7d pts_time:%d\n", frame, frame, frame
+                    next }
+        $0 == "lavfi.vqhip.backend" { print $0 "=cpu"; next }
+        { key = substr($0, 13)
+          if (!((frame, key) in val)) { print "no libvmaf value for " key > "/dev/stderr"; exit 1 }
+          print $0 "=" val[frame, key] }' "$tmp/vmaf.csv" "$tmp/order.txt" \
+        > "$refdir/filter-vqhip-vmaf"
 else
     echo "make-refs: no vmaf tool given: filter-vqhip-motion left as it is" >&2
 fi
 
 # The GPU tests compare with the same values; only the backend differs.
-for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray psnr-subsample motion; do
+for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray psnr-subsample motion vmaf; do
     sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
         "$refdir/filter-vqhip-$t" > "$refdir/filter-vqhip-hip-$t"
 done

@@ -56,6 +56,10 @@ fate-filter-vqhip-psnr-subsample: CMD = refcmp_metadata "$(VQHIP_CPU):feature=na
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-motion
 fate-filter-vqhip-motion: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=motion" yuv420p $(VQHIP_FUZZ)
 
+# The default model (vmaf_v0.6.1) and its inputs; libvmaf wrote the values.
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-vmaf
+fate-filter-vqhip-vmaf: CMD = refcmp_metadata "$(VQHIP_CPU)" yuv420p $(VQHIP_FUZZ)
+
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER      \
                           EXTRACTPLANES_FILTER METADATA_FILTER            \
@@ -131,6 +135,10 @@ fate-filter-vqhip-hip-motion: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-
 FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-motion-depth1
 fate-filter-vqhip-hip-motion-depth1: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:feature=name=motion" yuv420p $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-motion-depth1: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-motion
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-vmaf
+fate-filter-vqhip-hip-vmaf: CMD = refcmp_metadata "$(VQHIP_HIP)" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-vmaf: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
 
 FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \
