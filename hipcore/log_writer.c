@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_locale.h"
 #include "context.h"
 
 static const char *const pool_names[] = { "min", "max", "mean", "harmonic_mean" };
@@ -230,12 +231,15 @@ int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt)
     FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
     if (!f)
         return vq_fail(&ctx->err, VQ_EIO, "cannot write log '%s'", path);
+    CLocale loc;
+    c_locale_enter(&loc);
     switch (fmt) {
     case VQ_LOG_XML: write_xml(ctx, f); break;
     case VQ_LOG_JSON: write_json(ctx, f); break;
     case VQ_LOG_CSV: write_csv(ctx, f); break;
     case VQ_LOG_SUB: write_sub(ctx, f); break;
     }
+    c_locale_leave(&loc);
     int bad = ferror(f);
     if (f != stdout)
         bad |= fclose(f);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "c_locale.h"
 #include "options.h"
 
 int vq_spec_parse(VqSpec *spec, const char *text, VqErrBuf *e)
@@ -156,8 +157,11 @@ int vq_opt_set(const VqOption *opts, void *obj, const char *owner,
         return 0;
     }
     case VQ_OPT_DOUBLE: {
+        CLocale loc;
+        c_locale_enter(&loc);
         errno = 0;
         double v = strtod(val, &end);
+        c_locale_leave(&loc);
         if (errno || end == val || *end || !isfinite(v) || v < o->min ||
             v > o->max)
             return vq_fail(e, VQ_EINVAL,
@@ -198,6 +202,8 @@ char *vq_opt_output_name(const char *base, const VqOption *opts,
     qsort(changed, n, sizeof(changed[0]), cmp_opt_name);
 
     char buf[512];
+    CLocale loc;
+    c_locale_enter(&loc);
     size_t len = (size_t)snprintf(buf, sizeof(buf), "%s", base);
     for (unsigned i = 0; i < n && len < sizeof(buf); i++) {
         const VqOption *o = changed[i];
@@ -221,5 +227,6 @@ char *vq_opt_output_name(const char *base, const VqOption *opts,
             break;
         len += (size_t)w;
     }
+    c_locale_leave(&loc);
     return strdup(buf);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../c_locale.h"
 #include "model_priv.h"
 
 #define VQ_MODEL_MAX_OVERLOADS 16
@@ -146,26 +147,6 @@ static int read_file(const char *path, char **data, size_t *len, int missing,
         *data = NULL;
     }
     return err;
-}
-
-/* Model files hold numbers as text, and libvmaf's option handling prints
- * them with %g: parse and print in the C locale whatever the host set. */
-typedef struct CLocale {
-    locale_t c, old;
-} CLocale;
-
-static void c_locale_enter(CLocale *l)
-{
-    l->c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    l->old = l->c ? uselocale(l->c) : (locale_t)0;
-}
-
-static void c_locale_leave(CLocale *l)
-{
-    if (l->c) {
-        uselocale(l->old);
-        freelocale(l->c);
-    }
 }
 
 /* Messages quote names and values from the file: keep them one printable
