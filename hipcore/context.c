@@ -63,8 +63,7 @@ int vq_open(VqContext **pctx, const VqConfig *cfg)
                        (int)ctx->cfg.backend);
     ctx->coll.n_subsample = ctx->cfg.n_subsample;
 
-    ctx->gpu_wanted = ctx->cfg.backend != VQ_BACKEND_CPU;
-    if (ctx->gpu_wanted) {
+    if (ctx->cfg.backend != VQ_BACKEND_CPU) {
         VqErrBuf why;
         vq_err_clear(&why);
         int err = vq_gpu_open(&ctx->gpu, ctx->cfg.device, &why);

@@ -39,7 +39,6 @@ struct VqContext {
     unsigned n_delivered;
 
     VqGpu *gpu;         /* NULL: CPU only */
-    bool gpu_wanted;    /* the backend asked for a GPU */
     VqStaging *staging; /* NULL when no extractor runs on the GPU */
     unsigned next_slot;
     VqThreadPool *pool; /* NULL when running on one thread */
