@@ -290,13 +290,14 @@ static int do_vqhip(FFFrameSync *fs)
     return queue_frame(ctx, master, 1);
 }
 
-static av_cold int init(AVFilterContext *ctx)
+/* Opens s->vq on the given backend and selects the features and models. */
+static int open_vq(AVFilterContext *ctx, VqBackend backend)
 {
     VQHIPContext *s = ctx->priv;
     VqConfig cfg = vq_default_config();
     int err, ret;
 
-    cfg.backend     = s->backend;
+    cfg.backend     = backend;
     cfg.device      = s->device;
     cfg.strict      = s->strict;
     cfg.depth       = s->depth;
@@ -305,6 +306,23 @@ static av_cold int init(AVFilterContext *ctx)
     cfg.log         = vq_log_callback;
     cfg.log_opaque  = ctx;
     cfg.log_level   = VQ_LOG_LEVEL_DEBUG;
+
+    err = vq_open(&s->vq, &cfg);
+    if (err < 0)
+        return vq_report(ctx, err, "vq_open");
+    if (s->feature_cfg &&
+        (ret = use_each(ctx, s->feature_cfg, "vq_use_feature", vq_use_feature)) < 0)
+        return ret;
+    if (s->model_cfg || !s->feature_cfg)
+        return use_each(ctx, s->model_cfg ? s->model_cfg : "version=vmaf_v0.6.1",
+                        "vq_use_model", vq_use_model);
+    return 0;
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    int ret;
 
     if (s->log_path) {
         /* Fail now rather than after the whole run. */
@@ -321,22 +339,16 @@ static av_cold int init(AVFilterContext *ctx)
     s->pending = av_fifo_alloc2(4, sizeof(VQHIPPending), AV_FIFO_FLAG_AUTO_GROW);
     if (!s->pending)
         return AVERROR(ENOMEM);
-
-    err = vq_open(&s->vq, &cfg);
-    if (err < 0)
-        return vq_report(ctx, err, "vq_open");
-
-    if (s->feature_cfg &&
-        (ret = use_each(ctx, s->feature_cfg, "vq_use_feature", vq_use_feature)) < 0)
-        return ret;
-    if (s->model_cfg || !s->feature_cfg) {
-        ret = use_each(ctx, s->model_cfg ? s->model_cfg : "version=vmaf_v0.6.1",
-                       "vq_use_model", vq_use_model);
-        if (ret < 0)
-            return ret;
-    }
-
     s->fs.on_event = do_vqhip;
+
+    /* Features and models are checked now, on a CPU context. The GPU is
+     * opened in config_output: ffmpeg's CLI initialises a filter graph once
+     * just to learn its inputs and outputs, and that one is never
+     * configured, so the device is probed (and a fallback reported) once. */
+    ret = open_vq(ctx, VQ_BACKEND_CPU);
+    if (ret < 0 || s->backend == VQ_BACKEND_CPU)
+        return ret;
+    vq_close(&s->vq);
     return 0;
 }
 
@@ -425,6 +437,9 @@ static int config_output(AVFilterLink *outlink)
         return ret;
 
     outlink->time_base = s->fs.time_base;
+
+    if (!s->vq && (ret = open_vq(ctx, s->backend)) < 0)
+        return ret;
 
     if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
         av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
