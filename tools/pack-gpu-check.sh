@@ -1,18 +1,19 @@
 #!/bin/sh
 # Packs what a GPU machine without FFmpeg or network needs to verify vqhip
 # into the repository's ignored .device/ folder (about 20 MB):
-#   .device/bin/       NVIDIA builds of checkgpu, vqhip_bench and the vqhip CLI
-#                      (static libvqhip and CUDA runtime)
+#   .device/build/     NVIDIA builds of tests/checkgpu, tools/vqhip_bench and
+#                      tools/vqhip (static libvqhip and CUDA runtime)
 #   .device/models/    the model files (VQHIP_MODEL_DIR on that machine)
 #   .device/fate/      a static FFmpeg (newest series) linked with the NVIDIA
 #                      libvqhip, and the GPU FATE tests (make fate-vqhip-hip)
 #                      as a standalone script, fate/run.sh
-#   .device/run.sh     FATE on the GPU, the parity harness, the benchmark
+#   .device/run.sh     FATE on the GPU, then tools/gpu-check.sh (parity,
+#                      benchmark) on .device/build
 #
 # Usage (here):        tools/pack-gpu-check.sh
 # Then (GPU machine, repository root, .device carried there):
 #                      .device/run.sh [checkgpu args, default --quick]
-# Environment of run.sh: NO_BENCH=1 skips the benchmark, BENCH_SECONDS (1).
+# BENCH_SECONDS is passed on to tools/gpu-check.sh.
 set -eu
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,10 +36,10 @@ ffbuild=$repo/.ffmpeg/build/newest-nvidia
 ffsrc=$repo/.ffmpeg/src/newest
 
 rm -rf "$dev"
-mkdir -p "$dev/bin" "$dev/models" "$dev/fate/src/tests/ref/fate" \
-         "$dev/fate/build/tests/data/fate"
-cp "$nvbuild/tests/checkgpu" "$nvbuild/tools/vqhip_bench" "$nvbuild/tools/vqhip" \
-   "$dev/bin/"
+mkdir -p "$dev/build/tests" "$dev/build/tools" "$dev/models" \
+         "$dev/fate/src/tests/ref/fate" "$dev/fate/build/tests/data/fate"
+cp "$nvbuild/tests/checkgpu" "$dev/build/tests/"
+cp "$nvbuild/tools/vqhip_bench" "$nvbuild/tools/vqhip" "$dev/build/tools/"
 cp "$repo/.ffmpeg/prefix-nvidia/share/vqhip/models/"*.json "$dev/models/"
 cp "$ffsrc/tests/"*.sh "$ffsrc/tests/"*.awk "$dev/fate/src/tests/"
 cp "$ffsrc/tests/ref/fate/filter-vqhip-"* "$dev/fate/src/tests/ref/fate/"
@@ -70,23 +71,16 @@ grep -q PASS "$dev/fate/run.sh" ||
 
 cat > "$dev/run.sh" <<'EOF'
 #!/bin/sh
-# FATE on the GPU (ffmpeg + NVIDIA libvqhip), parity, benchmark: one call.
+# FATE on the GPU (ffmpeg + NVIDIA libvqhip), then parity and benchmark.
 cd "$(dirname "$0")/.." || exit 1
 export VQHIP_MODEL_DIR="$PWD/.device/models"
-command -v nvidia-smi >/dev/null && nvidia-smi -L
 echo "== FATE, GPU backend"
 .device/fate/run.sh
 fate=$?
 [ $# -gt 0 ] || set -- --quick
-echo "== parity: checkgpu $*"
-.device/bin/checkgpu "$@" > .device/checkgpu.out 2>&1
+tools/gpu-check.sh .device/build "$@"
 parity=$?
-tail -n 25 .device/checkgpu.out
-if [ -z "${NO_BENCH:-}" ]; then
-    echo "== benchmark"
-    .device/bin/vqhip_bench --seconds "${BENCH_SECONDS:-1}"
-fi
-echo "== FATE exit $fate, parity exit $parity"
+echo "== FATE exit code: $fate"
 [ "$fate" -eq 0 ] && [ "$parity" -eq 0 ]
 EOF
 chmod +x "$dev/run.sh" "$dev/fate/run.sh"
