@@ -30,7 +30,7 @@ struct VqCpuRun {
     VqThreadPool *pool;         /* NULL: inline */
     unsigned n_workers;
     void **scratch;             /* [fex * n_workers + worker] */
-    size_t acc_off[VQ_MAX_FEX], acc_size;
+    size_t acc_size;            /* vq_acc_layout of the CPU extractors */
     unsigned planes;
     bool any;
     CpuSlot *slot;
@@ -108,9 +108,8 @@ int vq_cpu_open(VqCpuRun **prun, VqContext *ctx)
             continue;
         run->any = true;
         run->planes |= fex->planes;
-        run->acc_off[i] = run->acc_size;
-        run->acc_size += VQ_ALIGN(fex->acc_size, 64);
     }
+    run->acc_size = vq_acc_layout(ctx->fex, ctx->n_fex, false);
     run->pool = ctx->pool;
     run->n_workers = run->pool ? vq_threadpool_size(run->pool) : 1;
     run->scratch = calloc((size_t)VQ_MAX_FEX * run->n_workers, sizeof(void *));
@@ -156,7 +155,7 @@ static void run_job(void *arg, unsigned worker)
             pthread_cond_wait(&run->order_cond, &run->order_lock);
         pthread_mutex_unlock(&run->order_lock);
     }
-    uint8_t *acc = s->acc + run->acc_off[job->fex];
+    uint8_t *acc = s->acc + fex->acc_off;
     memset(acc, 0, fex->acc_size);
     s->err[job->fex] = fex->desc->cpu_run(
         fex, &s->ref, &s->dis, s->index, acc,
@@ -179,7 +178,7 @@ static int finalize_slot(VqCpuRun *run, CpuSlot *s)
         if (vq_fex_runs_on(ctx, fex, s->index)) {
             if (s->err[i])
                 return s->err[i];
-            int err = fex->desc->finalize(fex, s->acc + run->acc_off[i], s->index);
+            int err = fex->desc->finalize(fex, s->acc + fex->acc_off, s->index);
             if (err)
                 return err;
         }

@@ -83,6 +83,8 @@ struct VqFex {
     unsigned lag;           /* frame i is final once frame i + lag was
                                finalized, or at flush (motion2: 1) */
     size_t acc_size;
+    size_t acc_off;         /* offset of this extractor's record in its
+                               backend's per-frame buffer (vq_acc_layout) */
     size_t scratch_size;    /* per-worker CPU scratch (see cpu_run) */
     bool on_gpu;            /* chosen backend for this run */
     bool gpu_ready;         /* gpu_init succeeded, gpu_close not yet called */
@@ -100,6 +102,13 @@ struct VqFex {
 int vq_fex_emit(VqFex *fex, unsigned k, unsigned index, double value);
 /* Writes an aggregate value (e.g. apsnr_y) under output k's name. */
 int vq_fex_emit_aggregate(VqFex *fex, const char *name, double value);
+
+/* Accumulator records of one backend's extractors (those with on_gpu ==
+ * gpu) share one buffer per frame: sets each one's acc_off, a multiple of
+ * VQ_ACC_ALIGN, and returns the buffer's size. The only place the layout
+ * is computed; the GPU and CPU paths both read fex->acc_off. */
+#define VQ_ACC_ALIGN 256
+size_t vq_acc_layout(VqFex *const *fex, unsigned n, bool gpu);
 
 /* Registry. */
 const VqFexDesc *vq_fex_find(const char *name);

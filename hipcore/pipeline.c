@@ -12,8 +12,6 @@
 
 #include "context.h"
 
-#define VQ_ACC_ALIGN 256
-
 int vq_fex_emit(VqFex *fex, unsigned k, unsigned index, double value)
 {
     if (k >= fex->n_outputs)
@@ -64,7 +62,6 @@ static const char *model_backend(VqContext *ctx, const VqModel *m)
 /* Chooses each extractor's backend and sets up GPU staging. */
 static int choose_backends(VqContext *ctx)
 {
-    size_t acc_total = 0;
     unsigned planes = 0, n_gpu = 0, n_cpu = 0;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
@@ -95,8 +92,6 @@ static int choose_backends(VqContext *ctx)
         if (fex->on_gpu) {
             n_gpu++;
             planes |= fex->planes;
-            acc_total += (fex->acc_size + VQ_ACC_ALIGN - 1) &
-                         ~(size_t)(VQ_ACC_ALIGN - 1);
         } else {
             n_cpu++;
         }
@@ -108,10 +103,11 @@ static int choose_backends(VqContext *ctx)
         threads = vq_cpu_count() < 8 ? vq_cpu_count() : 8;
     if (threads > 1 && vq_threadpool_open(&ctx->pool, threads))
         return vq_fail(&ctx->err, VQ_ENOMEM, "cannot start %u threads", threads);
+    size_t acc_gpu = vq_acc_layout(ctx->fex, ctx->n_fex, true);
     int err = vq_cpu_open(&ctx->cpu, ctx);
     if (!err && n_gpu)
         err = vq_staging_open(&ctx->staging, ctx->gpu, &ctx->fmt, planes,
-                              ctx->cfg.depth, acc_total, ctx->pool, &ctx->err);
+                              ctx->cfg.depth, acc_gpu, ctx->pool, &ctx->err);
     return err;
 }
 
@@ -166,18 +162,17 @@ static int collect_slot(VqContext *ctx, VqSlot *slot)
         if (err)
             return err;
     }
-    size_t off = 0;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
         if (!fex->on_gpu)
             continue;
         if (vq_fex_runs_on(ctx, fex, slot->index)) {
-            int err = fex->desc->finalize(fex, slot->acc_host + off, slot->index);
+            int err = fex->desc->finalize(fex, slot->acc_host + fex->acc_off,
+                                          slot->index);
             if (err)
                 return err;
         }
         fex->n_finalized++;
-        off += (fex->acc_size + VQ_ACC_ALIGN - 1) & ~(size_t)(VQ_ACC_ALIGN - 1);
     }
     return 0;
 }
@@ -252,17 +247,12 @@ static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
         double t0 = vq_now();
         err = vq_staging_upload(st, slot, ref, dis);
         double t1 = vq_now();
-        size_t off = 0;
         for (unsigned i = 0; !err && i < ctx->n_fex; i++) {
             VqFex *fex = ctx->fex[i];
-            if (!fex->on_gpu)
-                continue;
-            if (vq_fex_runs_on(ctx, fex, index))
+            if (fex->on_gpu && vq_fex_runs_on(ctx, fex, index))
                 err = fex->desc->gpu_run(fex, ctx->gpu, &slot->view[0],
                                          &slot->view[1], index,
-                                         slot->acc_dev + off);
-            off += (fex->acc_size + VQ_ACC_ALIGN - 1) &
-                   ~(size_t)(VQ_ACC_ALIGN - 1);
+                                         slot->acc_dev + fex->acc_off);
         }
         if (!err)
             err = vq_staging_finish(st, slot);

@@ -9,7 +9,7 @@
  * row counters with 64-bit atomics; integer sums make the order irrelevant.
  */
 #include "../hip_device.h"
-#include "../adm.h"
+#include "adm.h"
 
 #define ADM_TX 32
 #define ADM_TY 8

@@ -10,6 +10,7 @@
  * another, so reading padding shows up as a mismatch.
  *
  * usage: checkgpu [--test NAME] [--seed N] [--quick] [--list] [--verbose]
+ *        checkgpu --cases   (only the rule below; needs no GPU)
  * Exit: 0 all passed, 1 a mismatch or error, 77 no usable GPU.
  */
 #include <math.h>
@@ -361,6 +362,39 @@ static int check_one(const ParityCase *pc, const char *spec, unsigned bpc,
     return ret;
 }
 
+/* Every extractor with a GPU path must have a parity case, and every case
+ * must name a registered extractor. Checked before the GPU is looked for,
+ * so it holds on machines without one. */
+static size_t registry_size(void)
+{
+    size_t n = 0;
+    for (const VqFexDesc *const *d = vq_fex_registry(); *d; d++)
+        n++;
+    return n;
+}
+
+static unsigned check_cases(void)
+{
+    unsigned bad = 0;
+    for (const VqFexDesc *const *d = vq_fex_registry(); *d; d++) {
+        const ParityCase *pc = parity_cases;
+        while (pc->name && strcmp(pc->name, (*d)->name))
+            pc++;
+        if ((*d)->gpu_run && !pc->name) {
+            printf("FAIL %s has a GPU path but no parity case\n", (*d)->name);
+            bad++;
+        }
+    }
+    for (const ParityCase *pc = parity_cases; pc->name; pc++) {
+        if (!vq_fex_find(pc->name)) {
+            printf("FAIL parity case %s names no registered extractor\n",
+                   pc->name);
+            bad++;
+        }
+    }
+    return bad;
+}
+
 static int gpu_available(char *why, size_t sz)
 {
     VqConfig cfg = vq_default_config();
@@ -377,12 +411,15 @@ static int gpu_available(char *why, size_t sz)
 int main(int argc, char **argv)
 {
     const char *only = NULL;
+    int cases_only = 0;
     uint64_t seed = (uint64_t)time(NULL);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--test") && i + 1 < argc)
             only = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--cases"))
+            cases_only = 1;
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--verbose"))
@@ -393,27 +430,24 @@ int main(int argc, char **argv)
             return 0;
         } else {
             fprintf(stderr, "usage: checkgpu [--test NAME] [--seed N] [--quick] "
-                            "[--list] [--verbose]\n");
+                            "[--list] [--verbose] | --cases\n");
             return 1;
         }
     }
+    n_fail += check_cases();
+    if (cases_only) {
+        printf("checkgpu: %zu extractors, %u problem(s) with parity cases\n",
+               registry_size(), n_fail);
+        return n_fail ? 1 : 0;
+    }
+    if (n_fail)
+        return 1;
     char dev[512];
     if (!gpu_available(dev, sizeof(dev))) {
         printf("checkgpu: no usable GPU (%s): skipped\n", dev);
         return 77;
     }
     printf("checkgpu: %s, seed %llu\n", dev, (unsigned long long)seed);
-
-    /* Every extractor with a GPU path must have a parity case. */
-    for (const VqFexDesc *const *d = vq_fex_registry(); *d; d++) {
-        const ParityCase *pc = parity_cases;
-        while (pc->name && strcmp(pc->name, (*d)->name))
-            pc++;
-        if ((*d)->gpu_run && !pc->name) {
-            printf("FAIL %s has a GPU path but no parity case\n", (*d)->name);
-            n_fail++;
-        }
-    }
 
     static const unsigned depths[] = { 8, 10, 12, 16 };
     static const VqPixFmt fmts[] = { VQ_PIX_FMT_420, VQ_PIX_FMT_422,

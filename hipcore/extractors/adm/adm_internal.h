@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../../kernels/adm.h"
+#include "../../../kernels/adm/adm.h"
 #include "../gpu_fn.h"
 
 /* adm_csf_mode values (libvmaf integer_adm.h: ADM_CSF_MODE). */

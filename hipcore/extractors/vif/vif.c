@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "../../../kernels/vif.h"
+#include "../../../kernels/vif/vif.h"
 #include "../gpu_fn.h"
 #include "vif_cpu.h"
 

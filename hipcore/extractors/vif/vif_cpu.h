@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../../kernels/vif.h"
+#include "../../../kernels/vif/vif.h"
 #include "../../picture.h"
 
 /* Size of each scale: scale 0 is w x h, scale s + 1 is scale s halved

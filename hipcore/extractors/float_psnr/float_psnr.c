@@ -7,17 +7,13 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "../../kernels/float_psnr.h"
-#include "gpu_fn.h"
+#include "../../../kernels/float_psnr/float_psnr.h"
+#include "../gpu_fn.h"
 
 typedef struct FloatPsnrPriv {
     double peak, psnr_max;
     double scale2; /* (2^(bpc - 8))^2: integer units per squared 8-bit unit */
 } FloatPsnrPriv;
-
-typedef struct FloatPsnrAcc {
-    uint64_t sum;
-} FloatPsnrAcc;
 
 static const char *const float_psnr_outputs[] = { "float_psnr", NULL };
 
@@ -34,7 +30,7 @@ static int float_psnr_init(VqFex *fex, const VqFormat *fmt)
     double scale = (double)(1u << (fmt->bpc - 8));
     s->scale2 = scale * scale;
     fex->planes = VQ_PLANE_Y;
-    fex->acc_size = sizeof(FloatPsnrAcc);
+    fex->acc_size = sizeof(VqFloatPsnrAcc);
     return 0;
 }
 
@@ -44,7 +40,7 @@ static int float_psnr_cpu_run(VqFex *fex, const VqFrame *ref,
 {
     (void)index;
     (void)scratch;
-    FloatPsnrAcc *a = acc;
+    VqFloatPsnrAcc *a = acc;
     unsigned bps = fex->fmt.bytes_per_sample;
     const VqPlane *r = &ref->plane[0], *d = &dis->plane[0];
     uint64_t sum = 0;
@@ -62,7 +58,7 @@ static int float_psnr_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                               void *acc_dev)
 {
     (void)index;
-    FloatPsnrAcc *a = acc_dev;
+    VqFloatPsnrAcc *a = acc_dev;
     return vq_fex_launch_check(
         fex, gpu, vq_float_psnr_launch(vq_gpu_compute_stream(gpu),
                                        &ref->plane[0], &dis->plane[0],
@@ -73,7 +69,7 @@ static int float_psnr_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
 static int float_psnr_finalize(VqFex *fex, const void *acc, unsigned index)
 {
     const FloatPsnrPriv *s = fex->priv;
-    const FloatPsnrAcc *a = acc;
+    const VqFloatPsnrAcc *a = acc;
     /* Same operations, in the same order, as libvmaf's compute_psnr(). */
     double noise = (double)a->sum / s->scale2;
     noise /= (double)(fex->fmt.w[0] * fex->fmt.h[0]);

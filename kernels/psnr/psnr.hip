@@ -1,4 +1,4 @@
-#include "plane_sum.h"
+#include "../plane_sum.h"
 #include "psnr.h"
 
 struct PsnrTerm {

@@ -2,11 +2,16 @@
 #ifndef VQHIP_KERNELS_PSNR_H
 #define VQHIP_KERNELS_PSNR_H
 
-#include "vq_kernel_api.h"
+#include "../vq_kernel_api.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The accumulator record: per-plane sum of squared errors (Y, Cb, Cr). */
+typedef struct VqPsnrAcc {
+    uint64_t sse[3];
+} VqPsnrAcc;
 
 /* The per-sample term, shared by the CPU path and the kernel. */
 static inline VQ_HOST_DEVICE uint64_t vq_psnr_term(unsigned r, unsigned d)

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/motion.h"
-#include "gpu_fn.h"
+#include "../../../kernels/motion/motion.h"
+#include "../gpu_fn.h"
 
 #define MOTION_SCORE_RING 4 /* scores kept: frames j - 1 .. j + 2 */
 #define MOTION_MAX_PLANES 3 /* previous planes kept: min_idx + 1 */
@@ -50,10 +50,6 @@ typedef struct MotionPriv {
     double stamp;                    /* motion3 of the frames before min_idx */
     double prev_processed;
 } MotionPriv;
-
-typedef struct MotionAcc {
-    uint64_t sad;
-} MotionAcc;
 
 typedef struct MotionGpu {
     void *kept[MOTION_MAX_PLANES];
@@ -117,7 +113,7 @@ static int motion_init(VqFex *fex, const VqFormat *fmt)
     s->n_planes_kept = s->min_idx + 1;
     s->row_bytes = (size_t)fmt->w[0] * fmt->bytes_per_sample;
     fex->planes = VQ_PLANE_Y;
-    fex->acc_size = sizeof(MotionAcc);
+    fex->acc_size = sizeof(VqMotionAcc);
     /* one row of vertical results, split into hi and lo, with the halo */
     fex->scratch_size = 2 * (fmt->w[0] + 2 * VQ_MOTION_RADIUS) * sizeof(int16_t);
     fex->lag = s->min_idx;
@@ -256,7 +252,7 @@ static int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
 {
     (void)dis;
     MotionPriv *s = fex->priv;
-    MotionAcc *a = acc;
+    VqMotionAcc *a = acc;
     if (s->force_zero)
         return 0;
     const VqPlane *cur = &ref->plane[0];
@@ -322,7 +318,7 @@ static int motion_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
     const MotionGpu *g = fex->gpu_priv;
     if (s->force_zero)
         return 0;
-    MotionAcc *a = acc_dev;
+    VqMotionAcc *a = acc_dev;
     const VqDevPlane *cur = &ref->plane[0];
     void *store = g->kept[index % s->n_planes_kept];
     int rc;
@@ -410,7 +406,7 @@ static int emit_ready(VqFex *fex, bool last)
 static int motion_finalize(VqFex *fex, const void *acc, unsigned index)
 {
     MotionPriv *s = fex->priv;
-    const MotionAcc *a = acc;
+    const VqMotionAcc *a = acc;
     double score = 0.;
     if (!s->force_zero && index >= s->min_idx) {
         double n = (double)(fex->fmt.w[0] * fex->fmt.h[0]);

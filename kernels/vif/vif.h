@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 
-#include "vq_kernel_api.h"
+#include "../vq_kernel_api.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,11 +11,16 @@
 #ifndef VQHIP_KERNELS_FLOAT_PSNR_H
 #define VQHIP_KERNELS_FLOAT_PSNR_H
 
-#include "vq_kernel_api.h"
+#include "../vq_kernel_api.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The accumulator record: the luma sum of vq_float_psnr_term. */
+typedef struct VqFloatPsnrAcc {
+    uint64_t sum;
+} VqFloatPsnrAcc;
 
 /* fl24(k^2) for k = r - d: the float square of the scaled difference, times
  * scale^2 (exact, a power of two). */

@@ -12,7 +12,7 @@
  */
 #include <type_traits>
 
-#include "hip_device.h"
+#include "../hip_device.h"
 #include "vif.h"
 
 #define VIF_THREADS 128 /* a power of two (tree reduction), not a wave size */

@@ -8,7 +8,7 @@
 #ifndef VQHIP_KERNELS_ADM_H
 #define VQHIP_KERNELS_ADM_H
 
-#include "adm/adm_fixed.h"
+#include "adm_fixed.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../kernels/psnr.h"
-#include "gpu_fn.h"
+#include "../../../kernels/psnr/psnr.h"
+#include "../gpu_fn.h"
 
 typedef struct PsnrPriv {
     bool enable_chroma;
@@ -25,10 +25,6 @@ typedef struct PsnrPriv {
     uint64_t apsnr_sse[3];
     uint64_t apsnr_n[3];
 } PsnrPriv;
-
-typedef struct PsnrAcc {
-    uint64_t sse[3];
-} PsnrAcc;
 
 static const VqOption psnr_options[] = {
     { .name = "enable_chroma", .help = "also score the Cb and Cr planes",
@@ -82,7 +78,7 @@ static int psnr_init(VqFex *fex, const VqFormat *fmt)
         }
     }
     fex->planes = s->n_planes == 3 ? VQ_PLANE_ALL : VQ_PLANE_Y;
-    fex->acc_size = sizeof(PsnrAcc);
+    fex->acc_size = sizeof(VqPsnrAcc);
     return 0;
 }
 
@@ -92,7 +88,7 @@ static int psnr_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     (void)index;
     (void)scratch;
     const PsnrPriv *s = fex->priv;
-    PsnrAcc *a = acc;
+    VqPsnrAcc *a = acc;
     unsigned bps = fex->fmt.bytes_per_sample;
     for (unsigned p = 0; p < s->n_planes; p++) {
         const VqPlane *r = &ref->plane[p], *d = &dis->plane[p];
@@ -112,7 +108,7 @@ static int psnr_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
 {
     (void)index;
     const PsnrPriv *s = fex->priv;
-    PsnrAcc *a = acc_dev;
+    VqPsnrAcc *a = acc_dev;
     for (unsigned p = 0; p < s->n_planes; p++) {
         int err = vq_fex_launch_check(
             fex, gpu, vq_psnr_sse_launch(vq_gpu_compute_stream(gpu),
@@ -128,7 +124,7 @@ static int psnr_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
 static int psnr_finalize(VqFex *fex, const void *acc, unsigned index)
 {
     PsnrPriv *s = fex->priv;
-    const PsnrAcc *a = acc;
+    const VqPsnrAcc *a = acc;
     for (unsigned p = 0; p < s->n_planes; p++) {
         double n = (double)fex->fmt.w[p] * fex->fmt.h[p];
         if (s->enable_apsnr) {

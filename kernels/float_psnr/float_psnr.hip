@@ -1,5 +1,5 @@
 #include "float_psnr.h"
-#include "plane_sum.h"
+#include "../plane_sum.h"
 
 struct FloatPsnrTerm {
     __device__ unsigned long long operator()(unsigned r, unsigned d) const

@@ -10,7 +10,7 @@
  * reduced to one 64-bit atomic add per block. The walk also copies the
  * current luma into the extractor's own buffer for the next frames.
  */
-#include "hip_device.h"
+#include "../hip_device.h"
 #include "motion.h"
 
 /* One thread per column, the tile's outputs plus the halo on both sides.

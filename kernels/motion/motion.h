@@ -16,11 +16,17 @@
 #ifndef VQHIP_KERNELS_MOTION_H
 #define VQHIP_KERNELS_MOTION_H
 
-#include "vq_kernel_api.h"
+#include "../vq_kernel_api.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The accumulator record: the frame's SAD (0 before the first scored
+ * frame). */
+typedef struct VqMotionAcc {
+    uint64_t sad;
+} VqMotionAcc;
 
 /* Taps from libvmaf's integer_motion.h (they sum to 65536); the filter is
  * symmetric, so the helpers below add mirrored pairs before multiplying. */
