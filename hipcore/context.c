@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "cpu.h"
 
 #define VQ_DEFAULT_DEPTH 2
 
@@ -62,6 +63,15 @@ int vq_open(VqContext **pctx, const VqConfig *cfg)
         return vq_fail(&ctx->err, VQ_EINVAL, "unknown backend %d",
                        (int)ctx->cfg.backend);
     ctx->coll.n_subsample = ctx->cfg.n_subsample;
+    const char *bad_mask = vq_cpu_mask_env_error();
+    if (bad_mask)
+        vq_log(ctx, VQ_LOG_LEVEL_WARNING,
+               "VQHIP_CPU_MASK=%s not understood (avx2, avx512, all, none, "
+               "comma separated, or a number): the CPU path uses its C code",
+               bad_mask);
+    char cpu_names[64];
+    vq_log(ctx, VQ_LOG_LEVEL_INFO, "CPU SIMD variants: %s",
+           vq_cpu_flags_string(vq_cpu_flags(), cpu_names, sizeof(cpu_names)));
 
     if (ctx->cfg.backend != VQ_BACKEND_CPU) {
         VqErrBuf why;
