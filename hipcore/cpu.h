@@ -41,6 +41,15 @@ const char *vq_cpu_flags_string(unsigned flags, char *buf, size_t size);
  * used then), else NULL. */
 const char *vq_cpu_mask_env_error(void);
 
+/* The template a DSP function's variants are instantiated from (one
+ * function per instruction set, each calling the template) is inlined into
+ * each of them, and so compiled for its instruction set. */
+#if defined(__GNUC__) || defined(__clang__)
+#define VQ_DSP_TEMPLATE static inline __attribute__((always_inline))
+#else
+#define VQ_DSP_TEMPLATE static inline
+#endif
+
 /* Function attributes of the variants: the C code of a variant is compiled
  * for its instruction set by marking the function (and inlining what it
  * calls), so the rest of the build stays at the baseline. */

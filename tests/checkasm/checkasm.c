@@ -17,6 +17,9 @@
 #include "checkasm.h"
 
 static const CaTable *const tables[] = {
+    &ca_table_adm,
+    &ca_table_motion,
+    &ca_table_psnr,
     &ca_table_vif,
 };
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))

@@ -114,6 +114,9 @@ void ca_bench_end(unsigned long calls);
                                       funcs_array }
 
 /* The tables checked (checkasm.c lists them). */
+extern const CaTable ca_table_adm;
+extern const CaTable ca_table_motion;
+extern const CaTable ca_table_psnr;
 extern const CaTable ca_table_vif;
 
 #endif
