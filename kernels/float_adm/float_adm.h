@@ -64,6 +64,8 @@ typedef struct VqFAdmDims {
     float rfactor[VQ_FADM_SCALES][3];
     float cos_1deg_sq;
     double gain_limit;  /* adm_enhn_gain_limit */
+    float gain_f;       /* the same as float, when gain_exact */
+    int gain_exact;     /* gain_limit is a float: restore in float */
     float p_norm;       /* adm_p_norm as float (powf's exponent) */
     int cube;           /* adm_p_norm == 3: terms are x * x * x */
     int bypass_cm;      /* adm_bypass_cm: thresholds are 0 */
@@ -134,10 +136,26 @@ static inline VQ_HOST_DEVICE float vq_fadm_rcp(const uint16_t *tab, float x)
 }
 
 /* One band's restored value: min/max against the distorted value when the
- * angle test passed, in double as libvmaf's gain limit is. */
+ * angle test passed, in double as libvmaf's gain limit is. When the gain
+ * is a float (100 by default), the double product of two floats is exact
+ * and its float rounding is the float product; min and max against the
+ * float t then pick the same value, so float arithmetic gives the same
+ * result. */
 static inline VQ_HOST_DEVICE float vq_fadm_restore(float rst, float t,
-                                                   int angle, double gain)
+                                                   int angle, double gain,
+                                                   float gain_f, int exact)
 {
+    if (exact) {
+        if (angle && rst > 0.0f) {
+            float g = rst * gain_f;
+            rst = g < t ? g : t;
+        }
+        if (angle && rst < 0.0f) {
+            float g = rst * gain_f;
+            rst = g > t ? g : t;
+        }
+        return rst;
+    }
     if (angle && rst > 0.0) {
         double g = rst * gain;
         rst = (float)(g < t ? g : (double)t);
@@ -172,7 +190,8 @@ static inline VQ_HOST_DEVICE void vq_fadm_decouple(const VqFAdmDims *d,
     int angle = ot_dp >= 0.0f &&
                 ot_dp * ot_dp >= d->cos_1deg_sq * o_mag_sq * t_mag_sq;
     for (int b = 0; b < 3; b++) {
-        r[b] = vq_fadm_restore(rst[b], t[b], angle, d->gain_limit);
+        r[b] = vq_fadm_restore(rst[b], t[b], angle, d->gain_limit,
+                               d->gain_f, d->gain_exact);
         a[b] = t[b] - r[b];
     }
 }
@@ -249,7 +268,7 @@ int vq_fadm_dwt_launch(VqStream stream, const VqDevPlane *src_ref,
  * its nine quantities over the inner one, into rows (device memory, the
  * record's part for this scale). work: 12 w x h float images (csf and
  * csf filter values of a and r), pitch as the bands'. */
-int vq_fadm_terms_launch(VqStream stream, const float *const band[8],
+int vq_fadm_terms_launch(VqStream stream, float *const band[8],
                          size_t pitch, const VqFAdmDims *dims, unsigned scale,
                          const uint16_t *rcp_tab, float *const work[12],
                          float *rows);

@@ -190,7 +190,7 @@ fa_terms_kernel(FaBands b, size_t pitch, VqFAdmDims d, int scale, FaWork wk,
         rows[q * n + (y0 + rr - in.top)] = acc;
 }
 
-extern "C" int vq_fadm_terms_launch(VqStream stream, const float *const band[8],
+extern "C" int vq_fadm_terms_launch(VqStream stream, float *const band[8],
                                     size_t pitch, const VqFAdmDims *dims,
                                     unsigned scale, const uint16_t *rcp_tab,
                                     float *const work[12], float *rows)
@@ -198,7 +198,7 @@ extern "C" int vq_fadm_terms_launch(VqStream stream, const float *const band[8],
     FaBands b;
     FaWork wk;
     for (int k = 0; k < 8; k++)
-        b.p[k] = (float *)band[k];
+        b.p[k] = band[k];
     for (int k = 0; k < 12; k++)
         wk.p[k] = work[k];
     const VqFAdmRect *o = &dims->outer[scale];

@@ -48,6 +48,12 @@ typedef struct VqFVifConst {
     double sigma_nsq;    /* vif_sigma_nsq */
     float sigma_max_inv; /* powf(sigma_nsq, 2) / 255^2, as float */
     float gain_limit;    /* vif_enhn_gain_limit as float */
+    /* sigma_nsq is a power of two: the den argument 1 + s1 / sigma_nsq is
+     * only used when s1 >= sigma_nsq; the quotient is then an exact float
+     * >= 1, the sum needs at most 25 bits and is exact in double, so its
+     * float rounding is the float sum: float arithmetic gives libvmaf's
+     * value (2 by default) */
+    int den_float;
 } VqFVifConst;
 
 #define VQ_FVIF_EPS 1.0e-10f
@@ -122,7 +128,9 @@ static inline VQ_HOST_DEVICE void vq_fvif_terms(const VqFVifConst *c,
     *num = s12 < 0.0f ? 0.0f
          : vq_fvif_log2((float)(1.0 + (double)(g * g * s1) /
                                           ((double)sv + c->sigma_nsq)));
-    *den = vq_fvif_log2((float)(1.0 + (double)s1 / c->sigma_nsq));
+    *den = vq_fvif_log2(c->den_float
+                            ? 1.0f + s1 / (float)c->sigma_nsq
+                            : (float)(1.0 + (double)s1 / c->sigma_nsq));
 }
 
 /* Makes scale s's images (w x h floats, dst_pitch bytes per row) from

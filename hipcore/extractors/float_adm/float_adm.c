@@ -147,9 +147,12 @@ static int fadm_init(VqFex *fex, const VqFormat *fmt)
     const double c = cos(1.0 * 3.14159265358979323846 / 180.0);
     d->cos_1deg_sq = (float)(c * c);
     d->gain_limit = s->gain_limit;
+    d->gain_f = (float)s->gain_limit;
+    d->gain_exact = (double)d->gain_f == s->gain_limit;
     d->p_norm = (float)s->p_norm;
     d->cube = s->p_norm == 3.0;
     d->bypass_cm = s->bypass_cm;
+    vq_fadm_row_fns(&s->fns);
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = d->n_floats * sizeof(float);
     fex->scratch_size = vq_fadm_cpu_scratch_size(s);

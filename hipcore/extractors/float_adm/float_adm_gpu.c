@@ -84,7 +84,7 @@ int vq_fadm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
             work[k] = g->work[k];
         rc = vq_fadm_dwt_launch(st, &r, &t, bpc, d, sc, g->band[sc], pitch);
         if (!rc && !(sc == 0 && s->skip_scale0))
-            rc = vq_fadm_terms_launch(st, (float *const *)g->band[sc], pitch,
+            rc = vq_fadm_terms_launch(st, g->band[sc], pitch,
                                       d, sc, g->rcp_tab, work,
                                       rows + d->off[sc]);
         VqDevPlane a_ref = { g->band[sc][0], pitch, d->w[sc], d->h[sc] };

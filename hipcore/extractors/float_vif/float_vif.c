@@ -167,6 +167,8 @@ static int fvif_init(VqFex *fex, const VqFormat *fmt)
     /* powf(nsq, 2.0f): the exact square rounded to float */
     s->c.sigma_max_inv = (float)((float)((double)nsq * nsq) / (255.0 * 255.0));
     s->c.gain_limit = (float)s->gain_limit;
+    int e2;
+    s->c.den_float = s->sigma_nsq > 0 && frexp(s->sigma_nsq, &e2) == 0.5;
     s->nsq_up = (float)s->sigma_nsq;
     if ((double)s->nsq_up < s->sigma_nsq)
         s->nsq_up = nextafterf(s->nsq_up, INFINITY);

@@ -157,8 +157,12 @@ ATTR static void FN(fvif_stats)(const VqFVifConst *c, float nsq_up,
         vq_vf4 arg = __builtin_convertvector(q, vq_vf4), num, den;
         FN(fvif_log2v)(&arg, &num);
         num = VQ_VSEL(vq_vf4, s12 < 0.0f, zero, num);
-        q = 1.0 + __builtin_convertvector(s1, vq_vd4) / nsq;
-        arg = __builtin_convertvector(q, vq_vf4);
+        if (c->den_float) {
+            arg = 1.0f + s1 / (float)nsq;
+        } else {
+            q = 1.0 + __builtin_convertvector(s1, vq_vd4) / nsq;
+            arg = __builtin_convertvector(q, vq_vf4);
+        }
         FN(fvif_log2v)(&arg, &den);
         m = s1 < nsq_up;
         num = VQ_VSEL(vq_vf4, m, one - s2 * c->sigma_max_inv, num);
