@@ -121,6 +121,26 @@ static void gaussian(float *out, int size)
         out[i] /= sum;
 }
 
+/* Whether a side of n samples gives every scale enough samples for its
+ * filter (one mirror reflection: more than half the taps). */
+static int side_ok(const FVifPriv *s, unsigned n, const int *fw)
+{
+    unsigned m = (unsigned)(int)(n * s->prescale + 0.5);
+    for (unsigned sc = 0; sc < VQ_FVIF_SCALES; sc++, m /= 2)
+        if (m < (unsigned)(fw[sc] / 2) + 1)
+            return 0;
+    return 1;
+}
+
+/* The smallest side that side_ok accepts. */
+static unsigned min_side(const FVifPriv *s, const int *fw)
+{
+    unsigned n = 1;
+    while (!side_ok(s, n, fw) && n < (1u << 20))
+        n++;
+    return n;
+}
+
 static int fvif_init(VqFex *fex, const VqFormat *fmt)
 {
     FVifPriv *s = fex->priv;
@@ -141,20 +161,21 @@ static int fvif_init(VqFex *fex, const VqFormat *fmt)
                        "float_vif: bilinear vif_prescale supports results up "
                        "to 7680 wide (libvmaf's limit), not %u", w);
     s->resized = w != fmt->w[0] || h != fmt->h[0];
+    for (unsigned sc = 0; sc < VQ_FVIF_SCALES; sc++)
+        d->fw[sc] = filter_size((int)sc, (float)s->kernelscale);
+    if (!side_ok(s, fmt->w[0], d->fw) || !side_ok(s, fmt->h[0], d->fw)) {
+        unsigned m = min_side(s, d->fw);
+        return vq_fail(fex->err, VQ_EUNSUPPORTED,
+                       "float_vif: a %ux%u frame is too small; with these "
+                       "options (scale 3's %d-tap filter%s) it needs at least "
+                       "%ux%u", fmt->w[0], fmt->h[0], d->fw[3],
+                       s->resized ? ", after vif_prescale" : "", m, m);
+    }
     unsigned off = 0;
     for (unsigned sc = 0; sc < VQ_FVIF_SCALES; sc++) {
         d->w[sc] = w;
         d->h[sc] = h;
-        d->fw[sc] = filter_size((int)sc, (float)s->kernelscale);
         gaussian(d->taps[sc], d->fw[sc]);
-        unsigned need = (unsigned)(d->fw[sc] / 2) + 1;
-        if (w < need || h < need)
-            return vq_fail(fex->err, VQ_EUNSUPPORTED,
-                           "float_vif: a %ux%u frame%s is too small; scale %u "
-                           "is %ux%u and its %d-tap filter needs at least "
-                           "%ux%u", fmt->w[0], fmt->h[0],
-                           s->resized ? " (after vif_prescale)" : "", sc, w,
-                           h, d->fw[sc], need, need);
         d->off_num[sc] = off;
         d->off_den[sc] = off + h;
         off += 2 * h;
