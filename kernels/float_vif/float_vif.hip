@@ -80,6 +80,7 @@ fv_stat_kernel(VqDevPlane ref, VqDevPlane dis, float scaler, FvTaps taps,
                 const int sy = fv_src(y0 - r + k, h);
                 const float a = fv_load<T>(ref, scaler, sy, sx);
                 const float b = fv_load<T>(dis, scaler, sy, sx);
+                const float aa = a * a, bb = b * b, ab = a * b;
 #pragma unroll
                 for (int t = 0; t < FV_SR; t++) {
                     const int m = k - t;
@@ -88,9 +89,9 @@ fv_stat_kernel(VqDevPlane ref, VqDevPlane dis, float scaler, FvTaps taps,
                     const float fm = taps.f[m];
                     s[0][t] += fm * a;
                     s[1][t] += fm * b;
-                    s[2][t] += fm * (a * a);
-                    s[3][t] += fm * (b * b);
-                    s[4][t] += fm * (a * b);
+                    s[2][t] += fm * aa;
+                    s[3][t] += fm * bb;
+                    s[4][t] += fm * ab;
                 }
             }
             for (int q = 0; q < 5; q++)
