@@ -112,8 +112,8 @@ if [ -n "$vmaf" ]; then
         fmt=$1 p=$2 b=$3 opts=$4
         shift 4
         fsrc="testsrc2=size=300x200:rate=1:duration=5,format=$fmt"
-        "$ffmpeg" -nostdin -loglevel error -lavfi "$fsrc" -f rawvideo "$tmp/fref.yuv"
-        "$ffmpeg" -nostdin -loglevel error -lavfi "$fsrc,avgblur=4" -f rawvideo "$tmp/fdis.yuv"
+        "$ffmpeg" -nostdin -loglevel error -y -lavfi "$fsrc" -f rawvideo "$tmp/fref.yuv"
+        "$ffmpeg" -nostdin -loglevel error -y -lavfi "$fsrc,avgblur=4" -f rawvideo "$tmp/fdis.yuv"
         "$vmaf" -q -r "$tmp/fref.yuv" -d "$tmp/fdis.yuv" -w 300 -h 200 -p "$p" \
             -b "$b" --cpumask 255 --csv -o "$tmp/float.csv" "$@"
         "$ffmpeg" -nostdin -nostats -loglevel error \
