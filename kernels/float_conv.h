@@ -15,15 +15,17 @@
 #include "vq_kernel_api.h"
 
 /* libvmaf's picture_copy(): 8-bit samples become v - 128, deeper ones are
- * first divided by 2^(bpc - 8) (exact for every supported depth). */
-static inline VQ_HOST_DEVICE float vq_fpix_scaler(unsigned bpc)
+ * first divided by 2^(bpc - 8). Dividing by a power of two and multiplying
+ * by its reciprocal are both exact, so the multiply gives libvmaf's value. */
+static inline VQ_HOST_DEVICE float vq_fpix_scale(unsigned bpc)
 {
-    return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : bpc == 16 ? 256.0f : 1.0f;
+    return bpc == 10 ? 0.25f : bpc == 12 ? 0.0625f
+         : bpc == 16 ? 0.00390625f : 1.0f;
 }
 
-static inline VQ_HOST_DEVICE float vq_fpix(unsigned v, float scaler)
+static inline VQ_HOST_DEVICE float vq_fpix(unsigned v, float scale)
 {
-    return (float)v / scaler + -128.0f;
+    return (float)v * scale + -128.0f;
 }
 
 /* The mirror of libvmaf's float convolutions (convolution_internal.h,

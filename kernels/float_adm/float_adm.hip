@@ -28,23 +28,23 @@ struct FaWork {
 };
 
 template <typename T>
-__device__ __forceinline__ float fa_load(const VqDevPlane &p, float scaler,
+__device__ __forceinline__ float fa_load(const VqDevPlane &p, float scale,
                                          int y, int x)
 {
     const T *row = (const T *)((const char *)p.data + (size_t)y * p.pitch);
-    return vq_fpix(row[x], scaler);
+    return vq_fpix(row[x], scale);
 }
 
 template <>
 __device__ __forceinline__ float fa_load<float>(const VqDevPlane &p,
-                                                float scaler, int y, int x)
+                                                float scale, int y, int x)
 {
-    (void)scaler;
+    (void)scale;
     return ((const float *)((const char *)p.data + (size_t)y * p.pitch))[x];
 }
 
 template <typename T>
-__device__ void fa_dwt_one(const VqDevPlane &src, float scaler, int i, int j,
+__device__ void fa_dwt_one(const VqDevPlane &src, float scale, int i, int j,
                            int in_w, int in_h, float out[4])
 {
     const float lo[4] = { VQ_FADM_LO }, hi[4] = { VQ_FADM_HI };
@@ -54,10 +54,10 @@ __device__ void fa_dwt_one(const VqDevPlane &src, float scaler, int i, int j,
     float vlo[4], vhi[4];
     for (int k = 0; k < 4; k++) {
         const int cx = vq_fadm_dwt_idx(j, k, in_w);
-        const float s0 = fa_load<T>(src, scaler, ry[0], cx);
-        const float s1 = fa_load<T>(src, scaler, ry[1], cx);
-        const float s2 = fa_load<T>(src, scaler, ry[2], cx);
-        const float s3 = fa_load<T>(src, scaler, ry[3], cx);
+        const float s0 = fa_load<T>(src, scale, ry[0], cx);
+        const float s1 = fa_load<T>(src, scale, ry[1], cx);
+        const float s2 = fa_load<T>(src, scale, ry[2], cx);
+        const float s3 = fa_load<T>(src, scale, ry[3], cx);
         vlo[k] = vq_fadm_dot4(lo, s0, s1, s2, s3);
         vhi[k] = vq_fadm_dot4(hi, s0, s1, s2, s3);
     }
@@ -68,7 +68,7 @@ __device__ void fa_dwt_one(const VqDevPlane &src, float scaler, int i, int j,
 }
 
 template <typename T>
-__global__ void fa_dwt_kernel(VqDevPlane ref, VqDevPlane dis, float scaler,
+__global__ void fa_dwt_kernel(VqDevPlane ref, VqDevPlane dis, float scale,
                               int w, int h, FaBands b, size_t pitch)
 {
     const int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -77,10 +77,10 @@ __global__ void fa_dwt_kernel(VqDevPlane ref, VqDevPlane dis, float scaler,
         return;
     const size_t o = (size_t)i * (pitch / sizeof(float)) + j;
     float out[4];
-    fa_dwt_one<T>(ref, scaler, i, j, (int)ref.w, (int)ref.h, out);
+    fa_dwt_one<T>(ref, scale, i, j, (int)ref.w, (int)ref.h, out);
     for (int k = 0; k < 4; k++)
         b.p[k][o] = out[k];
-    fa_dwt_one<T>(dis, scaler, i, j, (int)dis.w, (int)dis.h, out);
+    fa_dwt_one<T>(dis, scale, i, j, (int)dis.w, (int)dis.h, out);
     for (int k = 0; k < 4; k++)
         b.p[4 + k][o] = out[k];
 }
@@ -96,16 +96,16 @@ extern "C" int vq_fadm_dwt_launch(VqStream stream, const VqDevPlane *src_ref,
     const int w = (int)dims->w[scale], h = (int)dims->h[scale];
     dim3 block(32, 8), grid(vq_div_ceil(w, 32), vq_div_ceil(h, 8));
     hipStream_t s = vq_hip_stream(stream);
-    float scaler = vq_fpix_scaler(bpc);
+    float pix_scale = vq_fpix_scale(bpc);
     if (bpc == 0)
         fa_dwt_kernel<float><<<grid, block, 0, s>>>(*src_ref, *src_dis,
-                                                    scaler, w, h, b, pitch);
+                                                    pix_scale, w, h, b, pitch);
     else if (bpc > 8)
         fa_dwt_kernel<uint16_t><<<grid, block, 0, s>>>(*src_ref, *src_dis,
-                                                       scaler, w, h, b, pitch);
+                                                       pix_scale, w, h, b, pitch);
     else
         fa_dwt_kernel<uint8_t><<<grid, block, 0, s>>>(*src_ref, *src_dis,
-                                                      scaler, w, h, b, pitch);
+                                                      pix_scale, w, h, b, pitch);
     return vq_launch_status();
 }
 

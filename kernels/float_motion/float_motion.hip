@@ -24,7 +24,7 @@ __device__ __forceinline__ int fm_src(int k, int n)
 
 template <typename T>
 __global__ void __launch_bounds__(FM_THREADS)
-fm_blur_kernel(VqDevPlane src, float scaler, VqFMotionTaps taps, float *dst,
+fm_blur_kernel(VqDevPlane src, float scale, VqFMotionTaps taps, float *dst,
                size_t dst_pitch)
 {
     constexpr int IW = FM_TW + 2 * FM_R, IH = FM_TH + 2 * FM_R;
@@ -43,7 +43,7 @@ fm_blur_kernel(VqDevPlane src, float scaler, VqFMotionTaps taps, float *dst,
         int gy = fm_src(y0 - r + ly, h), gx = fm_src(x0 - r + lx, w);
         const T *row = (const T *)((const char *)src.data +
                                    (size_t)gy * src.pitch);
-        in[ly * IW + lx] = vq_fpix(row[gx], scaler);
+        in[ly * IW + lx] = vq_fpix(row[gx], scale);
     }
     __syncthreads();
     for (int i = tid; i < FM_TH * iw; i += nt) {
@@ -68,13 +68,13 @@ extern "C" int vq_fmotion_blur_launch(VqStream stream, const VqDevPlane *src,
                                       float *dst, size_t dst_pitch)
 {
     dim3 grid(vq_div_ceil(src->w, FM_TW), vq_div_ceil(src->h, FM_TH));
-    float scaler = vq_fpix_scaler(bpc);
+    float scale = vq_fpix_scale(bpc);
     if (bpc > 8)
         fm_blur_kernel<uint16_t><<<grid, FM_THREADS, 0, vq_hip_stream(stream)>>>(
-            *src, scaler, taps, dst, dst_pitch);
+            *src, scale, taps, dst, dst_pitch);
     else
         fm_blur_kernel<uint8_t><<<grid, FM_THREADS, 0, vq_hip_stream(stream)>>>(
-            *src, scaler, taps, dst, dst_pitch);
+            *src, scale, taps, dst, dst_pitch);
     return vq_launch_status();
 }
 

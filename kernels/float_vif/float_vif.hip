@@ -32,18 +32,18 @@ struct FvTaps {
 
 /* A source image: a bpc-bit plane (T = uint8_t/uint16_t) or floats. */
 template <typename T>
-__device__ __forceinline__ float fv_load(const VqDevPlane &p, float scaler,
+__device__ __forceinline__ float fv_load(const VqDevPlane &p, float scale,
                                          int y, int x)
 {
     const T *row = (const T *)((const char *)p.data + (size_t)y * p.pitch);
-    return vq_fpix(row[x], scaler);
+    return vq_fpix(row[x], scale);
 }
 
 template <>
 __device__ __forceinline__ float fv_load<float>(const VqDevPlane &p,
-                                                float scaler, int y, int x)
+                                                float scale, int y, int x)
 {
-    (void)scaler;
+    (void)scale;
     return ((const float *)((const char *)p.data + (size_t)y * p.pitch))[x];
 }
 
@@ -57,7 +57,7 @@ __device__ __forceinline__ int fv_src(int k, int n)
 
 template <typename T>
 __global__ void __launch_bounds__(FV_THREADS)
-fv_stat_kernel(VqDevPlane ref, VqDevPlane dis, float scaler, FvTaps taps,
+fv_stat_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
                VqFVifConst c, float *rows_num, float *rows_den)
 {
     extern __shared__ float smem[];
@@ -78,8 +78,8 @@ fv_stat_kernel(VqDevPlane ref, VqDevPlane dis, float scaler, FvTaps taps,
                     s[q][t] = 0.0f;
             for (int k = 0; k < n + FV_SR - 1; k++) {
                 const int sy = fv_src(y0 - r + k, h);
-                const float a = fv_load<T>(ref, scaler, sy, sx);
-                const float b = fv_load<T>(dis, scaler, sy, sx);
+                const float a = fv_load<T>(ref, scale, sy, sx);
+                const float b = fv_load<T>(dis, scale, sy, sx);
                 const float aa = a * a, bb = b * b, ab = a * b;
 #pragma unroll
                 for (int t = 0; t < FV_SR; t++) {
@@ -140,7 +140,7 @@ fv_stat_kernel(VqDevPlane ref, VqDevPlane dis, float scaler, FvTaps taps,
 
 template <typename T>
 __global__ void __launch_bounds__(FV_THREADS)
-fv_down_kernel(VqDevPlane ref, VqDevPlane dis, float scaler, FvTaps taps,
+fv_down_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
                float *dst_ref, float *dst_dis, size_t dst_pitch, int dw,
                int dh)
 {
@@ -157,8 +157,8 @@ fv_down_kernel(VqDevPlane ref, VqDevPlane dis, float scaler, FvTaps taps,
             s[0][t] = s[1][t] = 0.0f;
         for (int k = 0; k < n + 2 * (FV_DR - 1); k++) {
             const int sy = fv_src(2 * oy0 - r + k, h);
-            const float a = fv_load<T>(ref, scaler, sy, sx);
-            const float b = fv_load<T>(dis, scaler, sy, sx);
+            const float a = fv_load<T>(ref, scale, sy, sx);
+            const float b = fv_load<T>(dis, scale, sy, sx);
 #pragma unroll
             for (int t = 0; t < FV_DR; t++) {
                 const int m = k - 2 * t;
@@ -205,16 +205,16 @@ extern "C" int vq_fvif_stat_launch(VqStream stream, const VqDevPlane *ref,
     size_t shm = (5 * FV_SR * vw + 2 * FV_SR * (FV_CW + 1)) * sizeof(float);
     unsigned blocks = vq_div_ceil(ref->h, FV_SR);
     hipStream_t s = vq_hip_stream(stream);
-    float scaler = vq_fpix_scaler(bpc);
+    float pix_scale = vq_fpix_scale(bpc);
     if (bpc == 0)
         fv_stat_kernel<float><<<blocks, FV_THREADS, shm, s>>>(
-            *ref, *dis, scaler, taps, *c, rows_num, rows_den);
+            *ref, *dis, pix_scale, taps, *c, rows_num, rows_den);
     else if (bpc > 8)
         fv_stat_kernel<uint16_t><<<blocks, FV_THREADS, shm, s>>>(
-            *ref, *dis, scaler, taps, *c, rows_num, rows_den);
+            *ref, *dis, pix_scale, taps, *c, rows_num, rows_den);
     else
         fv_stat_kernel<uint8_t><<<blocks, FV_THREADS, shm, s>>>(
-            *ref, *dis, scaler, taps, *c, rows_num, rows_den);
+            *ref, *dis, pix_scale, taps, *c, rows_num, rows_den);
     return vq_launch_status();
 }
 
@@ -230,18 +230,18 @@ extern "C" int vq_fvif_down_launch(VqStream stream, const VqDevPlane *src_ref,
     size_t shm = 2 * FV_DR * vw * sizeof(float);
     dim3 grid(vq_div_ceil(dw, FV_DC), vq_div_ceil(dh, FV_DR));
     hipStream_t s = vq_hip_stream(stream);
-    float scaler = vq_fpix_scaler(bpc);
+    float pix_scale = vq_fpix_scale(bpc);
     if (bpc == 0)
         fv_down_kernel<float><<<grid, FV_THREADS, shm, s>>>(
-            *src_ref, *src_dis, scaler, taps, dst_ref, dst_dis, dst_pitch, dw,
+            *src_ref, *src_dis, pix_scale, taps, dst_ref, dst_dis, dst_pitch, dw,
             dh);
     else if (bpc > 8)
         fv_down_kernel<uint16_t><<<grid, FV_THREADS, shm, s>>>(
-            *src_ref, *src_dis, scaler, taps, dst_ref, dst_dis, dst_pitch, dw,
+            *src_ref, *src_dis, pix_scale, taps, dst_ref, dst_dis, dst_pitch, dw,
             dh);
     else
         fv_down_kernel<uint8_t><<<grid, FV_THREADS, shm, s>>>(
-            *src_ref, *src_dis, scaler, taps, dst_ref, dst_dis, dst_pitch, dw,
+            *src_ref, *src_dis, pix_scale, taps, dst_ref, dst_dis, dst_pitch, dw,
             dh);
     return vq_launch_status();
 }
@@ -249,7 +249,7 @@ extern "C" int vq_fvif_down_launch(VqStream stream, const VqDevPlane *src_ref,
 /* vif_prescale: the luma as floats, then resized with the tables of
  * vq_fresize_axis (tx: dw entries, ty: dh entries). */
 template <typename T>
-__global__ void fv_to_float_kernel(VqDevPlane src, float scaler, float *dst,
+__global__ void fv_to_float_kernel(VqDevPlane src, float scale, float *dst,
                                    size_t dst_pitch)
 {
     unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -257,7 +257,7 @@ __global__ void fv_to_float_kernel(VqDevPlane src, float scaler, float *dst,
     if (x >= src.w || y >= src.h)
         return;
     ((float *)((char *)dst + (size_t)y * dst_pitch))[x] =
-        fv_load<T>(src, scaler, (int)y, (int)x);
+        fv_load<T>(src, scale, (int)y, (int)x);
 }
 
 __global__ void fv_resize_kernel(int method, const float *src, size_t pitch,
@@ -286,12 +286,12 @@ extern "C" int vq_fvif_prescale_launch(VqStream stream, const VqDevPlane *src,
     dim3 block(32, 8);
     hipStream_t s = vq_hip_stream(stream);
     dim3 g1(vq_div_ceil(src->w, 32), vq_div_ceil(src->h, 8));
-    float scaler = vq_fpix_scaler(bpc);
+    float pix_scale = vq_fpix_scale(bpc);
     if (bpc > 8)
-        fv_to_float_kernel<uint16_t><<<g1, block, 0, s>>>(*src, scaler, tmp,
+        fv_to_float_kernel<uint16_t><<<g1, block, 0, s>>>(*src, pix_scale, tmp,
                                                           tmp_pitch);
     else
-        fv_to_float_kernel<uint8_t><<<g1, block, 0, s>>>(*src, scaler, tmp,
+        fv_to_float_kernel<uint8_t><<<g1, block, 0, s>>>(*src, pix_scale, tmp,
                                                          tmp_pitch);
     int err = vq_launch_status();
     if (err)

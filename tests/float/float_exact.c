@@ -172,6 +172,21 @@ int main(int argc, char **argv)
     VqBackend backend = VQ_BACKEND_CPU;
     if (argc >= 6 && !strcmp(argv[4], "--backend") && !strcmp(argv[5], "hip"))
         backend = VQ_BACKEND_HIP;
+    if (backend == VQ_BACKEND_HIP) {
+        /* no GPU: skipped (77), as every GPU test */
+        VqConfig cfg = vq_default_config();
+        cfg.backend = VQ_BACKEND_HIP;
+        cfg.strict = 1;
+        cfg.log_level = VQ_LOG_LEVEL_ERROR;
+        VqContext *ctx = NULL;
+        int e = vq_open(&ctx, &cfg);
+        if (e)
+            printf("float_exact: no usable GPU (%s): skipped\n",
+                   vq_last_error(ctx));
+        vq_close(&ctx);
+        if (e)
+            return 77;
+    }
     if (read_tsv(argv[3]) || !n_rows) {
         fprintf(stderr, "no values in %s\n", argv[3]);
         return 2;

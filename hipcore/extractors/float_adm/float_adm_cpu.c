@@ -58,18 +58,18 @@ size_t vq_fadm_cpu_scratch_size(const FAdmPriv *s)
     return layout(s, NULL, &unused);
 }
 
-static void to_float(const VqPlane *p, unsigned bps, float scaler, float *dst)
+static void to_float(const VqPlane *p, unsigned bps, float scale, float *dst)
 {
     for (unsigned y = 0; y < p->h; y++) {
         const uint8_t *row = p->data + (ptrdiff_t)y * p->stride;
         float *o = dst + (size_t)y * p->w;
         if (bps == 1)
             for (unsigned x = 0; x < p->w; x++)
-                o[x] = vq_fpix(row[x], scaler);
+                o[x] = vq_fpix(row[x], scale);
         else
             for (unsigned x = 0; x < p->w; x++)
                 o[x] = vq_fpix(((const uint16_t *)(const void *)row)[x],
-                               scaler);
+                               scale);
     }
 }
 
@@ -202,7 +202,7 @@ static int in_rows(const VqFAdmRect *r, int i)
     return i >= r->top && i < r->bottom;
 }
 
-static void scale(const FAdmPriv *s, FAdmWork *t, unsigned sc,
+static void one_scale(const FAdmPriv *s, FAdmWork *t, unsigned sc,
                   const float *src_ref, const float *src_dis, float *rows)
 {
     const VqFAdmDims *d = &s->dims;
@@ -237,13 +237,13 @@ int vq_fadm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     const VqFAdmDims *d = &s->dims;
     FAdmWork t;
     layout(s, scratch, &t);
-    const float scaler = vq_fpix_scaler(fex->fmt.bpc);
-    to_float(&ref->plane[0], fex->fmt.bytes_per_sample, scaler, t.luma[0]);
-    to_float(&dis->plane[0], fex->fmt.bytes_per_sample, scaler, t.luma[1]);
+    const float scale = vq_fpix_scale(fex->fmt.bpc);
+    to_float(&ref->plane[0], fex->fmt.bytes_per_sample, scale, t.luma[0]);
+    to_float(&dis->plane[0], fex->fmt.bytes_per_sample, scale, t.luma[1]);
     float *rows = acc;
     const float *src_ref = t.luma[0], *src_dis = t.luma[1];
     for (unsigned sc = 0; sc < VQ_FADM_SCALES; sc++) {
-        scale(s, &t, sc, src_ref, src_dis, rows + d->off[sc]);
+        one_scale(s, &t, sc, src_ref, src_dis, rows + d->off[sc]);
         src_ref = t.next[sc & 1][0];
         src_dis = t.next[sc & 1][1];
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "float_motion_priv.h"
+#include "../float_simd.h"
 
 /* ---- CPU path ---------------------------------------------------------- */
 
@@ -66,7 +67,7 @@ void vq_fmotion_cpu_close(FMotionPriv *s)
     s->work = NULL;
 }
 
-static void to_float(const VqPlane *p, unsigned bps, float scaler,
+static void to_float(const VqPlane *p, unsigned bps, float scale,
                      float *restrict dst)
 {
     for (unsigned y = 0; y < p->h; y++) {
@@ -74,11 +75,11 @@ static void to_float(const VqPlane *p, unsigned bps, float scaler,
         float *o = dst + (size_t)y * p->w;
         if (bps == 1)
             for (unsigned x = 0; x < p->w; x++)
-                o[x] = vq_fpix(row[x], scaler);
+                o[x] = vq_fpix(row[x], scale);
         else
             for (unsigned x = 0; x < p->w; x++)
                 o[x] = vq_fpix(((const uint16_t *)(const void *)row)[x],
-                               scaler);
+                               scale);
     }
 }
 
@@ -88,31 +89,43 @@ static void blur(const float *restrict src, unsigned w, unsigned h,
                  const VqFMotionTaps *t, float *restrict vrow,
                  float *restrict dst)
 {
-    const int r = t->n / 2;
+    const int r = t->n / 2, n = t->n;
     float *restrict acc = vrow + r;
+    const float *rows[VQ_FMOTION_MAX_TAPS];
     for (unsigned i = 0; i < h; i++) {
-        for (unsigned j = 0; j < w; j++)
-            acc[j] = 0.0f;
-        for (int k = 0; k < t->n; k++) {
-            const float *restrict row =
-                src + (size_t)vq_fconv_mirror((int)i - r + k, (int)h) * w;
-            const float fk = t->f[k];
-            for (unsigned j = 0; j < w; j++)
-                acc[j] += fk * row[j];
+        for (int k = 0; k < n; k++)
+            rows[k] = src + (size_t)vq_fconv_mirror((int)i - r + k, (int)h) * w;
+        /* eight columns at a time, the sums in registers (float_simd.h) */
+        unsigned j = 0;
+        for (; j + 8 <= w; j += 8) {
+            vq_vf8 s = { 0 }, x;
+            for (int k = 0; k < n; k++) {
+                VQ_VLOAD(x, rows[k] + j);
+                s += t->f[k] * x;
+            }
+            VQ_VSTORE(acc + j, s);
+        }
+        for (; j < w; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < n; k++)
+                s += t->f[k] * rows[k][j];
+            acc[j] = s;
         }
         for (int m = 1; m <= r; m++) {
             acc[-m] = acc[m];
             acc[w - 1 + m] = acc[w - 1 - m];
         }
         float *restrict out = dst + (size_t)i * w;
-        for (unsigned j = 0; j < w; j++)
-            out[j] = 0.0f;
-        for (int k = 0; k < t->n; k++) {
-            const float fk = t->f[k];
-            const float *restrict v = vrow + k;
-            for (unsigned j = 0; j < w; j++)
-                out[j] += fk * v[j];
+        for (j = 0; j + 8 <= w; j += 8) {
+            vq_vf8 s = { 0 }, x;
+            for (int k = 0; k < n; k++) {
+                VQ_VLOAD(x, vrow + j + k);
+                s += t->f[k] * x;
+            }
+            VQ_VSTORE(out + j, s);
         }
+        for (; j < w; j++)
+            out[j] = vq_fconv_dot(t->f, n, vrow + j, 1);
     }
 }
 
@@ -160,12 +173,12 @@ int vq_fmotion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     if (!s->work && cpu_buffers(s))
         return vq_fail(fex->err, VQ_ENOMEM, "float_motion: out of memory");
     const VqFMotionDims *d = &s->dims;
-    const float scaler = vq_fpix_scaler(fex->fmt.bpc);
+    const float scale = vq_fpix_scale(fex->fmt.bpc);
     const unsigned cur = index & 1, prev = cur ^ 1;
     for (unsigned p = 0; p < d->np; p++) {
         const unsigned w = d->w[p][0], h = d->h[p][0];
         float *plane = s->work, *vrow = s->work + (size_t)w * h;
-        to_float(&ref->plane[p], fex->fmt.bytes_per_sample, scaler, plane);
+        to_float(&ref->plane[p], fex->fmt.bytes_per_sample, scale, plane);
         blur(plane, w, h, &s->taps, vrow, s->blur[cur][p][0]);
         if (d->nl > 1)
             half(s->blur[cur][p][0], w, s->half_tab[p][0], s->half_tab[p][1],

@@ -59,18 +59,18 @@ size_t vq_fvif_cpu_scratch_size(const FVifPriv *s)
     return layout(s, NULL, &unused);
 }
 
-static void to_float(const VqPlane *p, unsigned bps, float scaler, float *dst)
+static void to_float(const VqPlane *p, unsigned bps, float scale, float *dst)
 {
     for (unsigned y = 0; y < p->h; y++) {
         const uint8_t *row = p->data + (ptrdiff_t)y * p->stride;
         float *o = dst + (size_t)y * p->w;
         if (bps == 1)
             for (unsigned x = 0; x < p->w; x++)
-                o[x] = vq_fpix(row[x], scaler);
+                o[x] = vq_fpix(row[x], scale);
         else
             for (unsigned x = 0; x < p->w; x++)
                 o[x] = vq_fpix(((const uint16_t *)(const void *)row)[x],
-                               scaler);
+                               scale);
     }
 }
 
@@ -166,15 +166,15 @@ int vq_fvif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     const VqFVifDims *d = &s->dims;
     FVifWork t;
     layout(s, scratch, &t);
-    const float scaler = vq_fpix_scaler(fex->fmt.bpc);
+    const float scale = vq_fpix_scale(fex->fmt.bpc);
     const unsigned bps = fex->fmt.bytes_per_sample;
     const VqPlane *pl[2] = { &ref->plane[0], &dis->plane[0] };
     for (unsigned k = 0; k < 2; k++) {
         if (!s->resized) {
-            to_float(pl[k], bps, scaler, t.img[k][0]);
+            to_float(pl[k], bps, scale, t.img[k][0]);
             continue;
         }
-        to_float(pl[k], bps, scaler, t.orig[k]);
+        to_float(pl[k], bps, scale, t.orig[k]);
         resize(s, t.orig[k], t.img[k][0]);
     }
     float *rows = acc;
