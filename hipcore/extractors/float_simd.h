@@ -5,9 +5,9 @@
  * Every vector operation here is an element-wise IEEE operation (add,
  * subtract, multiply, divide, compare, select, conversion with rounding to
  * nearest), so a vector of results equals the scalar results bit for bit;
- * the build forbids contraction into FMA. The row functions that use them
- * are compiled twice, for the x86-64 baseline and for AVX2, and picked once
- * (per extractor, at init) through a function table.
+ * the build forbids contraction into FMA. The DSP functions written with
+ * them (float_vif_dsp.c, float_adm_dsp.c) are compiled for each instruction
+ * set as hipcore/cpu.h describes.
  */
 #ifndef VQHIP_EXTRACTORS_FLOAT_SIMD_H
 #define VQHIP_EXTRACTORS_FLOAT_SIMD_H
@@ -31,26 +31,5 @@ typedef double vq_vd4 __attribute__((vector_size(32)));
 #define VQ_VSTORE(p, v) memcpy((p), &(v), sizeof(v))
 #define VQ_VSEL(T, mask, a, b)                                                 \
     ((T)(((mask) & (__typeof__(mask))(a)) | (~(mask) & (__typeof__(mask))(b))))
-
-/* x86-64: the AVX2 variants and the run-time check; elsewhere only the
- * baseline variants are built. */
-#if defined(__GNUC__) && defined(__x86_64__)
-#define VQ_FSIMD_AVX2 1
-#define VQ_FSIMD_TARGET_AVX2 __attribute__((target("avx2")))
-static inline bool vq_fsimd_have_avx2(void)
-{
-    return __builtin_cpu_supports("avx2");
-}
-#else
-#define VQ_FSIMD_AVX2 0
-static inline bool vq_fsimd_have_avx2(void)
-{
-    return false;
-}
-#endif
-
-/* Tests set this to run the baseline variants on a CPU that has AVX2;
- * it is read when an extractor picks its variants (at init). */
-extern bool vq_fsimd_baseline_only;
 
 #endif

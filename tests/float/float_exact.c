@@ -2,8 +2,8 @@
  * float_vif, float_adm and float_motion against libvmaf's values at full
  * precision (float_exact.tsv: libvmaf's doubles printed with %.17g), on
  * the golden clips: every value must be the same double. Runs the CPU path
- * with each CPU variant this machine has (baseline, AVX2), and with
- * --backend hip the GPU path instead.
+ * with the C functions of the DSP tables and then with every SIMD variant
+ * this machine has, and with --backend hip the GPU path instead.
  *
  * usage: float_exact GOLDEN_DIR CLIPS_DIR TSV [--backend cpu|hip]
  */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extractors/float_simd.h"
+#include "cpu.h"
 #include "vqhip.h"
 #include "yuv_input.h"
 
@@ -191,13 +191,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "no values in %s\n", argv[3]);
         return 2;
     }
-    /* CPU: the baseline variants, then what this CPU picks */
+    /* CPU: the C functions, then the variants this CPU has */
     int passes = backend == VQ_BACKEND_CPU ? 2 : 1;
     for (int p = 0; p < passes; p++) {
-        const char *variant = backend == VQ_BACKEND_HIP ? "hip"
-                            : p == 0 ? "cpu-baseline"
-                            : vq_fsimd_have_avx2() ? "cpu-avx2" : "cpu";
-        vq_fsimd_baseline_only = p == 0 && backend == VQ_BACKEND_CPU;
+        char flags[64];
+        unsigned mask = backend == VQ_BACKEND_CPU && p == 0 ? 0 : VQ_CPU_ALL;
+        vq_cpu_set_mask(mask);
+        char variant[80];
+        snprintf(variant, sizeof(variant), "%s(%s)",
+                 backend == VQ_BACKEND_HIP ? "hip" : "cpu",
+                 vq_cpu_flags_string(vq_cpu_flags(), flags, sizeof(flags)));
         unsigned before = n_same;
         for (unsigned i = 0; i < n_rows; i++) {
             unsigned j = 0;

@@ -1,8 +1,9 @@
 /*
  * float_vif, float_adm, float_motion internals, checkasm style:
- *  - every CPU variant of the row functions (baseline, and AVX2 where the
- *    CPU has it) against plain loops over the shared scalar helpers, on
- *    random and extreme inputs, odd widths included;
+ *  - the C functions of float_vif's and float_adm's DSP tables, and every
+ *    variant this CPU has, against plain loops over the shared scalar
+ *    helpers (tests/checkasm compares the variants with the C functions),
+ *    on random and extreme inputs, odd widths included;
  *  - vq_powf against the C library's powf (when that is glibc, whose
  *    results libvmaf's float_adm has);
  *  - the approximate reciprocal against the CPU's RCPSS on Intel CPUs (on
@@ -15,7 +16,6 @@
 #include <string.h>
 
 #include "extractors/float_adm/float_adm_priv.h"
-#include "extractors/float_simd.h"
 #include "extractors/float_vif/float_vif_priv.h"
 #include "vqhip.h"
 #if defined(__x86_64__)
@@ -60,7 +60,7 @@ static int same(float a, float b)
 
 /* ---- float_vif rows ---------------------------------------------------- */
 
-static void test_vif_rows(const VqFVifRowFns *fn, const char *name)
+static void test_vif_rows(const VqFVifDsp *fn, const char *name)
 {
     enum { W = 300, N = 17 };
     static float img[2][N][W + 64], out[5][W + 64], ref[5][W], hout[W];
@@ -122,7 +122,7 @@ static void test_vif_rows(const VqFVifRowFns *fn, const char *name)
 
 /* ---- float_adm rows ---------------------------------------------------- */
 
-static void test_adm_rows(const VqFAdmRowFns *fn, const char *name)
+static void test_adm_rows(const VqFAdmDsp *fn, const char *name)
 {
     enum { W = 200 };
     static float band[6][W], csf[3][12][W], term[9][W];
@@ -307,20 +307,22 @@ static void test_refusals(void)
 
 int main(void)
 {
-    /* every variant this CPU has: the baseline, then its choice */
-    for (int base = 1; base >= 0; base--) {
-        vq_fsimd_baseline_only = base;
-        VqFVifRowFns vf;
-        VqFAdmRowFns af;
-        vq_fvif_row_fns(&vf);
-        vq_fadm_row_fns(&af);
-        test_vif_rows(&vf, vf.name);
-        test_adm_rows(&af, af.name);
-        printf("row functions: %s variant checked\n", vf.name);
-        if (!base && !strcmp(vf.name, "baseline"))
-            printf("(this CPU has no AVX2: only the baseline variant ran)\n");
+    /* the C functions, then each variant this CPU has */
+    const unsigned levels[] = { 0, VQ_CPU_AVX2, VQ_CPU_AVX2 | VQ_CPU_AVX512 };
+    const char *const names[] = { "c", "avx2", "avx512" };
+    for (unsigned k = 0; k < 3; k++) {
+        if ((levels[k] & vq_cpu_flags_detected()) != levels[k]) {
+            printf("row functions: %s not on this CPU\n", names[k]);
+            continue;
+        }
+        VqFVifDsp vf;
+        VqFAdmDsp af;
+        vq_fvif_dsp_init(&vf, levels[k]);
+        vq_fadm_dsp_init(&af, levels[k]);
+        test_vif_rows(&vf, names[k]);
+        test_adm_rows(&af, names[k]);
+        printf("row functions: %s checked\n", names[k]);
     }
-    vq_fsimd_baseline_only = false;
     test_powf();
     test_rcp();
     test_refusals();

@@ -152,7 +152,7 @@ static int fadm_init(VqFex *fex, const VqFormat *fmt)
     d->p_norm = (float)s->p_norm;
     d->cube = s->p_norm == 3.0;
     d->bypass_cm = s->bypass_cm;
-    vq_fadm_row_fns(&s->fns);
+    vq_fadm_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = d->n_floats * sizeof(float);
     fex->scratch_size = vq_fadm_cpu_scratch_size(s);

@@ -175,7 +175,7 @@ static void cm_row(const FAdmPriv *s, FAdmWork *t, unsigned sc, int c,
         }
     }
     if (a < b)
-        s->fns.cm_row(d, u, m, l, a, b, t->term);
+        s->dsp.cm_row(d, u, m, l, a, b, t->term);
     float sums[6];
     sum_terms(t->term, 6, in->left, in->right, sums);
     unsigned i = (unsigned)(c - in->top);
@@ -189,7 +189,7 @@ static void den_row(const FAdmPriv *s, FAdmWork *t, unsigned sc, int i,
     const VqFAdmDims *d = &s->dims;
     const VqFAdmRect *in = &d->inner[sc];
     float *const *term = t->term + VQ_FADM_DEN;
-    s->fns.den_row(d, d->rfactor[sc], t->band[0], in->left, in->right, term);
+    s->dsp.den_row(d, d->rfactor[sc], t->band[0], in->left, in->right, term);
     float sums[3];
     sum_terms(term, 3, in->left, in->right, sums);
     unsigned k = (unsigned)(i - in->top);
@@ -217,7 +217,7 @@ static void one_scale(const FAdmPriv *s, FAdmWork *t, unsigned sc,
         if (!terms)
             continue;
         if (in_rows(&d->outer[sc], i))
-            s->fns.csf_row(d, d->rfactor[sc], vq_fadm_rcp_tab, t->band[0],
+            s->dsp.csf_row(d, d->rfactor[sc], vq_fadm_rcp_tab, t->band[0],
                            t->band[1], t->ring[i % 3], d->outer[sc].left,
                            d->outer[sc].right);
         if (in_rows(&d->inner[sc], i))

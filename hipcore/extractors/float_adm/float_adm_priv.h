@@ -9,23 +9,9 @@
 
 #include "../../../kernels/float_adm/float_adm.h"
 #include "../gpu_fn.h"
+#include "float_adm_dsp.h"
 
 extern const uint16_t vq_fadm_rcp_tab[VQ_FADM_RCP_SIZE];
-
-/* The CPU path's row functions (float_adm_rows.h), one variant per ISA,
- * picked once at init. */
-typedef struct VqFAdmRowFns {
-    void (*csf_row)(const VqFAdmDims *d, const float *rf, const uint16_t *tab,
-                    float *const ref[3], float *const dis[3],
-                    float *const out[12], int j0, int j1);
-    void (*cm_row)(const VqFAdmDims *d, float *const *u, float *const *m,
-                   float *const *l, int j0, int j1, float *const term[6]);
-    void (*den_row)(const VqFAdmDims *d, const float *rf, float *const ref[3],
-                    int j0, int j1, float *const term[3]);
-    const char *name;
-} VqFAdmRowFns;
-
-void vq_fadm_row_fns(VqFAdmRowFns *fns);
 
 typedef struct FAdmPriv {
     bool debug;
@@ -46,7 +32,7 @@ typedef struct FAdmPriv {
     bool skip_scale0;
     /* derived in init */
     VqFAdmDims dims;
-    VqFAdmRowFns fns;
+    VqFAdmDsp dsp;
 } FAdmPriv;
 
 /* The csf weights of scale s's bands h, v, d from the options

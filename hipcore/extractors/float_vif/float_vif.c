@@ -193,7 +193,7 @@ static int fvif_init(VqFex *fex, const VqFormat *fmt)
     s->nsq_up = (float)s->sigma_nsq;
     if ((double)s->nsq_up < s->sigma_nsq)
         s->nsq_up = nextafterf(s->nsq_up, INFINITY);
-    vq_fvif_row_fns(&s->fns);
+    vq_fvif_dsp_init(&s->dsp, vq_cpu_flags());
     if (s->resized) {
         const VqFResizeMethod m = (VqFResizeMethod)s->prescale_method;
         s->tab_x = malloc((d->w[0] + d->h[0]) * sizeof(VqFResizeTap));

@@ -108,7 +108,7 @@ static void stats(const FVifPriv *s, const FVifWork *t, unsigned sc,
     const unsigned w = d->w[sc], h = d->h[sc];
     const int n = d->fw[sc];
     const int r = n / 2;
-    const VqFVifRowFns *fn = &s->fns;
+    const VqFVifDsp *fn = &s->dsp;
     const float *ra[VQ_FVIF_MAX_TAPS], *rb[VQ_FVIF_MAX_TAPS];
     float *v[NQ];
     for (unsigned q = 0; q < NQ; q++)
@@ -148,7 +148,7 @@ static void down(const FVifPriv *s, const FVifWork *t, unsigned sc)
     for (unsigned i = 0; i < d->h[sc]; i++) {
         tap_rows(t->img[0][sc - 1], sw, sh, (int)(2 * i), n, ra);
         tap_rows(t->img[1][sc - 1], sw, sh, (int)(2 * i), n, rb);
-        s->fns.vert(ra, rb, d->taps[sc], n, sw, 2, v);
+        s->dsp.vert(ra, rb, d->taps[sc], n, sw, 2, v);
         for (unsigned k = 0; k < 2; k++) {
             mirror_edges(v[k], sw, r);
             float *o = t->img[k][sc] + (size_t)i * d->w[sc];

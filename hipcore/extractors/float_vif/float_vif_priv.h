@@ -9,21 +9,7 @@
 #include "../../../kernels/float_resize.h"
 #include "../../../kernels/float_vif/float_vif.h"
 #include "../gpu_fn.h"
-
-/* The CPU path's row functions (float_vif_rows.h), one variant per ISA,
- * picked once at init. */
-typedef struct VqFVifRowFns {
-    void (*vert)(const float *const *ra, const float *const *rb,
-                 const float *f, int n, unsigned w, int nq, float *const *o);
-    void (*horiz)(const float *v, unsigned w, const float *f, int n,
-                  float *out);
-    void (*stats)(const VqFVifConst *c, float nsq_up, const float *mu1,
-                  const float *mu2, const float *xx, const float *yy,
-                  const float *xy, unsigned w, float *num, float *den);
-    const char *name;
-} VqFVifRowFns;
-
-void vq_fvif_row_fns(VqFVifRowFns *fns);
+#include "float_vif_dsp.h"
 
 typedef struct FVifPriv {
     bool debug;
@@ -38,7 +24,7 @@ typedef struct FVifPriv {
     VqFVifDims dims;
     VqFVifConst c;
     float nsq_up;             /* smallest float >= sigma_nsq */
-    VqFVifRowFns fns;
+    VqFVifDsp dsp;
     bool resized;             /* scale 0 is the luma resized (vif_prescale) */
     unsigned src_w, src_h;    /* the luma before resizing */
     VqFResizeTap *tab_x, *tab_y; /* resize tables (dims.w[0], dims.h[0]) */

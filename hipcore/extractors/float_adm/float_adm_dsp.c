@@ -1,15 +1,17 @@
 /*
- * float_adm's row functions, written once and compiled per variant by
- * float_adm_rows.c (FN(name): the variant's name, ATTR: its target). Eight
- * lanes of floats, the double steps on two halves of four; every lane
+ * float_adm: the row functions of the CPU path (float_adm_dsp.h), written
+ * once on GCC/clang vector extensions (hipcore/extractors/float_simd.h):
+ * eight lanes of floats, the double steps on two halves of four. Every lane
  * computes what the scalar helpers of kernels/float_adm/float_adm.h compute
  * for its pixel, and columns the vectors do not cover go through those
- * helpers.
+ * helpers; the variants are this code compiled for each instruction set.
  */
+#include "../float_simd.h"
+#include "float_adm_dsp.h"
 
 /* |v| * k in double, rounded to float, for eight lanes (vq_fadm_csf_f and
  * the centre of vq_fadm_thr_band). */
-ATTR static inline void FN(fadm_dmul)(const vq_vf8 *v, double k, vq_vf8 *out)
+VQ_DSP_TEMPLATE void dmul(const vq_vf8 *v, double k, vq_vf8 *out)
 {
     vq_vf4 h[2];
     vq_vi8 bits;
@@ -24,7 +26,7 @@ ATTR static inline void FN(fadm_dmul)(const vq_vf8 *v, double k, vq_vf8 *out)
 }
 
 /* (float)(s + k * |c|) in double, for eight lanes. */
-ATTR static inline void FN(fadm_dadd)(vq_vf8 *s, const vq_vf8 *c, double k)
+VQ_DSP_TEMPLATE void dadd(vq_vf8 *s, const vq_vf8 *c, double k)
 {
     vq_vf4 sh[2], ch[2];
     vq_vi8 bits;
@@ -41,7 +43,7 @@ ATTR static inline void FN(fadm_dadd)(vq_vf8 *s, const vq_vf8 *c, double k)
 }
 
 /* vq_fadm_rcp for eight lanes. */
-ATTR static inline void FN(fadm_rcp)(const uint16_t *tab, const vq_vf8 *x,
+VQ_DSP_TEMPLATE void rcp8(const uint16_t *tab, const vq_vf8 *x,
                                      vq_vf8 *out)
 {
     vq_vu8 u;
@@ -64,7 +66,7 @@ ATTR static inline void FN(fadm_rcp)(const uint16_t *tab, const vq_vf8 *x,
 /* Decouple and csf of columns [j0, j1) of a band row (csf_row's work):
  * out[0..2] csf a, [3..5] its filter values, [6..8] csf r, [9..11] its
  * filter values. */
-ATTR static void FN(fadm_csf_row)(const VqFAdmDims *d, const float *rf,
+VQ_DSP_TEMPLATE void csf_row(const VqFAdmDims *d, const float *rf,
                                   const uint16_t *tab, float *const ref[3],
                                   float *const dis[3], float *const out[12],
                                   int j0, int j1)
@@ -77,7 +79,7 @@ ATTR static void FN(fadm_csf_row)(const VqFAdmDims *d, const float *rf,
             VQ_VLOAD(o[b], ref[b] + j);
             VQ_VLOAD(t[b], dis[b] + j);
             vq_vf8 x = o[b] + 1e-30f, ri;
-            FN(fadm_rcp)(tab, &x, &ri);
+            rcp8(tab, &x, &ri);
             vq_vf8 k = t[b] * ri;
             k = VQ_VSEL(vq_vf8, k > 1.0f, zero + 1.0f, k);
             k = VQ_VSEL(vq_vf8, k < 0.0f, zero, k);
@@ -96,8 +98,8 @@ ATTR static void FN(fadm_csf_row)(const VqFAdmDims *d, const float *rf,
             r = VQ_VSEL(vq_vf8, angle & (r < 0.0f),
                         VQ_VSEL(vq_vf8, g > t[b], g, t[b]), r);
             vq_vf8 ca = rf[b] * (t[b] - r), cr = rf[b] * r, fa, fr;
-            FN(fadm_dmul)(&ca, 0.0333333351, &fa);
-            FN(fadm_dmul)(&cr, 0.0333333351, &fr);
+            dmul(&ca, 0.0333333351, &fa);
+            dmul(&cr, 0.0333333351, &fr);
             VQ_VSTORE(out[b] + j, ca);
             VQ_VSTORE(out[3 + b] + j, fa);
             VQ_VSTORE(out[6 + b] + j, cr);
@@ -123,7 +125,7 @@ ATTR static void FN(fadm_csf_row)(const VqFAdmDims *d, const float *rf,
  * the band (1 <= j, j + 1 < w): num terms into term[0..2], aim terms into
  * term[3..5] (indexed by column). u, m, l: the csf rows above, at and
  * below. */
-ATTR static void FN(fadm_cm_row)(const VqFAdmDims *d, float *const *u,
+VQ_DSP_TEMPLATE void cm_row(const VqFAdmDims *d, float *const *u,
                                  float *const *m, float *const *l, int j0,
                                  int j1, float *const term[6])
 {
@@ -142,7 +144,7 @@ ATTR static void FN(fadm_cm_row)(const VqFAdmDims *d, float *const *u,
                 VQ_VLOAD(v, fu + 1); sum += v;
                 VQ_VLOAD(v, fm - 1); sum += v;
                 VQ_VLOAD(centre, m[c0 + b] + j);
-                FN(fadm_dadd)(&sum, &centre, 0.0666666701);
+                dadd(&sum, &centre, 0.0666666701);
                 VQ_VLOAD(v, fm + 1); sum += v;
                 VQ_VLOAD(v, fd - 1); sum += v;
                 VQ_VLOAD(v, fd); sum += v;
@@ -181,7 +183,7 @@ ATTR static void FN(fadm_cm_row)(const VqFAdmDims *d, float *const *u,
 }
 
 /* den terms of columns [j0, j1): |rf * ref band|^p into term[0..2]. */
-ATTR static void FN(fadm_den_row)(const VqFAdmDims *d, const float *rf,
+VQ_DSP_TEMPLATE void den_row(const VqFAdmDims *d, const float *rf,
                                   float *const ref[3], int j0, int j1,
                                   float *const term[3])
 {
@@ -201,4 +203,45 @@ ATTR static void FN(fadm_den_row)(const VqFAdmDims *d, const float *rf,
     for (; j < j1; j++)
         for (int b = 0; b < 3; b++)
             term[b][j] = vq_fadm_den_term(d, rf[b], ref[b][j]);
+}
+
+#define FADM_VARIANT(isa, TARGET)                                             \
+    TARGET decl_fadm_csf_row_fn(vq_fadm_csf_row_##isa)                        \
+    {                                                                         \
+        csf_row(d, rf, tab, ref, dis, out, j0, j1);                           \
+    }                                                                         \
+    TARGET decl_fadm_cm_row_fn(vq_fadm_cm_row_##isa)                          \
+    {                                                                         \
+        cm_row(d, u, m, l, j0, j1, term);                                     \
+    }                                                                         \
+    TARGET decl_fadm_den_row_fn(vq_fadm_den_row_##isa)                        \
+    {                                                                         \
+        den_row(d, rf, ref, j0, j1, term);                                    \
+    }
+
+FADM_VARIANT(c, )
+#if VQ_ARCH_X86_64
+FADM_VARIANT(avx2, VQ_TARGET_AVX2)
+FADM_VARIANT(avx512, VQ_TARGET_AVX512)
+#endif
+
+void vq_fadm_dsp_init(VqFAdmDsp *c, unsigned flags)
+{
+    c->csf_row = vq_fadm_csf_row_c;
+    c->cm_row = vq_fadm_cm_row_c;
+    c->den_row = vq_fadm_den_row_c;
+#if VQ_ARCH_X86_64
+    if (flags & VQ_CPU_AVX2) {
+        c->csf_row = vq_fadm_csf_row_avx2;
+        c->cm_row = vq_fadm_cm_row_avx2;
+        c->den_row = vq_fadm_den_row_avx2;
+    }
+    if (flags & VQ_CPU_AVX512) {
+        c->csf_row = vq_fadm_csf_row_avx512;
+        c->cm_row = vq_fadm_cm_row_avx512;
+        c->den_row = vq_fadm_den_row_avx512;
+    }
+#else
+    (void)flags;
+#endif
 }

@@ -1,16 +1,20 @@
 /*
- * float_vif's row functions, written once and compiled per variant by
- * float_vif_rows.c, which defines FN(name) (the variant's function name)
- * and ATTR (its target attribute) before including this file. Vectors of 8
- * floats for the filters and of 4 for the statistic (whose double steps
- * take 4 doubles); every lane computes exactly what vq_fconv_dot and
- * vq_fvif_terms compute for its column, and the tails call those.
+ * float_vif: the row functions of the CPU path (float_vif_dsp.h), written
+ * once on GCC/clang vector extensions (hipcore/extractors/float_simd.h):
+ * eight lanes of floats for the filters, four for the statistic (whose
+ * double steps take four doubles). Every lane computes what vq_fconv_dot
+ * and vq_fvif_terms compute for its column, and the tails call those; the
+ * variants are this code compiled for each instruction set.
  */
+#include <math.h>
+
+#include "../float_simd.h"
+#include "float_vif_dsp.h"
 
 /* Vertical pass of one output row: ra[k], rb[k] are the (mirrored) source
  * rows of tap k. nq == 2: o[0], o[1] get the filtered ref and dis; nq == 5:
  * also o[2..4], the filtered ref^2, dis^2 and ref*dis. */
-ATTR static void FN(fvif_vert)(const float *const *ra, const float *const *rb,
+VQ_DSP_TEMPLATE void vert(const float *const *ra, const float *const *rb,
                                const float *f, int n, unsigned w, int nq,
                                float *const *o)
 {
@@ -67,7 +71,7 @@ ATTR static void FN(fvif_vert)(const float *const *ra, const float *const *rb,
 
 /* Horizontal pass: out[j] = sum_k f[k] * v[j - n / 2 + k], j < w (v has its
  * mirrored columns on both sides). */
-ATTR static void FN(fvif_horiz)(const float *v, unsigned w, const float *f,
+VQ_DSP_TEMPLATE void horiz(const float *v, unsigned w, const float *f,
                                 int n, float *out)
 {
     const float *src = v - n / 2;
@@ -86,7 +90,7 @@ ATTR static void FN(fvif_horiz)(const float *v, unsigned w, const float *f,
 }
 
 /* vq_fvif_log2 on four lanes. */
-ATTR static inline void FN(fvif_log2v)(const vq_vf4 *x, vq_vf4 *out)
+VQ_DSP_TEMPLATE void log2v(const vq_vf4 *x, vq_vf4 *out)
 {
     static const float poly[9] = {
         (float)-0.012671635276421, (float)0.064841182402670,
@@ -116,7 +120,7 @@ ATTR static inline void FN(fvif_log2v)(const vq_vf4 *x, vq_vf4 *out)
 /* The statistic's terms of w pixels. nsq_up is the smallest float >=
  * c->sigma_nsq, so that s1 < nsq_up in float is libvmaf's s1 < sigma_nsq
  * in double. */
-ATTR static void FN(fvif_stats)(const VqFVifConst *c, float nsq_up,
+VQ_DSP_TEMPLATE void stats(const VqFVifConst *c, float nsq_up,
                                 const float *mu1p, const float *mu2p,
                                 const float *xxp, const float *yyp,
                                 const float *xyp, unsigned w, float *nump,
@@ -155,7 +159,7 @@ ATTR static void FN(fvif_stats)(const VqFVifConst *c, float nsq_up,
         vq_vd4 q = 1.0 + __builtin_convertvector(g * g * s1, vq_vd4) /
                              (__builtin_convertvector(sv, vq_vd4) + nsq);
         vq_vf4 arg = __builtin_convertvector(q, vq_vf4), num, den;
-        FN(fvif_log2v)(&arg, &num);
+        log2v(&arg, &num);
         num = VQ_VSEL(vq_vf4, s12 < 0.0f, zero, num);
         if (c->den_float) {
             arg = 1.0f + s1 / (float)nsq;
@@ -163,7 +167,7 @@ ATTR static void FN(fvif_stats)(const VqFVifConst *c, float nsq_up,
             q = 1.0 + __builtin_convertvector(s1, vq_vd4) / nsq;
             arg = __builtin_convertvector(q, vq_vf4);
         }
-        FN(fvif_log2v)(&arg, &den);
+        log2v(&arg, &den);
         m = s1 < nsq_up;
         num = VQ_VSEL(vq_vf4, m, one - s2 * c->sigma_max_inv, num);
         den = VQ_VSEL(vq_vf4, m, one, den);
@@ -173,4 +177,45 @@ ATTR static void FN(fvif_stats)(const VqFVifConst *c, float nsq_up,
     for (; j < w; j++)
         vq_fvif_terms(c, mu1p[j], mu2p[j], xxp[j], yyp[j], xyp[j], &nump[j],
                       &denp[j]);
+}
+
+#define FVIF_VARIANT(isa, TARGET)                                             \
+    TARGET decl_fvif_vert_fn(vq_fvif_vert_##isa)                              \
+    {                                                                         \
+        vert(ra, rb, f, n, w, nq, o);                                         \
+    }                                                                         \
+    TARGET decl_fvif_horiz_fn(vq_fvif_horiz_##isa)                            \
+    {                                                                         \
+        horiz(v, w, f, n, out);                                               \
+    }                                                                         \
+    TARGET decl_fvif_stats_fn(vq_fvif_stats_##isa)                            \
+    {                                                                         \
+        stats(c, nsq_up, mu1, mu2, xx, yy, xy, w, num, den);                  \
+    }
+
+FVIF_VARIANT(c, )
+#if VQ_ARCH_X86_64
+FVIF_VARIANT(avx2, VQ_TARGET_AVX2)
+FVIF_VARIANT(avx512, VQ_TARGET_AVX512)
+#endif
+
+void vq_fvif_dsp_init(VqFVifDsp *c, unsigned flags)
+{
+    c->vert = vq_fvif_vert_c;
+    c->horiz = vq_fvif_horiz_c;
+    c->stats = vq_fvif_stats_c;
+#if VQ_ARCH_X86_64
+    if (flags & VQ_CPU_AVX2) {
+        c->vert = vq_fvif_vert_avx2;
+        c->horiz = vq_fvif_horiz_avx2;
+        c->stats = vq_fvif_stats_avx2;
+    }
+    if (flags & VQ_CPU_AVX512) {
+        c->vert = vq_fvif_vert_avx512;
+        c->horiz = vq_fvif_horiz_avx512;
+        c->stats = vq_fvif_stats_avx512;
+    }
+#else
+    (void)flags;
+#endif
 }
