@@ -29,14 +29,14 @@ step "sanitizers (address, undefined), CPU path"
 [ -d build-san ] || meson setup build-san -Dhip_platform=none \
     -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized
 ninja -C build-san
-VQHIP_MODEL_DIR=../shared/models ASAN_OPTIONS=detect_leaks=1 \
+ASAN_OPTIONS=detect_leaks=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     meson test -C build-san --print-errorlogs --suite unit
-VQHIP_MODEL_DIR=../shared/models ASAN_OPTIONS=detect_leaks=1 \
+ASAN_OPTIONS=detect_leaks=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     build-san/tests/golden_check "${VQHIP_GOLDEN_DIR:-../shared/golden}" \
     build/tests/golden-clips --clip g07
-VQHIP_MODEL_DIR=../shared/models ASAN_OPTIONS=detect_leaks=1 \
+ASAN_OPTIONS=detect_leaks=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     build-san/tests/golden_check "${VQHIP_GOLDEN_DIR:-../shared/golden}" \
     build/tests/golden-clips --clip g08

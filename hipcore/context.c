@@ -40,7 +40,7 @@ void vq_log(const VqContext *ctx, VqLogLevel level, const char *fmt, ...)
 const char *vq_model_dir(void)
 {
     const char *env = getenv("VQHIP_MODEL_DIR");
-    return env && *env ? env : VQHIP_MODEL_DIR;
+    return env && *env ? env : NULL;
 }
 
 int vq_open(VqContext **pctx, const VqConfig *cfg)
