@@ -13,6 +13,8 @@
  *
  * usage: checkgpu [--test NAME] [--seed N] [--quick] [--list] [--verbose]
  *        checkgpu --cases   (only the rule below; needs no GPU)
+ *        checkgpu --device  (whether a GPU is present: exit 0, 77 none,
+ *                            1 the runtime failed)
  * The full set (no --quick) adds 1920x1080 and 3840x2160. Without --seed
  * the seed is the time; it is printed either way, and a failure reproduces
  * with the same --seed.
@@ -446,6 +448,12 @@ int main(int argc, char **argv)
             seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--cases"))
             cases_only = 1;
+        else if (!strcmp(argv[i], "--device")) {
+            char why[256];
+            int n = vq_gpu_count(why, sizeof(why));
+            printf("checkgpu: %s\n", why);
+            return n > 0 ? 0 : n == 0 ? VQ_TEST_EXIT_SKIP : 1;
+        }
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--verbose"))
@@ -456,7 +464,7 @@ int main(int argc, char **argv)
             return 0;
         } else {
             fprintf(stderr, "usage: checkgpu [--test NAME] [--seed N] [--quick] "
-                            "[--list] [--verbose] | --cases\n");
+                            "[--list] [--verbose] | --cases | --device\n");
             return 1;
         }
     }
