@@ -41,7 +41,7 @@ void vq_log(const VqContext *ctx, VqLogLevel level, const char *fmt, ...)
 const char *vq_model_dir(void)
 {
     const char *env = getenv("VQHIP_MODEL_DIR");
-    return env && *env ? env : VQHIP_MODEL_DIR;
+    return env && *env ? env : NULL;
 }
 
 int vq_open(VqContext **pctx, const VqConfig *cfg)
@@ -260,6 +260,7 @@ static int use_feature(VqContext *ctx, const char *text, VqFex **found)
         fex_free(fex);
         return vq_fail(&ctx->err, VQ_EINVAL, "too many features");
     }
+    fex->order = ctx->n_fex;
     ctx->fex[ctx->n_fex++] = fex;
     if (found)
         *found = fex;
@@ -338,7 +339,8 @@ unsigned vq_output_count(const VqContext *ctx)
 
 const char *vq_output_name(const VqContext *ctx, unsigned i)
 {
-    return ctx && i < ctx->coll.n ? ctx->coll.series[i].name : NULL;
+    int id = ctx ? vq_collector_nth(&ctx->coll, i) : VQ_EINVAL;
+    return id >= 0 ? ctx->coll.series[id].name : NULL;
 }
 
 const char *vq_output_backend(const VqContext *ctx, const char *name)

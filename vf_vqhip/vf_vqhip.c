@@ -494,12 +494,14 @@ static int open_vq(AVFilterContext *ctx, VqBackend backend)
     err = vq_open(&s->vq, &cfg);
     if (err < 0)
         return vq_report(ctx, err, "vq_open");
-    if (s->feature_cfg &&
-        (ret = use_each(ctx, s->feature_cfg, "vq_use_feature", vq_use_feature)) < 0)
+    /* Models first, then features, as libvmaf's filter: the log lists
+     * outputs in that order. */
+    if ((s->model_cfg || !s->feature_cfg) &&
+        (ret = use_each(ctx, s->model_cfg ? s->model_cfg : "version=vmaf_v0.6.1",
+                        "vq_use_model", vq_use_model)) < 0)
         return ret;
-    if (s->model_cfg || !s->feature_cfg)
-        return use_each(ctx, s->model_cfg ? s->model_cfg : "version=vmaf_v0.6.1",
-                        "vq_use_model", vq_use_model);
+    if (s->feature_cfg)
+        return use_each(ctx, s->feature_cfg, "vq_use_feature", vq_use_feature);
     return 0;
 }
 
