@@ -32,6 +32,18 @@ static const char *const vif_specs[] = {
     NULL
 };
 
+static const char *const ssim_specs[] = { "ssim", NULL };
+static const char *const float_ssim_specs[] = {
+    "name=float_ssim:enable_lcs=true",
+    "name=float_ssim:scale=3:enable_db=true:clip_db=true",
+    NULL
+};
+static const char *const float_ms_ssim_specs[] = {
+    "name=float_ms_ssim:enable_lcs=true",
+    "name=float_ms_ssim:enable_db=true",
+    NULL
+};
+
 const ParityCase parity_cases[] = {
     /* name          option sets        min w, h   frames */
     { "psnr",        psnr_specs,        2, 2,      3 },
@@ -39,5 +51,16 @@ const ParityCase parity_cases[] = {
     { "adm",         adm_specs,         33, 33,    2 },
     { "motion",      motion_specs,      3, 3,      5 },
     { "vif",         vif_specs,         8, 8,      2 },
+    { "ssim",        ssim_specs,        1, 1,      2 },
+    { "float_ssim",  float_ssim_specs,  11, 11,    2 },
+    { "float_ms_ssim", float_ms_ssim_specs, 176, 176, 2 },
     { NULL, NULL, 0, 0, 0 },
+};
+
+const ParitySizes parity_sizes[] = {
+    /* name            extra size  4K */
+    { "ssim",          203, 117,   1 },
+    { "float_ssim",    385, 387,   1 }, /* auto scale 2, odd decimation */
+    { "float_ms_ssim", 177, 181,   1 },
+    { NULL, 0, 0, 0 },
 };

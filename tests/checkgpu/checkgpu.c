@@ -291,6 +291,14 @@ static int compare(const Result *c, const Result *g, const VqFexDesc *d,
     return 1;
 }
 
+static const ParitySizes *case_sizes(const char *name)
+{
+    for (const ParitySizes *p = parity_sizes; p->name; p++)
+        if (!strcmp(p->name, name))
+            return p;
+    return NULL;
+}
+
 /* One configuration: returns 0 ok, 1 mismatch, 2 not applicable. */
 static int check_one(const ParityCase *pc, const char *spec, unsigned bpc,
                      VqPixFmt fmt, unsigned w, unsigned h, Fill fill,
@@ -452,8 +460,11 @@ int main(int argc, char **argv)
     static const unsigned depths[] = { 8, 10, 12, 16 };
     static const VqPixFmt fmts[] = { VQ_PIX_FMT_420, VQ_PIX_FMT_422,
                                      VQ_PIX_FMT_444, VQ_PIX_FMT_GRAY };
+    /* { 0, 0 }: the case's minimum; { 1, 1 }: its extra size (if any);
+     * { 3840, 2160 } only for cases that ask for it */
     static const unsigned sizes[][2] = { { 0, 0 }, { 7, 5 }, { 33, 17 },
-                                         { 64, 36 }, { 1920, 1080 } };
+                                         { 64, 36 }, { 1, 1 }, { 1920, 1080 },
+                                         { 3840, 2160 } };
     for (const ParityCase *pc = parity_cases; pc->name; pc++) {
         if (only && strcmp(only, pc->name))
             continue;
@@ -462,7 +473,13 @@ int main(int argc, char **argv)
             for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
                 unsigned w = s ? sizes[s][0] : pc->min_w;
                 unsigned h = s ? sizes[s][1] : pc->min_h;
-                if (w < pc->min_w || h < pc->min_h)
+                const ParitySizes *ps = case_sizes(pc->name);
+                if (w == 1 && h == 1) {
+                    w = ps ? ps->extra_w : 0;
+                    h = ps ? ps->extra_h : 0;
+                }
+                if (w < pc->min_w || h < pc->min_h || !w || !h ||
+                    (w == 3840 && !(ps && ps->big)))
                     continue;
                 int big = w * h > 100000;
                 for (unsigned b = 0; b < 4; b++)

@@ -16,4 +16,14 @@ typedef struct ParityCase {
 
 extern const ParityCase parity_cases[];
 
+/* Optional, per case (by name): one more size to try (e.g. odd, just above
+ * the minimum), and big != 0 adds 3840x2160 (two fills; not with --quick). */
+typedef struct ParitySizes {
+    const char *name;
+    unsigned extra_w, extra_h;
+    unsigned big;
+} ParitySizes;
+
+extern const ParitySizes parity_sizes[];
+
 #endif
