@@ -13,8 +13,8 @@
  *   than the window (index k of n samples: m = k mod 2n, m < n ? m : 2n-1-m),
  *   so every pixel has a full window and any size from 1x1 up is scored.
  * Moments, per pixel, exact in 64-bit integers:
- *   Sx = sum g_i g_j x, Sy likewise, Sxx = sum g_i g_j x^2, Syy, Sxy;
- *   px = Sx^2, py = Sy^2, pxy = Sx Sy (< 2^64),
+ *   Sx = sum g_i g_j x, Sy likewise (< 2^32), Sxx = sum g_i g_j x^2, Syy,
+ *   Sxy (< 2^48); px = Sx^2, py = Sy^2, pxy = Sx Sy (< 2^64),
  *   vx = W Sxx - px, vy = W Syy - py (>= 0, < 2^62: W^2 times a variance),
  *   cxy = W Sxy - pxy (|cxy| <= sqrt(vx vy) < 2^62, signed).
  * Constants: c1 = round((0.01 L W)^2), c2 = round((0.03 L W)^2), computed
@@ -83,19 +83,25 @@ static inline VQ_HOST_DEVICE int vq_ssim_mirror(int k, int n)
     return m < n ? m : p - 1 - m;
 }
 
-/* One pixel's q from its window sums (definition above). */
-static inline VQ_HOST_DEVICE int64_t vq_ssim_pixel(uint64_t sx, uint64_t sy,
+/* One pixel's q from its window sums (definition above). The doubles of
+ * px, py and pxy are formed as products of the exact doubles of Sx and Sy:
+ * a double product is the exact product rounded once, the same value as
+ * converting the exact 64-bit square. vx, vy < 2^62 convert as signed. */
+static inline VQ_HOST_DEVICE int64_t vq_ssim_pixel(uint32_t sx, uint32_t sy,
                                                    uint64_t sxx, uint64_t syy,
                                                    uint64_t sxy,
                                                    VqSsimConsts k)
 {
-    uint64_t px = sx * sx, py = sy * sy, pxy = sx * sy;
-    uint64_t vx = VQ_SSIM_W * sxx - px, vy = VQ_SSIM_W * syy - py;
+    uint64_t px = (uint64_t)sx * sx, py = (uint64_t)sy * sy;
+    uint64_t pxy = (uint64_t)sx * sy;
+    int64_t vx = (int64_t)(VQ_SSIM_W * sxx - px);
+    int64_t vy = (int64_t)(VQ_SSIM_W * syy - py);
     uint64_t wxy = VQ_SSIM_W * sxy;
     int64_t cxy = wxy >= pxy ? (int64_t)(wxy - pxy) : -(int64_t)(pxy - wxy);
-    double a = 2.0 * (double)pxy + k.c1;
+    double fx = (double)sx, fy = (double)sy;
+    double a = 2.0 * (fx * fy) + k.c1;
     double b = 2.0 * (double)cxy + k.c2;
-    double d1 = (double)px + (double)py + k.c1;
+    double d1 = fx * fx + fy * fy + k.c1;
     double d2 = (double)vx + (double)vy + k.c2;
     return (int64_t)floor(VQ_SSIM_Q * ((a * b) / (d1 * d2)) + 0.5);
 }

@@ -4,11 +4,8 @@
  * and odd columns, so that every one of the 81 taps reads a contiguous run
  * for a block of outputs.
  */
-#include <string.h>
-
 #include "fms_cpu.h"
 
-#define FMS_BLOCK 8
 #define FMS_PAD 4 /* half the filter */
 
 /* Per output, the 81 products in libvmaf's order (kernel rows, then
@@ -19,20 +16,16 @@ VQ_FSSIM_INLINE void lpf_row_body(const float *const *even,
 {
     const float k[VQ_FMS_LPF * VQ_FMS_LPF] = { VQ_FMS_LPF_TAPS };
     unsigned x = 0;
-    for (; x + FMS_BLOCK <= n; x += FMS_BLOCK) {
-        double a[FMS_BLOCK];
-        for (int i = 0; i < FMS_BLOCK; i++)
-            a[i] = 0.0;
+#if VQ_FSSIM_BLOCK
+    for (; x + VQ_FSSIM_BLOCK <= n; x += VQ_FSSIM_BLOCK) {
+        VqFssimVecD a = { 0 };
         for (int v = 0; v < VQ_FMS_LPF; v++)
-            for (int u = 0; u < VQ_FMS_LPF; u++) {
-                const float *src = ((u & 1) ? odd[v] : even[v]) + (u >> 1) + x;
-                float kk = k[v * VQ_FMS_LPF + u];
-                for (int i = 0; i < FMS_BLOCK; i++)
-                    a[i] += (double)(src[i] * kk);
-            }
-        for (int i = 0; i < FMS_BLOCK; i++)
-            dst[x + i] = (float)a[i];
+            for (int u = 0; u < VQ_FMS_LPF; u++)
+                VQ_FSSIM_ACC(a, ((u & 1) ? odd[v] : even[v]) + (u >> 1) + x,
+                             k[v * VQ_FMS_LPF + u]);
+        VQ_FSSIM_STORE(dst + x, a);
     }
+#endif
     for (; x < n; x++) {
         double a = 0.0;
         for (int v = 0; v < VQ_FMS_LPF; v++)
@@ -74,7 +67,12 @@ int vq_fms_dsp_init(VqFmsDsp *dsp, int level)
     return VQ_FSSIM_DSP_C;
 }
 
-/* Scratch: a source row, the padded row, and the split rows. */
+/* Scratch: a source row, then a ring of split rows: an output row reads
+ * the nine rows 2y - 4 .. 2y + 4 (mirrored into the picture), so sixteen
+ * slots indexed by row & 15 hold them without collisions, and each source
+ * row is split about once. */
+#define FMS_RING 16
+
 static size_t split_len(unsigned w)
 {
     return (w + 1) / 2 + FMS_PAD;
@@ -82,8 +80,19 @@ static size_t split_len(unsigned w)
 
 size_t vq_fms_lpf_scratch(unsigned w)
 {
-    return ((size_t)w + (w + 2 * FMS_PAD) +
-            2 * VQ_FMS_LPF * split_len(w)) * sizeof(float);
+    return ((size_t)w + 2 * FMS_RING * split_len(w)) * sizeof(float);
+}
+
+/* even[i] = column 2i - 4, odd[i] = column 2i - 3 of row, mirrored. */
+static void split_row(const float *row, int w, float *even, float *odd,
+                      unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        int c = 2 * (int)i - FMS_PAD;
+        even[i] = row[c >= 0 && c < w ? c : vq_fssim_mirror(c, w)];
+        c++;
+        odd[i] = row[c >= 0 && c < w ? c : vq_fssim_mirror(c, w)];
+    }
 }
 
 void vq_fms_cpu_lpf(const VqFmsDsp *dsp, const VqFssimSrc *src, float *dst,
@@ -92,21 +101,22 @@ void vq_fms_cpu_lpf(const VqFmsDsp *dsp, const VqFssimSrc *src, float *dst,
     int w = (int)src->w, h = (int)src->h;
     unsigned ow = (src->w + 1) / 2, oh = (src->h + 1) / 2;
     size_t sl = split_len(src->w);
-    float *row = scratch, *pad = row + w;
+    float *row = scratch, *ring = row + w;
+    int tag[FMS_RING];
+    for (int i = 0; i < FMS_RING; i++)
+        tag[i] = -1;
     const float *ev[VQ_FMS_LPF], *od[VQ_FMS_LPF];
-    float *split = pad + w + 2 * FMS_PAD;
     for (unsigned oy = 0; oy < oh; oy++) {
         for (int v = 0; v < VQ_FMS_LPF; v++) {
             int sy = vq_fssim_mirror(2 * (int)oy + v - FMS_PAD, h);
-            vq_fssim_load_row(src, (unsigned)sy, row);
-            for (int j = 0; j < w + 2 * FMS_PAD; j++)
-                pad[j] = row[vq_fssim_mirror(j - FMS_PAD, w)];
-            float *e = split + (size_t)(2 * v) * sl, *o = e + sl;
-            /* even: columns 2i - 4 (i < ow + 4); odd: 2i - 3 (i < ow + 3) */
-            for (unsigned i = 0; i < ow + 4; i++)
-                e[i] = pad[2 * i];
-            for (unsigned i = 0; i < ow + 3; i++)
-                o[i] = pad[2 * i + 1];
+            int slot = sy & (FMS_RING - 1);
+            float *e = ring + (size_t)(2 * slot) * sl, *o = e + sl;
+            if (tag[slot] != sy) {
+                vq_fssim_load_row(src, (unsigned)sy, row);
+                /* even: i < ow + 4, odd: i < ow + 3 (one more is harmless) */
+                split_row(row, w, e, o, ow + FMS_PAD);
+                tag[slot] = sy;
+            }
             ev[v] = e;
             od[v] = o;
         }

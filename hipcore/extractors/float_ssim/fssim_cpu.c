@@ -4,30 +4,31 @@
  * statistic; once 11 rows are there, the vertical pass gives one map row,
  * whose pixels are summed per segment (kernels/float_ssim/float_ssim.h).
  */
+/* The pixel loop vectorizes only when sqrtf need not set errno (its
+ * argument is never negative here): for this whole file, so that the shared
+ * pixel helper inlines. The results are the same IEEE values. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-math-errno")
+#endif
+
 #include <string.h>
 
 #include "fssim_cpu.h"
 
 /* ---- row functions: one source, compiled for each variant ---- */
 
-#define FSSIM_BLOCK 8 /* outputs per register block */
-
-/* Each output: a double sum, in tap order, of float products. Blocks of
- * outputs keep their sums in registers; the order per output is the same. */
 VQ_FSSIM_INLINE void hconv_body(const float *src, unsigned n, float *dst)
 {
     const float g[VQ_FSSIM_WIN] = { VQ_FSSIM_GAUSS_TAPS };
     unsigned x = 0;
-    for (; x + FSSIM_BLOCK <= n; x += FSSIM_BLOCK) {
-        double a[FSSIM_BLOCK];
-        for (int i = 0; i < FSSIM_BLOCK; i++)
-            a[i] = 0.0;
+#if VQ_FSSIM_BLOCK
+    for (; x + VQ_FSSIM_BLOCK <= n; x += VQ_FSSIM_BLOCK) {
+        VqFssimVecD a = { 0 };
         for (int u = 0; u < VQ_FSSIM_WIN; u++)
-            for (int i = 0; i < FSSIM_BLOCK; i++)
-                a[i] += (double)(src[x + i + u] * g[u]);
-        for (int i = 0; i < FSSIM_BLOCK; i++)
-            dst[x + i] = (float)a[i];
+            VQ_FSSIM_ACC(a, src + x + u, g[u]);
+        VQ_FSSIM_STORE(dst + x, a);
     }
+#endif
     for (; x < n; x++) {
         double a = 0.0;
         for (int u = 0; u < VQ_FSSIM_WIN; u++)
@@ -41,16 +42,14 @@ VQ_FSSIM_INLINE void vconv_body(const float *const *rows, unsigned n,
 {
     const float g[VQ_FSSIM_WIN] = { VQ_FSSIM_GAUSS_TAPS };
     unsigned x = 0;
-    for (; x + FSSIM_BLOCK <= n; x += FSSIM_BLOCK) {
-        double a[FSSIM_BLOCK];
-        for (int i = 0; i < FSSIM_BLOCK; i++)
-            a[i] = 0.0;
+#if VQ_FSSIM_BLOCK
+    for (; x + VQ_FSSIM_BLOCK <= n; x += VQ_FSSIM_BLOCK) {
+        VqFssimVecD a = { 0 };
         for (int v = 0; v < VQ_FSSIM_WIN; v++)
-            for (int i = 0; i < FSSIM_BLOCK; i++)
-                a[i] += (double)(rows[v][x + i] * g[v]);
-        for (int i = 0; i < FSSIM_BLOCK; i++)
-            dst[x + i] = (float)a[i];
+            VQ_FSSIM_ACC(a, rows[v] + x, g[v]);
+        VQ_FSSIM_STORE(dst + x, a);
     }
+#endif
     for (; x < n; x++) {
         double a = 0.0;
         for (int v = 0; v < VQ_FSSIM_WIN; v++)
@@ -69,6 +68,21 @@ VQ_FSSIM_INLINE void pixels_body(const float *const *v, unsigned n,
                        &s[x]);
 }
 
+static void pixels_c(const float *const *v, unsigned n, VqFssimConsts k,
+                     double *l, double *c, double *s)
+{
+    pixels_body(v, n, k, l, c, s);
+}
+
+#if VQ_FSSIM_X86
+__attribute__((target("avx2")))
+static void pixels_avx2(const float *const *v, unsigned n, VqFssimConsts k,
+                        double *l, double *c, double *s)
+{
+    pixels_body(v, n, k, l, c, s);
+}
+#endif
+
 static void hconv_c(const float *src, unsigned n, float *dst)
 {
     hconv_body(src, n, dst);
@@ -77,12 +91,6 @@ static void hconv_c(const float *src, unsigned n, float *dst)
 static void vconv_c(const float *const *rows, unsigned n, float *dst)
 {
     vconv_body(rows, n, dst);
-}
-
-static void pixels_c(const float *const *v, unsigned n, VqFssimConsts k,
-                     double *l, double *c, double *s)
-{
-    pixels_body(v, n, k, l, c, s);
 }
 
 #if VQ_FSSIM_X86
@@ -99,12 +107,6 @@ FSSIM_AVX2 static void vconv_avx2(const float *const *rows, unsigned n,
     vconv_body(rows, n, dst);
 }
 
-FSSIM_AVX2 static void pixels_avx2(const float *const *v, unsigned n,
-                                   VqFssimConsts k, double *l, double *c,
-                                   double *s)
-{
-    pixels_body(v, n, k, l, c, s);
-}
 #endif
 
 int vq_fssim_dsp_init(VqFssimDsp *dsp, int level)

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../../../kernels/float_ssim/float_ssim.h"
 
@@ -23,6 +24,31 @@
 #else
 #define VQ_FSSIM_X86 0
 #define VQ_FSSIM_INLINE static inline
+#endif
+
+/* The row filters: each output a double sum, in tap order, of float
+ * products. Blocks of VQ_FSSIM_BLOCK outputs keep their sums in registers
+ * (GCC/Clang vector types: element-wise IEEE operations, per output the
+ * same as the scalar loop). */
+#if defined(__GNUC__)
+#define VQ_FSSIM_BLOCK 8
+typedef float VqFssimVecF __attribute__((vector_size(VQ_FSSIM_BLOCK * 4)));
+typedef double VqFssimVecD __attribute__((vector_size(VQ_FSSIM_BLOCK * 8)));
+
+/* a += (double)(p[0..7] * k), element-wise; no vector crosses a call */
+#define VQ_FSSIM_ACC(a, p, k)                                                 \
+    do {                                                                      \
+        VqFssimVecF v_;                                                       \
+        memcpy(&v_, (p), sizeof(v_));                                         \
+        (a) += __builtin_convertvector(v_ * (k), VqFssimVecD);                \
+    } while (0)
+#define VQ_FSSIM_STORE(p, a)                                                  \
+    do {                                                                      \
+        VqFssimVecF v_ = __builtin_convertvector((a), VqFssimVecF);           \
+        memcpy((p), &v_, sizeof(v_));                                         \
+    } while (0)
+#else
+#define VQ_FSSIM_BLOCK 0 /* scalar loops only */
 #endif
 
 /* A source image: an integer plane (bpc 8..16; libvmaf's picture_copy

@@ -1,4 +1,6 @@
 /* ssim's CPU path; see ssim_cpu.h. */
+#include <string.h>
+
 #include "ssim_cpu.h"
 
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -9,18 +11,52 @@
 #define SSIM_INLINE static inline
 #endif
 
+/* Blocks of SSIM_BLOCK outputs in GCC/Clang vector types (exact integer
+ * sums: any evaluation order gives the same result). */
+#if defined(__GNUC__)
+#define SSIM_BLOCK 8
+typedef uint32_t VecU32 __attribute__((vector_size(SSIM_BLOCK * 4)));
+typedef uint64_t VecU64 __attribute__((vector_size(SSIM_BLOCK * 8)));
+#define SSIM_LOAD(v, p) memcpy(&(v), (p), sizeof(v))
+#define SSIM_STORE(p, v) memcpy((p), &(v), sizeof(v))
+#else
+#define SSIM_BLOCK 0
+#endif
+
 SSIM_INLINE void hrow_body(const uint32_t *px, const uint32_t *py, unsigned w,
                            const VqSsimHRow *o)
 {
     const uint32_t g[VQ_SSIM_TAPS] = { VQ_SSIM_TAP_LIST };
-    for (unsigned x = 0; x < w; x++) {
+    unsigned x = 0;
+#if SSIM_BLOCK
+    for (; x + SSIM_BLOCK <= w; x += SSIM_BLOCK) {
+        VecU32 sx = { 0 }, sy = { 0 };
+        VecU64 sxx = { 0 }, syy = { 0 }, sxy = { 0 };
+        for (int i = 0; i < VQ_SSIM_TAPS; i++) {
+            VecU32 a, b;
+            SSIM_LOAD(a, px + x + i);
+            SSIM_LOAD(b, py + x + i);
+            sx += g[i] * a;
+            sy += g[i] * b;
+            /* products of 16-bit samples fit 32 bits */
+            sxx += __builtin_convertvector(a * a, VecU64) * g[i];
+            syy += __builtin_convertvector(b * b, VecU64) * g[i];
+            sxy += __builtin_convertvector(a * b, VecU64) * g[i];
+        }
+        SSIM_STORE(o->hx + x, sx);
+        SSIM_STORE(o->hy + x, sy);
+        SSIM_STORE(o->hxx + x, sxx);
+        SSIM_STORE(o->hyy + x, syy);
+        SSIM_STORE(o->hxy + x, sxy);
+    }
+#endif
+    for (; x < w; x++) {
         uint32_t sx = 0, sy = 0;
         uint64_t sxx = 0, syy = 0, sxy = 0;
         for (int i = 0; i < VQ_SSIM_TAPS; i++) {
             uint32_t a = px[x + i], b = py[x + i];
             sx += g[i] * a;
             sy += g[i] * b;
-            /* products of 16-bit samples fit 32 bits */
             sxx += (uint64_t)g[i] * (a * a);
             syy += (uint64_t)g[i] * (b * b);
             sxy += (uint64_t)g[i] * (a * b);
@@ -38,8 +74,31 @@ SSIM_INLINE int64_t vrow_body(const VqSsimHRow *const *r, unsigned w,
 {
     const uint32_t g[VQ_SSIM_TAPS] = { VQ_SSIM_TAP_LIST };
     int64_t sum = 0;
-    for (unsigned x = 0; x < w; x++) {
-        uint32_t sx = 0, sy = 0; /* <= 65536 * 65535 */
+    unsigned x = 0;
+#if SSIM_BLOCK
+    for (; x + SSIM_BLOCK <= w; x += SSIM_BLOCK) {
+        VecU32 sx = { 0 }, sy = { 0 }; /* <= 65536 * 65535 */
+        VecU64 sxx = { 0 }, syy = { 0 }, sxy = { 0 };
+        for (int j = 0; j < VQ_SSIM_TAPS; j++) {
+            VecU32 a, b;
+            VecU64 c, d, e;
+            SSIM_LOAD(a, r[j]->hx + x);
+            SSIM_LOAD(b, r[j]->hy + x);
+            SSIM_LOAD(c, r[j]->hxx + x);
+            SSIM_LOAD(d, r[j]->hyy + x);
+            SSIM_LOAD(e, r[j]->hxy + x);
+            sx += g[j] * a;
+            sy += g[j] * b;
+            sxx += c * g[j];
+            syy += d * g[j];
+            sxy += e * g[j];
+        }
+        for (int i = 0; i < SSIM_BLOCK; i++)
+            sum += vq_ssim_pixel(sx[i], sy[i], sxx[i], syy[i], sxy[i], k);
+    }
+#endif
+    for (; x < w; x++) {
+        uint32_t sx = 0, sy = 0;
         uint64_t sxx = 0, syy = 0, sxy = 0;
         for (int j = 0; j < VQ_SSIM_TAPS; j++) {
             sx += g[j] * r[j]->hx[x];
@@ -134,10 +193,18 @@ static void load_padded(const VqPlane *p, unsigned bps, unsigned y,
                         uint32_t *dst)
 {
     const uint8_t *row = p->data + (ptrdiff_t)y * p->stride;
+    const uint16_t *r16 = (const uint16_t *)(const void *)row;
     int w = (int)p->w;
-    for (int i = 0; i < w + 2 * VQ_SSIM_HALF; i++) {
-        int x = vq_ssim_mirror(i - VQ_SSIM_HALF, w);
-        dst[i] = bps == 1 ? row[x] : ((const uint16_t *)(const void *)row)[x];
+    uint32_t *mid = dst + VQ_SSIM_HALF;
+    if (bps == 1)
+        for (int x = 0; x < w; x++)
+            mid[x] = row[x];
+    else
+        for (int x = 0; x < w; x++)
+            mid[x] = r16[x];
+    for (int i = 1; i <= VQ_SSIM_HALF; i++) {
+        mid[-i] = mid[vq_ssim_mirror(-i, w)];
+        mid[w - 1 + i] = mid[vq_ssim_mirror(w - 1 + i, w)];
     }
 }
 
