@@ -102,8 +102,11 @@ FATE_VQHIP_ERROR-yes += fate-filter-vqhip-unknown-feature
 fate-filter-vqhip-unknown-feature: CMD = ! ffmpeg -lavfi "$(VQHIP_SRC):size=64x48,format=yuv420p,split[dis][ref];[dis][ref]$(VQHIP_CPU):feature=name=nosuch" -f null -
 fate-filter-vqhip-unknown-feature: REF = unknown feature .nosuch.; valid features: .*psnr
 
+# A size an extractor refuses is found when the first frame arrives: FFmpeg
+# 5.1 reports that filtering error ("Error while filtering") and still exits
+# 0, newer series exit non-zero, so this test checks the message only.
 FATE_VQHIP_ERROR-yes += fate-filter-vqhip-ms-ssim-too-small
-fate-filter-vqhip-ms-ssim-too-small: CMD = ! ffmpeg -lavfi "$(VQHIP_SRC):size=64x48,format=yuv420p,split[dis][ref];[dis][ref]$(VQHIP_CPU):feature=name=float_ms_ssim" -f null -
+fate-filter-vqhip-ms-ssim-too-small: CMD = ffmpeg -lavfi "$(VQHIP_SRC):size=64x48,format=yuv420p,split[dis][ref];[dis][ref]$(VQHIP_CPU):feature=name=float_ms_ssim" -f null - || true
 fate-filter-vqhip-ms-ssim-too-small: REF = float_ms_ssim: a 64x48 frame is too small; MS-SSIM needs width and height of at least 176
 
 $(FATE_VQHIP_ERROR-yes): CMP = grep
