@@ -4,13 +4,6 @@
  * statistic; once 11 rows are there, the vertical pass gives one map row,
  * whose pixels are summed per segment (kernels/float_ssim/float_ssim.h).
  */
-/* The pixel loop vectorizes only when sqrtf need not set errno (its
- * argument is never negative here): for this whole file, so that the shared
- * pixel helper inlines. The results are the same IEEE values. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("no-math-errno")
-#endif
-
 #include <string.h>
 
 #include "fssim_cpu.h"
