@@ -7,6 +7,7 @@
 #include "fms_cpu.h"
 
 #define FMS_PAD 4 /* half the filter */
+#define FMS_SUB 4 /* vector blocks per step of the row filter */
 
 /* Per output, the 81 products in libvmaf's order (kernel rows, then
  * columns), summed in double from 0. */
@@ -17,6 +18,22 @@ VQ_FSSIM_INLINE void lpf_row_body(const float *const *even,
     const float k[VQ_FMS_LPF * VQ_FMS_LPF] = { VQ_FMS_LPF_TAPS };
     unsigned x = 0;
 #if VQ_FSSIM_BLOCK
+    /* FMS_SUB blocks at once: 81 dependent adds per output, so several
+     * independent sums in flight hide the add latency */
+    for (; x + FMS_SUB * VQ_FSSIM_BLOCK <= n; x += FMS_SUB * VQ_FSSIM_BLOCK) {
+        VqFssimVecD a[FMS_SUB];
+        for (int b = 0; b < FMS_SUB; b++)
+            a[b] = (VqFssimVecD){ 0 };
+        for (int v = 0; v < VQ_FMS_LPF; v++)
+            for (int u = 0; u < VQ_FMS_LPF; u++) {
+                const float *p = ((u & 1) ? odd[v] : even[v]) + (u >> 1) + x;
+                float kk = k[v * VQ_FMS_LPF + u];
+                for (int b = 0; b < FMS_SUB; b++)
+                    VQ_FSSIM_ACC(a[b], p + b * VQ_FSSIM_BLOCK, kk);
+            }
+        for (int b = 0; b < FMS_SUB; b++)
+            VQ_FSSIM_STORE(dst + x + b * VQ_FSSIM_BLOCK, a[b]);
+    }
     for (; x + VQ_FSSIM_BLOCK <= n; x += VQ_FSSIM_BLOCK) {
         VqFssimVecD a = { 0 };
         for (int v = 0; v < VQ_FMS_LPF; v++)
