@@ -118,5 +118,8 @@ extern const CaTable ca_table_adm;
 extern const CaTable ca_table_motion;
 extern const CaTable ca_table_psnr;
 extern const CaTable ca_table_vif;
+extern const CaTable ca_table_float_ssim;
+extern const CaTable ca_table_float_ms_ssim;
+extern const CaTable ca_table_ssim;
 
 #endif

@@ -1,10 +1,10 @@
 /*
- * float_ssim / float_ms_ssim CPU internals (checkasm-style): every row
- * function variant this machine runs against the C version, bit for bit, on
- * random rows of odd lengths and on values near the extremes; the blocked
- * map and decimations against plain loops written here from libvmaf's
- * iqa code (_iqa_convolve's two passes, _iqa_ssim's pixel loop with one
- * running sum, _iqa_decimate), which must give the same floats.
+ * float_ssim / float_ms_ssim CPU internals: the streamed, blocked map and
+ * the decimations (with the C DSP tables and with every variant this CPU
+ * has) against plain loops written here from libvmaf's iqa code
+ * (_iqa_convolve's two passes, _iqa_ssim's pixel loop with one running
+ * sum, _iqa_decimate), which must give the same floats. The variants
+ * themselves are checked function by function in tests/checkasm.
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "extractors/float_ms_ssim/fms_cpu.h"
+#include "cpu.h"
 #include "extractors/float_ssim/fssim_cpu.h"
 
 static unsigned n_fail, n_checks;
@@ -32,78 +33,6 @@ static uint32_t rnd32(void)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return (uint32_t)(rng >> 11);
-}
-
-/* values as the maps see them: samples, filtered samples, squares */
-static float rnd_value(int kind)
-{
-    switch (kind) {
-    case 0: return (float)(rnd32() & 255);
-    case 1: return (float)(rnd32() & 1023) / 4.0f;
-    case 2: return (float)(rnd32() % 65026);
-    default: return (rnd32() & 1) ? 255.0f : 254.99998f;
-    }
-}
-
-static void check_variants(void)
-{
-    VqFssimDsp c, v;
-    VqFmsDsp fc, fv;
-    vq_fssim_dsp_init(&c, VQ_FSSIM_DSP_C);
-    vq_fms_dsp_init(&fc, VQ_FSSIM_DSP_C);
-    int top = vq_fssim_dsp_init(&v, VQ_FSSIM_DSP_BEST);
-    vq_fms_dsp_init(&fv, VQ_FSSIM_DSP_BEST);
-    printf("fssim_unit: C against %s\n", top == VQ_FSSIM_DSP_C ? "nothing (C only)" : v.name);
-    if (top == VQ_FSSIM_DSP_C)
-        return;
-    enum { N = 301 };
-    static float src[5][N + 16], rows[VQ_FSSIM_WIN][N], a[N], b[N];
-    static double l[2][N], cc[2][N], s[2][N];
-    static float ev[9][N], od[9][N];
-    VqFssimConsts k = vq_fssim_consts();
-    for (int it = 0; it < 40; it++) {
-        int kind = it % 4;
-        unsigned n = 1 + rnd32() % N;
-        for (int m = 0; m < 5; m++)
-            for (unsigned x = 0; x < n + 10; x++)
-                src[m][x] = rnd_value(kind);
-        c.hconv(src[0], n, a);
-        v.hconv(src[0], n, b);
-        CHECK(!memcmp(a, b, n * sizeof(float)), "hconv, n %u kind %d", n, kind);
-        const float *rp[VQ_FSSIM_WIN];
-        for (int r = 0; r < VQ_FSSIM_WIN; r++) {
-            for (unsigned x = 0; x < n; x++)
-                rows[r][x] = rnd_value(kind);
-            rp[r] = rows[r];
-        }
-        c.vconv(rp, n, a);
-        v.vconv(rp, n, b);
-        CHECK(!memcmp(a, b, n * sizeof(float)), "vconv, n %u kind %d", n, kind);
-        /* pixels: plausible (mu, mu^2-ish) and arbitrary statistics */
-        const float *pv[5] = { src[0], src[1], src[2], src[3], src[4] };
-        if (it & 1)
-            for (unsigned x = 0; x < n; x++) {
-                src[2][x] = src[0][x] * src[0][x] + (float)(rnd32() % 7) - 3;
-                src[3][x] = src[1][x] * src[1][x] + (float)(rnd32() % 7) - 3;
-                src[4][x] = src[0][x] * src[1][x] + (float)(rnd32() % 7) - 3;
-            }
-        c.pixels(pv, n, k, l[0], cc[0], s[0]);
-        v.pixels(pv, n, k, l[1], cc[1], s[1]);
-        CHECK(!memcmp(l[0], l[1], n * 8) && !memcmp(cc[0], cc[1], n * 8) &&
-              !memcmp(s[0], s[1], n * 8), "pixels, n %u kind %d", n, kind);
-        const float *pe[9], *po[9];
-        for (int r = 0; r < 9; r++) {
-            for (unsigned x = 0; x < n + 4; x++) {
-                ev[r][x] = rnd_value(kind);
-                od[r][x] = rnd_value(kind);
-            }
-            pe[r] = ev[r];
-            po[r] = od[r];
-        }
-        fc.lpf_row(pe, po, n, a);
-        fv.lpf_row(pe, po, n, b);
-        CHECK(!memcmp(a, b, n * sizeof(float)), "lpf_row, n %u kind %d", n, kind);
-    }
 }
 
 /* ---- plain loops after libvmaf's iqa code ---- */
@@ -188,7 +117,7 @@ static void plain_decimate(const float *img, int w, int h, int f,
         }
 }
 
-static void check_against_plain(int w, int h)
+static void check_against_plain(int w, int h, unsigned flags)
 {
     size_t n = (size_t)w * h;
     float *r = malloc(n * 4), *d = malloc(n * 4);
@@ -200,7 +129,7 @@ static void check_against_plain(int w, int h)
         d[i] = (float)(v < 0 ? 0 : v > 255 ? 255 : v);
     }
     VqFssimDsp dsp;
-    vq_fssim_dsp_init(&dsp, VQ_FSSIM_DSP_BEST);
+    vq_fssim_dsp_init(&dsp, flags);
     VqFssimSrc sr = { (const uint8_t *)r, (ptrdiff_t)(w * 4), (unsigned)w,
                       (unsigned)h, 0 };
     VqFssimSrc sd = sr;
@@ -215,7 +144,8 @@ static void check_against_plain(int w, int h)
                    &got[2], &got[3]);
     plain_ssim(r, d, w, h, want);
     CHECK(!memcmp(got, want, sizeof(got)),
-          "%dx%d map: %.9g %.9g %.9g %.9g, plain %.9g %.9g %.9g %.9g", w, h,
+          "%dx%d flags %u map: %.9g %.9g %.9g %.9g, plain %.9g %.9g %.9g %.9g",
+          w, h, flags,
           got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
 
     /* ms_ssim's decimation */
@@ -223,10 +153,11 @@ static void check_against_plain(int w, int h)
     float *a = malloc((size_t)ow * oh * 4), *b = malloc((size_t)ow * oh * 4);
     const float lpf[81] = { VQ_FMS_LPF_TAPS };
     VqFmsDsp fms;
-    vq_fms_dsp_init(&fms, VQ_FSSIM_DSP_BEST);
+    vq_fms_dsp_init(&fms, flags);
     vq_fms_cpu_lpf(&fms, &sr, a, scratch);
     plain_decimate(r, w, h, 2, lpf, 9, b);
-    CHECK(!memcmp(a, b, (size_t)ow * oh * 4), "%dx%d lpf decimation", w, h);
+    CHECK(!memcmp(a, b, (size_t)ow * oh * 4), "%dx%d flags %u lpf decimation",
+          w, h, flags);
     /* float_ssim's box decimation, factors 2..5 */
     for (int f = 2; f <= 5; f++) {
         int bw = w / f + (w & 1), bh = h / f + (h & 1);
@@ -242,11 +173,14 @@ static void check_against_plain(int w, int h)
 
 int main(void)
 {
-    check_variants();
     static const int sizes[][2] = { { 11, 11 }, { 12, 13 }, { 23, 31 },
                                     { 45, 44 }, { 203, 117 }, { 320, 181 } };
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-        check_against_plain(sizes[i][0], sizes[i][1]);
+    unsigned all = vq_cpu_flags();
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        check_against_plain(sizes[i][0], sizes[i][1], 0);
+        if (all)
+            check_against_plain(sizes[i][0], sizes[i][1], all);
+    }
     printf("fssim_unit: %u checks, %u failure(s)\n", n_checks, n_fail);
     return n_fail ? 1 : 0;
 }

@@ -96,8 +96,8 @@ static int fms_init(VqFex *fex, const VqFormat *fmt)
         s->max_db = INFINITY;
     }
     s->k = vq_fssim_consts();
-    vq_fssim_dsp_init(&s->dsp, VQ_FSSIM_DSP_BEST);
-    vq_fms_dsp_init(&s->fms, VQ_FSSIM_DSP_BEST);
+    vq_fssim_dsp_init(&s->dsp, vq_cpu_flags());
+    vq_fms_dsp_init(&s->fms, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = rows * sizeof(VqFssimRow);
     return 0;

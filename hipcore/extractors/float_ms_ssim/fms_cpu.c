@@ -1,88 +1,12 @@
 /*
  * float_ms_ssim's 9x9 decimation on the CPU. Each output row gathers its
- * nine mirrored source rows, each padded by mirroring and split into even
- * and odd columns, so that every one of the 81 taps reads a contiguous run
- * for a block of outputs.
+ * nine mirrored source rows, each split into even and odd columns, so that
+ * every one of the 81 taps of the row filter (float_ms_ssim_dsp.c) reads a
+ * contiguous run for a block of outputs.
  */
 #include "fms_cpu.h"
 
 #define FMS_PAD 4 /* half the filter */
-#define FMS_SUB 4 /* vector blocks per step of the row filter */
-
-/* Per output, the 81 products in libvmaf's order (kernel rows, then
- * columns), summed in double from 0. */
-VQ_FSSIM_INLINE void lpf_row_body(const float *const *even,
-                                  const float *const *odd, unsigned n,
-                                  float *dst)
-{
-    const float k[VQ_FMS_LPF * VQ_FMS_LPF] = { VQ_FMS_LPF_TAPS };
-    unsigned x = 0;
-#if VQ_FSSIM_BLOCK
-    /* FMS_SUB blocks at once: 81 dependent adds per output, so several
-     * independent sums in flight hide the add latency */
-    for (; x + FMS_SUB * VQ_FSSIM_BLOCK <= n; x += FMS_SUB * VQ_FSSIM_BLOCK) {
-        VqFssimVecD a[FMS_SUB];
-        for (int b = 0; b < FMS_SUB; b++)
-            a[b] = (VqFssimVecD){ 0 };
-        for (int v = 0; v < VQ_FMS_LPF; v++)
-            for (int u = 0; u < VQ_FMS_LPF; u++) {
-                const float *p = ((u & 1) ? odd[v] : even[v]) + (u >> 1) + x;
-                float kk = k[v * VQ_FMS_LPF + u];
-                for (int b = 0; b < FMS_SUB; b++)
-                    VQ_FSSIM_ACC(a[b], p + b * VQ_FSSIM_BLOCK, kk);
-            }
-        for (int b = 0; b < FMS_SUB; b++)
-            VQ_FSSIM_STORE(dst + x + b * VQ_FSSIM_BLOCK, a[b]);
-    }
-    for (; x + VQ_FSSIM_BLOCK <= n; x += VQ_FSSIM_BLOCK) {
-        VqFssimVecD a = { 0 };
-        for (int v = 0; v < VQ_FMS_LPF; v++)
-            for (int u = 0; u < VQ_FMS_LPF; u++)
-                VQ_FSSIM_ACC(a, ((u & 1) ? odd[v] : even[v]) + (u >> 1) + x,
-                             k[v * VQ_FMS_LPF + u]);
-        VQ_FSSIM_STORE(dst + x, a);
-    }
-#endif
-    for (; x < n; x++) {
-        double a = 0.0;
-        for (int v = 0; v < VQ_FMS_LPF; v++)
-            for (int u = 0; u < VQ_FMS_LPF; u++)
-                a += (double)(((u & 1) ? odd[v] : even[v])[(u >> 1) + x] *
-                              k[v * VQ_FMS_LPF + u]);
-        dst[x] = (float)a;
-    }
-}
-
-static void lpf_row_c(const float *const *even, const float *const *odd,
-                      unsigned n, float *dst)
-{
-    lpf_row_body(even, odd, n, dst);
-}
-
-#if VQ_FSSIM_X86
-__attribute__((target("avx2")))
-static void lpf_row_avx2(const float *const *even, const float *const *odd,
-                         unsigned n, float *dst)
-{
-    lpf_row_body(even, odd, n, dst);
-}
-#endif
-
-int vq_fms_dsp_init(VqFmsDsp *dsp, int level)
-{
-    dsp->lpf_row = lpf_row_c;
-    dsp->name = "c";
-#if VQ_FSSIM_X86
-    if (level >= VQ_FSSIM_DSP_AVX2 && __builtin_cpu_supports("avx2")) {
-        dsp->lpf_row = lpf_row_avx2;
-        dsp->name = "avx2";
-        return VQ_FSSIM_DSP_AVX2;
-    }
-#else
-    (void)level;
-#endif
-    return VQ_FSSIM_DSP_C;
-}
 
 /* Scratch: a source row, then a ring of split rows: an output row reads
  * the nine rows 2y - 4 .. 2y + 4 (mirrored into the picture), so sixteen

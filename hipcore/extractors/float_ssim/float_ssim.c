@@ -95,7 +95,7 @@ static int fssim_init(VqFex *fex, const VqFormat *fmt)
         s->max_db = INFINITY;
     }
     s->k = vq_fssim_consts();
-    vq_fssim_dsp_init(&s->dsp, VQ_FSSIM_DSP_BEST);
+    vq_fssim_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = (size_t)(s->dh - (VQ_FSSIM_WIN - 1)) * sizeof(VqFssimRow);
     size_t scratch = vq_fssim_map_scratch(s->dw);

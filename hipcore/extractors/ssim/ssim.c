@@ -18,7 +18,7 @@ static int ssim_init(VqFex *fex, const VqFormat *fmt)
 {
     SsimPriv *s = fex->priv;
     s->k = vq_ssim_consts(fmt->bpc);
-    vq_ssim_dsp_init(&s->dsp, VQ_SSIM_DSP_BEST);
+    vq_ssim_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(VqSsimAcc);
     fex->scratch_size = vq_ssim_cpu_scratch(fmt->w[0]);
