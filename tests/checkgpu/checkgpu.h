@@ -16,12 +16,15 @@ typedef struct ParityCase {
 
 extern const ParityCase parity_cases[];
 
-/* Optional, per case (by name): one more size to try (e.g. odd, just above
- * the minimum), and big != 0 adds 3840x2160 (two fills; not with --quick). */
+/* Names of the cases that also run at 3840x2160 (8 and 10 bits, 4:2:0,
+ * two fills; not with --quick), NULL terminated. */
+extern const char *const parity_uhd[];
+
+/* Optional, per case (by name): one more size to try, e.g. odd and just
+ * above the minimum. */
 typedef struct ParitySizes {
     const char *name;
     unsigned extra_w, extra_h;
-    unsigned big;
 } ParitySizes;
 
 extern const ParitySizes parity_sizes[];
