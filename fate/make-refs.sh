@@ -153,6 +153,44 @@ for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray 
         "$refdir/filter-vqhip-$t" > "$refdir/filter-vqhip-hip-$t"
 done
 
+# float_ssim and float_ms_ssim: libvmaf's values (C path) on the
+# refcmp_metadata frames written as raw video. ssim: libvmaf has no such
+# extractor, and FFmpeg's ssim filter cannot be aligned with it (vf_ssim
+# averages 8x8 box windows on a 4-sample grid; vqhip's ssim is a 9-tap
+# Gaussian at every sample), so its reference comes from
+# tests/ssim/ssim_direct.c, a direct 2-D evaluation of the definition that
+# shares no code with vqhip (compiled here with cc).
+ssim_tmp=$(mktemp -d)
+ssim_raw() { # PIXFMT: ref.yuv and dis.yuv of the refcmp_metadata frames
+    src="testsrc2=size=300x200:rate=1:duration=5,format=$1"
+    "$ffmpeg" -nostdin -loglevel error -lavfi "$src" -f rawvideo -y "$ssim_tmp/ref.yuv"
+    "$ffmpeg" -nostdin -loglevel error -lavfi "$src,avgblur=4" -f rawvideo -y "$ssim_tmp/dis.yuv"
+}
+if [ -n "$vmaf" ]; then
+    ssim_raw yuv420p
+    "$vmaf" -q -r "$ssim_tmp/ref.yuv" -d "$ssim_tmp/dis.yuv" -w 300 -h 200 -p 420 -b 8 \
+        --feature float_ssim --no_prediction --cpumask 255 --csv -o "$ssim_tmp/fssim.csv"
+    csv_to_vqhip < "$ssim_tmp/fssim.csv" > "$refdir/filter-vqhip-float-ssim"
+    ssim_raw yuv422p10le
+    "$vmaf" -q -r "$ssim_tmp/ref.yuv" -d "$ssim_tmp/dis.yuv" -w 300 -h 200 -p 422 -b 10 \
+        --feature float_ms_ssim --no_prediction --cpumask 255 --csv -o "$ssim_tmp/fms.csv"
+    csv_to_vqhip < "$ssim_tmp/fms.csv" > "$refdir/filter-vqhip-float-ms-ssim"
+else
+    echo "make-refs: no vmaf tool given: float_ssim/float_ms_ssim references left as they are" >&2
+fi
+cc -O2 -DSSIM_DIRECT_MAIN -o "$ssim_tmp/ssim_direct" \
+    "$(dirname "$0")/../tests/ssim/ssim_direct.c" -lm
+ssim_raw yuv444p12le
+"$ssim_tmp/ssim_direct" "$ssim_tmp/ref.yuv" "$ssim_tmp/dis.yuv" 300 200 444 12 |
+    awk '{ printf "frame:%-4d pts:%-7d pts_time:%d\n", $1, $1, $1
+           print "lavfi.vqhip.ssim=" $2
+           print "lavfi.vqhip.backend=cpu" }' > "$refdir/filter-vqhip-ssim"
+rm -rf "$ssim_tmp"
+for t in float-ssim float-ms-ssim ssim; do
+    sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
+        "$refdir/filter-vqhip-$t" > "$refdir/filter-vqhip-hip-$t"
+done
+
 # The frames vqhip must pass on untouched: the distorted input alone.
 "$ffmpeg" -nostdin -nostats -loglevel error -noauto_conversion_filters \
     -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=yuv420p,avgblur=4" \

@@ -90,6 +90,20 @@ FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-p010
 fate-filter-vqhip-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_CPU):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le $(VQHIP_FUZZ)
 fate-filter-vqhip-psnr-p010: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-psnr-yuv420p10
 
+# SSIM family. float_ssim (8-bit) and float_ms_ssim (4:2:2 10-bit): libvmaf's
+# values (make-refs.sh). ssim (4:4:4 12-bit): vqhip's own integer SSIM, which
+# neither libvmaf nor FFmpeg's ssim filter computes; its reference comes from
+# tests/ssim/ssim_direct.c, an independent direct evaluation of the
+# definition.
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-ssim
+fate-filter-vqhip-float-ssim: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=float_ssim" yuv420p $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-ms-ssim
+fate-filter-vqhip-float-ms-ssim: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=float_ms_ssim" yuv422p10le $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-ssim
+fate-filter-vqhip-ssim: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=ssim" yuv444p12le $(VQHIP_FUZZ)
+
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER      \
                           EXTRACTPLANES_FILTER METADATA_FILTER            \
@@ -117,6 +131,13 @@ fate-filter-vqhip-mismatch-depth: REF = The main input is 64x48 yuv420p (8-bit) 
 FATE_VQHIP_ERROR-yes += fate-filter-vqhip-unknown-feature
 fate-filter-vqhip-unknown-feature: CMD = ! ffmpeg -lavfi "$(VQHIP_SRC):size=64x48,format=yuv420p,split[dis][ref];[dis][ref]$(VQHIP_CPU):feature=name=nosuch" -f null -
 fate-filter-vqhip-unknown-feature: REF = unknown feature .nosuch.; valid features: .*psnr
+
+# A size an extractor refuses is found when the first frame arrives: FFmpeg
+# 5.1 reports that filtering error ("Error while filtering") and still exits
+# 0, newer series exit non-zero, so this test checks the message only.
+FATE_VQHIP_ERROR-yes += fate-filter-vqhip-ms-ssim-too-small
+fate-filter-vqhip-ms-ssim-too-small: CMD = ffmpeg -lavfi "$(VQHIP_SRC):size=64x48,format=yuv420p,split[dis][ref];[dis][ref]$(VQHIP_CPU):feature=name=float_ms_ssim" -f null - || true
+fate-filter-vqhip-ms-ssim-too-small: REF = float_ms_ssim: a 64x48 frame is too small; MS-SSIM needs width and height of at least 176
 
 $(FATE_VQHIP_ERROR-yes): CMP = grep
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
@@ -193,6 +214,18 @@ fate-filter-vqhip-hip-vmaf-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-h
 FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-p010
 fate-filter-vqhip-hip-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-psnr-p010: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p10
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-ssim
+fate-filter-vqhip-hip-float-ssim: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=float_ssim" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-ssim: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-ssim
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-ms-ssim
+fate-filter-vqhip-hip-float-ms-ssim: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=float_ms_ssim" yuv422p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-ms-ssim: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-ms-ssim
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-ssim
+fate-filter-vqhip-hip-ssim: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=ssim" yuv444p12le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-ssim: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-ssim
 
 FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \

@@ -23,6 +23,9 @@ static const CaTable *const tables[] = {
     &ca_table_motion,
     &ca_table_psnr,
     &ca_table_vif,
+    &ca_table_float_ssim,
+    &ca_table_float_ms_ssim,
+    &ca_table_ssim,
 };
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
 

@@ -120,5 +120,8 @@ extern const CaTable ca_table_float_vif;
 extern const CaTable ca_table_motion;
 extern const CaTable ca_table_psnr;
 extern const CaTable ca_table_vif;
+extern const CaTable ca_table_float_ssim;
+extern const CaTable ca_table_float_ms_ssim;
+extern const CaTable ca_table_ssim;
 
 #endif

@@ -58,6 +58,17 @@ static const char *const float_adm_specs[] = {
     "name=float_adm:adm_noise_weight=0:adm_f1s0=0.5:adm_f2s3=0.1:debug=true",
     NULL
 };
+static const char *const ssim_specs[] = { "ssim", NULL };
+static const char *const float_ssim_specs[] = {
+    "name=float_ssim:enable_lcs=true",
+    "name=float_ssim:scale=3:enable_db=true:clip_db=true",
+    NULL
+};
+static const char *const float_ms_ssim_specs[] = {
+    "name=float_ms_ssim:enable_lcs=true",
+    "name=float_ms_ssim:enable_db=true",
+    NULL
+};
 
 const ParityCase parity_cases[] = {
     /* name          option sets        min w, h   frames */
@@ -69,9 +80,17 @@ const ParityCase parity_cases[] = {
     { "float_motion", float_motion_specs, 3, 3,   4 },
     { "float_vif",   float_vif_specs,   16, 16,    2 },
     { "float_adm",   float_adm_specs,   17, 17,    2 },
+    { "ssim",        ssim_specs,        1, 1,      2 },
+    { "float_ssim",  float_ssim_specs,  11, 11,    2 },
+    { "float_ms_ssim", float_ms_ssim_specs, 176, 176, 2 },
     { NULL, NULL, 0, 0, 0 },
 };
 
-/* Cases that also run at 3840x2160 (see parity_uhd in checkgpu.h). */
-const char *const parity_uhd[] = { "float_motion", "float_vif", "float_adm",
-                                   NULL };
+
+const ParitySizes parity_sizes[] = {
+    /* name            extra size */
+    { "ssim",          203, 117 },
+    { "float_ssim",    385, 387 }, /* auto scale 2, odd decimation */
+    { "float_ms_ssim", 177, 181 },
+    { NULL, 0, 0 },
+};

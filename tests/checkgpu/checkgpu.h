@@ -16,8 +16,13 @@ typedef struct ParityCase {
 
 extern const ParityCase parity_cases[];
 
-/* Names of the cases that also run at 3840x2160 (8 and 10 bits, 4:2:0,
- * two fills; not with --quick), NULL terminated. */
-extern const char *const parity_uhd[];
+/* Optional, per case (by name): one more size to try, e.g. odd and just
+ * above the minimum. */
+typedef struct ParitySizes {
+    const char *name;
+    unsigned extra_w, extra_h;
+} ParitySizes;
+
+extern const ParitySizes parity_sizes[];
 
 #endif
