@@ -91,6 +91,8 @@ static void fex_free(VqFex *fex)
         fex->desc->close(fex);
     for (unsigned k = 0; k < fex->n_outputs; k++)
         free(fex->out_name[k]);
+    if (fex->priv)
+        vq_opt_free(fex->desc->options, fex->priv);
     free(fex->priv);
     free(fex);
 }
@@ -207,12 +209,9 @@ static int fex_create(VqContext *ctx, const VqSpec *spec, VqFex **out)
 
 static int same_options(const VqFex *a, const VqFex *b)
 {
-    for (const VqOption *o = a->desc->options; o && o->name; o++) {
-        size_t sz = o->type == VQ_OPT_BOOL ? sizeof(bool) :
-                    o->type == VQ_OPT_INT ? sizeof(int) : sizeof(double);
-        if (memcmp((char *)a->priv + o->offset, (char *)b->priv + o->offset, sz))
+    for (const VqOption *o = a->desc->options; o && o->name; o++)
+        if (!vq_opt_equal(o, a->priv, b->priv))
             return 0;
-    }
     return 1;
 }
 

@@ -85,8 +85,41 @@ void vq_opt_set_defaults(const VqOption *opts, void *obj)
         case VQ_OPT_BOOL: *(bool *)p = o->def.b; break;
         case VQ_OPT_INT: *(int *)p = o->def.i; break;
         case VQ_OPT_DOUBLE: *(double *)p = o->def.d; break;
+        case VQ_OPT_STRING: *(const char **)p = o->def.s; break;
         }
     }
+}
+
+void vq_opt_free(const VqOption *opts, void *obj)
+{
+    for (const VqOption *o = opts; o && o->name; o++) {
+        const char **p = (const char **)(void *)((char *)obj + o->offset);
+        if (o->type == VQ_OPT_STRING && *p != o->def.s) {
+            free((char *)*p);
+            *p = o->def.s;
+        }
+    }
+}
+
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+int vq_opt_equal(const VqOption *o, const void *a, const void *b)
+{
+    const char *pa = (const char *)a + o->offset;
+    const char *pb = (const char *)b + o->offset;
+    switch (o->type) {
+    case VQ_OPT_BOOL: return *(const bool *)pa == *(const bool *)pb;
+    case VQ_OPT_INT: return *(const int *)pa == *(const int *)pb;
+    case VQ_OPT_DOUBLE:
+        return !memcmp(pa, pb, sizeof(double));
+    case VQ_OPT_STRING:
+        return same_text(*(const char *const *)(const void *)pa,
+                         *(const char *const *)(const void *)pb);
+    }
+    return 0;
 }
 
 const VqOption *vq_opt_find(const VqOption *opts, const char *key)
@@ -170,6 +203,16 @@ int vq_opt_set(const VqOption *opts, void *obj, const char *owner,
         *(double *)p = v;
         return 0;
     }
+    case VQ_OPT_STRING: {
+        char *copy = strdup(val);
+        if (!copy)
+            return vq_fail(e, VQ_ENOMEM, "out of memory");
+        const char **sp = (const char **)(void *)p;
+        if (*sp != o->def.s)
+            free((char *)*sp);
+        *sp = copy;
+        return 0;
+    }
     }
     return vq_fail(e, VQ_EINVAL, "%s option %s: unknown type", owner, o->name);
 }
@@ -181,6 +224,8 @@ int vq_opt_is_default(const VqOption *o, const void *obj)
     case VQ_OPT_BOOL: return *(const bool *)p == o->def.b;
     case VQ_OPT_INT: return *(const int *)p == o->def.i;
     case VQ_OPT_DOUBLE: return *(const double *)p == o->def.d;
+    case VQ_OPT_STRING:
+        return same_text(*(const char *const *)(const void *)p, o->def.s);
     }
     return 1;
 }
@@ -222,6 +267,12 @@ char *vq_opt_output_name(const char *base, const VqOption *opts,
             w = snprintf(buf + len, sizeof(buf) - len, "_%s_%g", key,
                          *(const double *)p);
             break;
+        case VQ_OPT_STRING: {
+            const char *v = *(const char *const *)(const void *)p;
+            w = snprintf(buf + len, sizeof(buf) - len, "_%s_%s", key,
+                         v ? v : "");
+            break;
+        }
         }
         if (w < 0)
             break;

@@ -15,6 +15,8 @@ typedef enum VqOptType {
     VQ_OPT_BOOL,   /* stored as bool */
     VQ_OPT_INT,    /* stored as int */
     VQ_OPT_DOUBLE, /* stored as double */
+    VQ_OPT_STRING, /* stored as const char *: the default's text, or a copy
+                      the option code owns (vq_opt_free releases it) */
 } VqOptType;
 
 enum {
@@ -33,6 +35,7 @@ typedef struct VqOption {
         bool b;
         int i;
         double d;
+        const char *s; /* may be NULL: unset */
     } def;
     double min, max;   /* for INT and DOUBLE */
     unsigned flags;
@@ -53,6 +56,10 @@ void vq_spec_free(VqSpec *spec);
 const char *vq_spec_get(const VqSpec *spec, const char *key);
 
 void vq_opt_set_defaults(const VqOption *opts, void *obj);
+/* Frees the string values vq_opt_set stored in obj (defaults stay). */
+void vq_opt_free(const VqOption *opts, void *obj);
+/* Nonzero when option o has the same value in a and b. */
+int vq_opt_equal(const VqOption *o, const void *a, const void *b);
 /* Sets one option from its text value; unknown keys and bad values are errors
  * that list what is valid. owner names the extractor or model in messages. */
 int vq_opt_set(const VqOption *opts, void *obj, const char *owner,
@@ -64,7 +71,8 @@ void vq_opt_list(const VqOption *opts, char *buf, size_t size);
 int vq_opt_is_default(const VqOption *opt, const void *obj);
 /* Output name for a provided feature, suffixed libvmaf's way by every
  * FEATURE_PARAM option that is not at its default (keys sorted
- * alphabetically; "_key" for bools, "_key_%g" otherwise). Caller frees. */
+ * alphabetically; "_key" for bools, "_key_%d", "_key_%g" or "_key_%s"
+ * otherwise). Caller frees. */
 char *vq_opt_output_name(const char *base, const VqOption *opts,
                          const void *obj);
 

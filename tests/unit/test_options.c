@@ -88,10 +88,50 @@ static void test_output_names(void)
     free(n);
 }
 
+/* String options: the default's text until set, an owned copy after, the
+ * value itself in output names (libvmaf's "_eotf_pq"), freed by
+ * vq_opt_free. */
+typedef struct SOpts {
+    const char *mode;
+    const char *path;
+} SOpts;
+
+static const VqOption sopts[] = {
+    { .name = "mode", .alias = "md", .offset = offsetof(SOpts, mode),
+      .type = VQ_OPT_STRING, .def.s = "bt1886", .flags = VQ_OPT_FEATURE_PARAM },
+    { .name = "path", .offset = offsetof(SOpts, path), .type = VQ_OPT_STRING },
+    { 0 }
+};
+
+static void test_strings(void)
+{
+    VqErrBuf e;
+    SOpts a, b;
+    vq_opt_set_defaults(sopts, &a);
+    vq_opt_set_defaults(sopts, &b);
+    CHECK(!strcmp(a.mode, "bt1886") && a.path == NULL);
+    CHECK(vq_opt_is_default(&sopts[0], &a) && vq_opt_is_default(&sopts[1], &a));
+    CHECK(vq_opt_equal(&sopts[0], &a, &b) && vq_opt_equal(&sopts[1], &a, &b));
+    CHECK(!vq_opt_set(sopts, &a, "t", "md", "pq", &e) && !strcmp(a.mode, "pq"));
+    CHECK(!vq_opt_set(sopts, &a, "t", "mode", "bt1886", &e));
+    CHECK(vq_opt_is_default(&sopts[0], &a) && vq_opt_equal(&sopts[0], &a, &b));
+    CHECK(!vq_opt_set(sopts, &a, "t", "mode", "pq", &e));
+    CHECK(!vq_opt_equal(&sopts[0], &a, &b));
+    CHECK(!vq_opt_set(sopts, &a, "t", "path", "/tmp/x", &e));
+    CHECK(!vq_opt_is_default(&sopts[1], &a) && !vq_opt_equal(&sopts[1], &a, &b));
+    char *n = vq_opt_output_name("cambi", sopts, &a);
+    CHECK_MSG(n && !strcmp(n, "cambi_md_pq"), "%s", n ? n : "(null)");
+    free(n);
+    vq_opt_free(sopts, &a);
+    CHECK(!strcmp(a.mode, "bt1886") && a.path == NULL);
+    vq_opt_free(sopts, &b);
+}
+
 int main(void)
 {
     test_spec();
     test_set();
     test_output_names();
+    test_strings();
     TEST_END();
 }
