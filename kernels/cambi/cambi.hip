@@ -372,13 +372,17 @@ __global__ __launch_bounds__(CAMBI_POOL_THREADS) void cambi_pool_select(
     if (W->done)
         return;
     const VqCambiPoolJob J = jobs.job[blockIdx.x];
+    /* the state as the level before left it, read before the one thread
+     * that selects rewrites it */
+    const uint64_t w_need = W->need, w_sum = W->sum;
+    const uint32_t w_prefix = W->prefix;
     const unsigned nb = vq_cambi_bins(level), t = threadIdx.x;
     const unsigned g = nb / CAMBI_POOL_THREADS;
     const uint32_t *cnt = level == 1 ? W->cnt1 : level == 2 ? W->cnt2 : W->cnt3;
     const uint64_t *sum = level == 1 ? W->sum1 : level == 2 ? W->sum2 : NULL;
     auto bin_sum = [&](unsigned b) -> unsigned long long {
         return sum ? sum[b]
-                   : cnt[b] * vq_cambi_fixed(vq_cambi_prefix(3, W->prefix, b));
+                   : cnt[b] * vq_cambi_fixed(vq_cambi_prefix(3, w_prefix, b));
     };
     const unsigned hi = nb - t * g, lo = hi - g;
     unsigned long long c = 0, s = 0;
@@ -407,11 +411,11 @@ __global__ __launch_bounds__(CAMBI_POOL_THREADS) void cambi_pool_select(
         }
         return;
     }
-    const unsigned long long need = level == 1 ? J.k : W->need;
+    const unsigned long long need = level == 1 ? J.k : w_need;
     const unsigned long long before = t ? gc[t - 1] : 0;
     if (!(before < need && need <= gc[t]))
         return;
-    unsigned long long above = before, taken = W->sum + (t ? gs[t - 1] : 0);
+    unsigned long long above = before, taken = w_sum + (t ? gs[t - 1] : 0);
     unsigned b = hi;
     while (b-- > lo) {
         if (above + cnt[b] >= need)
@@ -422,13 +426,13 @@ __global__ __launch_bounds__(CAMBI_POOL_THREADS) void cambi_pool_select(
     const unsigned long long rest = need - above;
     if (level == 3 || rest == cnt[b]) {
         *out = taken + (level == 3
-                        ? rest * vq_cambi_fixed(vq_cambi_prefix(3, W->prefix, b))
+                        ? rest * vq_cambi_fixed(vq_cambi_prefix(3, w_prefix, b))
                         : bin_sum(b));
         W->done = 1;
     } else {
         W->need = rest;
         W->sum = taken;
-        W->prefix = vq_cambi_prefix(level, W->prefix, b);
+        W->prefix = vq_cambi_prefix(level, w_prefix, b);
     }
 }
 

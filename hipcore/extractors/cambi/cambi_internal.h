@@ -69,6 +69,11 @@ typedef struct CambiPriv {
 /* cambi_params.c: libvmaf's tables and sizes. */
 int cambi_params_init(VqFex *fex, const VqFormat *fmt);
 void cambi_params_free(CambiPriv *s);
+/* libvmaf's reciprocal table (CAMBI_RECIP_SIZE entries). */
+void cambi_recip_fill(float *recip);
+/* tvi_for_diff computed for diff (1..32) and eotf ("bt1886", "pq"); the
+ * value carried for the default threshold goes to *carried. -1: no value. */
+int cambi_tvi_for_diff(int diff, double tvi, const char *eotf, int *carried);
 
 /* cambi_cpu.c: chooses the SIMD variant, lays out the per-worker
  * scratch and returns its size. */

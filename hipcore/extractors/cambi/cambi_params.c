@@ -111,7 +111,7 @@ static int tvi_probe(int sample, int diff, double tvi, Eotf eotf)
 
 /* The largest sample at which a step of diff is still visible, found by
  * libvmaf's bisection (cambi.c get_tvi_for_diff); -1 if it does not end. */
-static int tvi_for_diff(int diff, double tvi, Eotf eotf)
+static int tvi_bisect(int diff, double tvi, Eotf eotf)
 {
     int lo = LUMA_FOOT, hi = LUMA_HEAD - diff - 1;
     int r = tvi_probe(lo, diff, tvi, eotf);
@@ -201,10 +201,10 @@ static int setup_image(VqFex *fex, CambiImage *im, const VqFormat *fmt,
      * there depends on stale memory): refused. */
     if (sw < im->pad || sh < im->pad + 1)
         return vq_fail(fex->err, VQ_EUNSUPPORTED,
-                       "cambi: the %s picture (%ux%u) is too thin for its "
-                       "window: the 5th scale is %ux%u, and CAMBI's %u-sample "
-                       "window needs at least %ux%u there", which, w, h, sw,
-                       sh, window, im->pad, im->pad + 1);
+                       "cambi: a %ux%u picture (%s size) is too thin for "
+                       "CAMBI's window: its 5th scale is %ux%u, and the "
+                       "%u-sample window needs at least %ux%u there", w, h,
+                       which, sw, sh, window, im->pad, im->pad + 1);
     if (w != fmt->w[0] || h != fmt->h[0]) {
         im->xmap = resample_map(fmt->w[0], w);
         im->ymap = resample_map(fmt->h[0], h);
@@ -214,6 +214,32 @@ static int setup_image(VqFex *fex, CambiImage *im, const VqFormat *fmt,
     return 0;
 }
 
+static int eotf_of(const char *name, Eotf *eotf, const int **table)
+{
+    if (!strcmp(name, "bt1886")) {
+        *eotf = eotf_bt1886;
+        *table = tvi_default_bt1886;
+    } else if (!strcmp(name, "pq")) {
+        *eotf = eotf_pq;
+        *table = tvi_default_pq;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+int cambi_tvi_for_diff(int diff, double tvi, const char *eotf_name,
+                       int *carried)
+{
+    Eotf eotf;
+    const int *table;
+    if (eotf_of(eotf_name, &eotf, &table) || diff < 1 ||
+        diff > VQ_CAMBI_MAX_DIFFS)
+        return -1;
+    *carried = table[diff - 1];
+    return tvi_bisect(diff, tvi, eotf);
+}
+
 static int setup_luts(VqFex *fex)
 {
     CambiPriv *s = fex->priv;
@@ -221,21 +247,14 @@ static int setup_luts(VqFex *fex)
                                                                  : s->eotf;
     Eotf eotf;
     const int *table;
-    if (!strcmp(name, "bt1886")) {
-        eotf = eotf_bt1886;
-        table = tvi_default_bt1886;
-    } else if (!strcmp(name, "pq")) {
-        eotf = eotf_pq;
-        table = tvi_default_pq;
-    } else {
+    if (eotf_of(name, &eotf, &table))
         return vq_fail(fex->err, VQ_EINVAL, "cambi: unknown eotf '%s' "
                        "(bt1886 or pq)", name);
-    }
     VqCambiLuts *L = &s->luts;
     L->nd = 1 << s->max_log_contrast;
     for (int d = 0; d < L->nd; d++) {
         int t = s->tvi_threshold == CAMBI_DEFAULT_TVI
-              ? table[d] : tvi_for_diff(d + 1, s->tvi_threshold, eotf);
+              ? table[d] : tvi_bisect(d + 1, s->tvi_threshold, eotf);
         if (t < 0)
             return vq_fail(fex->err, VQ_EINVAL, "cambi: no visibility "
                            "threshold for tvi_threshold=%g", s->tvi_threshold);
@@ -261,14 +280,14 @@ static int setup_luts(VqFex *fex)
     return 0;
 }
 
-static void setup_recip(CambiPriv *s)
+void cambi_recip_fill(float *recip)
 {
-    s->recip[0] = 0.0f;
+    recip[0] = 0.0f;
     for (int i = 1; i < CAMBI_RECIP_SIZE; i++)
-        s->recip[i] = 1.0f / (float)i;
+        recip[i] = 1.0f / (float)i;
     for (size_t k = 0; k < sizeof(recip_exceptions) / sizeof(recip_exceptions[0]);
          k++)
-        s->recip[recip_exceptions[k].i] = recip_exceptions[k].r;
+        recip[recip_exceptions[k].i] = recip_exceptions[k].r;
 }
 
 int cambi_params_init(VqFex *fex, const VqFormat *fmt)
@@ -314,7 +333,7 @@ int cambi_params_init(VqFex *fex, const VqFormat *fmt)
     int err = setup_luts(fex);
     if (err)
         return err;
-    setup_recip(s);
+    cambi_recip_fill(s->recip);
 
     unsigned win = adjust_window(s->window_size, ew, eh, s->speedup);
     unsigned src_win = adjust_window(s->window_size, srcw, srch, s->speedup);
