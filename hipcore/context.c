@@ -91,8 +91,6 @@ static void fex_free(VqFex *fex)
         fex->desc->close(fex);
     for (unsigned k = 0; k < fex->n_outputs; k++)
         free(fex->out_name[k]);
-    if (fex->priv)
-        vq_opt_free(fex->desc->options, fex->priv);
     free(fex->priv);
     free(fex);
 }
@@ -209,9 +207,11 @@ static int fex_create(VqContext *ctx, const VqSpec *spec, VqFex **out)
 
 static int same_options(const VqFex *a, const VqFex *b)
 {
-    for (const VqOption *o = a->desc->options; o && o->name; o++)
-        if (!vq_opt_equal(o, a->priv, b->priv))
+    for (const VqOption *o = a->desc->options; o && o->name; o++) {
+        if (memcmp((char *)a->priv + o->offset, (char *)b->priv + o->offset,
+                   vq_opt_size(o)))
             return 0;
+    }
     return 1;
 }
 

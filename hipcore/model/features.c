@@ -197,7 +197,6 @@ static int describe(const VqModel *m, const VqModelFeature *f,
         int err = vq_opt_set(d->options, priv, fex, f->opt_key[i],
                              f->opt_val[i], &why);
         if (err) {
-            vq_opt_free(d->options, priv);
             free(priv);
             return vq_fail(e, err == VQ_ENOMEM ? err : VQ_EMODEL,
                            "model %s, feature %s: %s", m->label, f->name,
@@ -206,7 +205,6 @@ static int describe(const VqModel *m, const VqModelFeature *f,
         len += strlen(f->opt_key[i]) + strlen(f->opt_val[i]) + 2;
     }
     *output = vq_opt_output_name(base, d->options, priv);
-    vq_opt_free(d->options, priv);
     free(priv);
     *spec = malloc(len);
     if (!*output || !*spec) {

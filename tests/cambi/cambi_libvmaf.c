@@ -327,7 +327,7 @@ static void check_refusals(void)
     refused(3840, 216, 8, "", 0, VQ_EUNSUPPORTED, "too thin");
     refused(3840, 2160, 8, "window_size=127", 0, VQ_EUNSUPPORTED,
             "65 libvmaf");
-    refused(640, 480, 8, "eotf=hlg", 0, VQ_EINVAL, "unknown eotf");
+    refused(640, 480, 8, "eotf=hlg", 0, VQ_EINVAL, "not one of: bt1886, pq");
     refused(640, 480, 8, "src_width=800:src_height=400:enc_width=640:"
             "enc_height=480", 0, VQ_EINVAL, "not one a scaling");
     refused(640, 480, 10, "", 1024, VQ_EINVAL, "above 1023");

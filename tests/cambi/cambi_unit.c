@@ -82,7 +82,6 @@ static int inst_open(Inst *in, const char *options, unsigned w, unsigned h,
 static void inst_close(Inst *in)
 {
     vq_fex_cambi.close(&in->fex);
-    vq_opt_free(vq_fex_cambi.options, in->fex.priv);
     free(in->fex.priv);
     for (unsigned k = 0; k < 3; k++)
         free(in->fex.out_name[k]);

@@ -67,8 +67,8 @@ static const GoldenKey golden_keys[] = {
     { "adm", "adm2", 5e-5 },
     { "aim", "adm2", 5e-5 },
     { "motion", "motion2", 5e-5 },
-    { "speed_chroma", "speed_chroma_uv", 5e-6 },
-    { "speed_temporal", "speed_temporal", 5e-6 },
+    { "speed_chroma", "speed_chroma_uv", 0 },
+    { "speed_temporal", "speed_temporal", 0 },
     { "vmaf", "vmaf", 1e-4 },
 };
 

@@ -149,7 +149,6 @@ static VqFex *fex_new(const char *spec_text)
             vq_opt_set(desc->options, fex->priv, name, spec.key[i],
                        spec.val[i], &err)) {
             vq_spec_free(&spec);
-            vq_opt_free(desc->options, fex->priv);
             free(fex->priv);
             free(fex);
             return NULL;
@@ -162,7 +161,6 @@ static void fex_free(VqFex *fex)
 {
     if (fex->desc->close)
         fex->desc->close(fex);
-    vq_opt_free(fex->desc->options, fex->priv);
     free(fex->priv);
     free(fex);
 }

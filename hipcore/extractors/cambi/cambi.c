@@ -14,6 +14,7 @@
 
 /* Names, aliases, defaults and ranges as libvmaf's cambi.c (3.2.0). */
 #define OPT(field) .offset = offsetof(CambiPriv, field)
+static const char *const eotf_choices[] = { "bt1886", "pq", NULL };
 static const VqOption cambi_options[] = {
     { .name = "cambi_max_val", .alias = "cmxv",
       .help = "larger scores are clipped to this value", OPT(max_val),
@@ -62,16 +63,17 @@ static const VqOption cambi_options[] = {
       .max = 5, .flags = VQ_OPT_FEATURE_PARAM },
     { .name = "heatmaps_path",
       .help = "directory for the per-scale c-value maps (16-bit gray)",
-      OPT(heatmaps_path), .type = VQ_OPT_STRING, .def.s = NULL },
+      OPT(heatmaps_path), .type = VQ_OPT_STRING, .def.s = "" },
     { .name = "full_ref",
       .help = "also score the reference; cambi_full_reference is the "
               "difference", OPT(full_ref), .type = VQ_OPT_BOOL, .def.b = false },
     { .name = "eotf", .help = "EOTF of the visibility thresholds: bt1886 or pq",
       OPT(eotf), .type = VQ_OPT_STRING, .def.s = "bt1886",
-      .flags = VQ_OPT_FEATURE_PARAM },
+      .choices = eotf_choices, .flags = VQ_OPT_FEATURE_PARAM },
     { .name = "cambi_eotf", .alias = "ceot",
       .help = "as eotf (cambi_eotf wins when not bt1886)", OPT(cambi_eotf),
-      .type = VQ_OPT_STRING, .def.s = "bt1886", .flags = VQ_OPT_FEATURE_PARAM },
+      .type = VQ_OPT_STRING, .def.s = "bt1886", .choices = eotf_choices,
+      .flags = VQ_OPT_FEATURE_PARAM },
     { .name = "cambi_high_res_speedup", .alias = "hrs",
       .help = "halve the picture after the spatial mask from this height "
               "on (1080, 1440, 2160; 0: never)", OPT(high_res_speedup),
@@ -98,7 +100,7 @@ static int cambi_init(VqFex *fex, const VqFormat *fmt)
         fex->out_name[k] = plain;
     }
     int err = cambi_params_init(fex, fmt);
-    if (!err && s->heatmaps_path)
+    if (!err && s->heatmaps_path[0])
         err = cambi_heatmaps_open(fex);
     if (err)
         return err;
@@ -138,7 +140,7 @@ static int cambi_finalize(VqFex *fex, const void *acc, unsigned index)
                            i ? "reference" : "distorted",
                            (unsigned long long)a->n_bad[i],
                            (1u << fex->fmt.bpc) - 1, fex->fmt.bpc);
-    if (s->heatmaps_path) {
+    if (s->heatmaps_path[0]) {
         int err = cambi_heatmaps_write(fex, acc, index);
         if (err)
             return err;

@@ -241,7 +241,7 @@ int cambi_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     (void)index;
     const CambiPriv *s = fex->priv;
     VqCambiAcc *a = acc;
-    uint16_t *heat = s->heatmaps_path ? (uint16_t *)(void *)(a + 1) : NULL;
+    uint16_t *heat = s->heatmaps_path[0] ? (uint16_t *)(void *)(a + 1) : NULL;
     score_image(s, 0, &dis->plane[0], fex->fmt.bpc, scratch, a, heat);
     if (s->full_ref)
         score_image(s, 1, &ref->plane[0], fex->fmt.bpc, scratch, a, NULL);

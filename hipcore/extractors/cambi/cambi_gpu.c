@@ -194,7 +194,7 @@ int cambi_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
         return err;
     int rc = vq_cambi_cvalues_launch(st, &g->jobs, &s->luts, g->recip);
     uint16_t *heat = (uint16_t *)(void *)(acc + 1);
-    for (unsigned k = 0; !rc && s->heatmaps_path && k < VQ_CAMBI_SCALES; k++) {
+    for (unsigned k = 0; !rc && s->heatmaps_path[0] && k < VQ_CAMBI_SCALES; k++) {
         uint64_t n = (uint64_t)s->img[0].sw[k] * s->img[0].sh[k];
         rc = vq_cambi_heatmap_launch(st, g->im[0].cvals[k], n, s->heat_scale,
                                      heat);

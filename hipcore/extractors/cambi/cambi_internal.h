@@ -47,9 +47,9 @@ typedef struct CambiPriv {
     int window_size;
     double topk, cambi_topk, tvi_threshold, vis_lum_threshold;
     int max_log_contrast;
-    const char *heatmaps_path;
+    char heatmaps_path[VQ_OPT_STRING_SIZE]; /* "": no heatmaps */
     bool full_ref;
-    const char *eotf, *cambi_eotf;
+    char eotf[VQ_OPT_STRING_SIZE], cambi_eotf[VQ_OPT_STRING_SIZE];
     int high_res_speedup;
 
     /* derived in init */

@@ -361,7 +361,7 @@ int cambi_params_init(VqFex *fex, const VqFormat *fmt)
     int max_c = max_w * (int)win * (int)win / 4;
     s->heat_scale = 65535.0 / max_c;
     for (unsigned k = 0; k < VQ_CAMBI_SCALES; k++)
-        s->heat_size[k] = s->heatmaps_path
+        s->heat_size[k] = s->heatmaps_path[0]
                         ? (size_t)s->img[0].sw[k] * s->img[0].sh[k] * 2 : 0;
     return 0;
 }
