@@ -51,13 +51,14 @@ typedef struct VqCambiLuts {
 } VqCambiLuts;
 
 /* libvmaf's mode3: the value two of a, b, c share, else the smallest
- * (written without branches, so that loops of it vectorize). */
-static inline VQ_HOST_DEVICE unsigned vq_cambi_mode3(unsigned a, unsigned b,
-                                                     unsigned c)
+ * (written without branches, on 16-bit samples, so that loops of it
+ * vectorize). */
+static inline VQ_HOST_DEVICE uint16_t vq_cambi_mode3(uint16_t a, uint16_t b,
+                                                     uint16_t c)
 {
-    unsigned m = a < b ? a : b;
+    uint16_t m = a < b ? a : b;
     m = m < c ? m : c;
-    unsigned r = b == c ? b : m;
+    uint16_t r = b == c ? b : m;
     return a == b || a == c ? a : r;
 }
 

@@ -140,20 +140,20 @@ __global__ void cambi_scale(const uint16_t *in, unsigned in_pitch, int dec,
     unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= w || y >= h)
         return;
-    auto d = [&](unsigned r, unsigned c) -> unsigned {
+    auto d = [&](unsigned r, unsigned c) -> uint16_t {
         return in[(size_t)(r << dec) * in_pitch + (c << dec)];
     };
-    unsigned v;
+    uint16_t v;
     if (y == 0 || y + 1 >= h) {
         v = d(y, x);
     } else {
-        auto hm = [&](unsigned r) -> unsigned {
+        auto hm = [&](unsigned r) -> uint16_t {
             return x == 0 || x + 1 >= w ? d(r, x)
                  : vq_cambi_mode3(d(r, x - 1), d(r, x), d(r, x + 1));
         };
         v = vq_cambi_mode3(hm(y - 1), hm(y), hm(y + 1));
     }
-    out[(size_t)y * out_pitch + x] = (uint16_t)v;
+    out[(size_t)y * out_pitch + x] = v;
 }
 
 /* ---- c-values ---------------------------------------------------------------- */

@@ -17,38 +17,6 @@ static size_t align64(size_t n)
     return (n + 63) & ~(size_t)63;
 }
 
-size_t cambi_cpu_init(CambiPriv *s)
-{
-    s->terms = cambi_terms_fn();
-    size_t pix = 0, w = 0, pix0 = 0, w0 = 0;
-    for (unsigned i = 0; i < s->n_images; i++) {
-        const CambiImage *im = &s->img[i];
-        size_t n = (size_t)im->w * im->h, n0 = (size_t)im->sw[0] * im->sh[0];
-        pix = n > pix ? n : pix;
-        w = im->w > w ? im->w : w;
-        pix0 = n0 > pix0 ? n0 : pix0;
-        w0 = im->sw[0] > w0 ? im->sw[0] : w0;
-    }
-    size_t size[SCR_END] = {
-        [SCR_PRE] = pix * 2,
-        [SCR_IMG] = pix * 2,
-        [SCR_MASK] = pix,
-        [SCR_MASK_S] = pix0,
-        [SCR_HIST] = (size_t)s->luts.band * w0 * 2,
-        [SCR_CVAL] = pix0 * sizeof(float),
-        /* mask rows (8 + 1 bytes) or mode rows (3 samples) or event and
-         * zero rows (3 samples) */
-        [SCR_ROWS] = 9 * w,
-        [SCR_TOPK] = sizeof(CambiTopkHist),
-    };
-    size_t off = 0;
-    for (unsigned k = 0; k < SCR_END; k++) {
-        s->scratch_off[k] = off;
-        off += align64(size[k]);
-    }
-    return off;
-}
-
 /* ---- preprocessing -------------------------------------------------------- */
 
 static uint64_t count_bad(const VqPlane *p, unsigned bpc)
@@ -74,14 +42,20 @@ static void preprocess(const CambiPriv *s, const CambiImage *im,
     const unsigned w = im->w, h = im->h;
     for (unsigned y = 0; y < h; y++) {
         const uint8_t *row = p->data + (ptrdiff_t)(im->ymap ? (unsigned)im->ymap[y] : y) * p->stride;
+        const uint16_t *r16 = (const uint16_t *)(const void *)row;
         uint16_t *o = out + (size_t)y * w;
-        if (bpc == 8) {
+        if (im->xmap && bpc == 8) {
             for (unsigned x = 0; x < w; x++)
-                o[x] = (uint16_t)vq_cambi_to10(row[im->xmap ? (unsigned)im->xmap[x] : x], 8);
+                o[x] = (uint16_t)vq_cambi_to10(row[im->xmap[x]], 8);
+        } else if (im->xmap) {
+            for (unsigned x = 0; x < w; x++)
+                o[x] = (uint16_t)vq_cambi_to10(r16[im->xmap[x]], bpc);
+        } else if (bpc == 8) {
+            for (unsigned x = 0; x < w; x++)
+                o[x] = (uint16_t)vq_cambi_to10(row[x], 8);
         } else {
-            const uint16_t *r16 = (const uint16_t *)(const void *)row;
             for (unsigned x = 0; x < w; x++)
-                o[x] = (uint16_t)vq_cambi_to10(r16[im->xmap ? (unsigned)im->xmap[x] : x], bpc);
+                o[x] = (uint16_t)vq_cambi_to10(r16[x], bpc);
         }
     }
     if (!s->anti_dither)
@@ -111,13 +85,27 @@ static void zero_deriv_row(const uint16_t *img, unsigned w, unsigned h,
     d[w - 1] = (uint8_t)(p[w - 1] == q[w - 1]);
 }
 
-/* mask = (zero-derivative samples in the clipped 7x7 window) > index. */
+/* One mask row from the column sums (with R zeros before and after):
+ * 7 sums of at most 7 fit a byte. */
+static void mask_row(uint8_t *restrict m, const uint8_t *restrict v0,
+                     unsigned w, uint8_t index)
+{
+    for (size_t x = 0; x < w; x++) {
+        uint8_t sum = (uint8_t)(v0[x] + v0[x + 1] + v0[x + 2] + v0[x + 3] +
+                                v0[x + 4] + v0[x + 5] + v0[x + 6]);
+        m[x] = sum > index;
+    }
+}
+
+/* mask = (zero-derivative samples in the clipped 7x7 window) > index.
+ * rows: 8 derivative rows of w and the column sums with R zeros on each
+ * side. */
 static void spatial_mask(const uint16_t *img, unsigned w, unsigned h,
                          unsigned index, uint8_t *mask, uint8_t *rows)
 {
     const int R = VQ_CAMBI_MASK_RADIUS;
-    uint8_t *vs = rows + 8 * (size_t)w; /* column sums over the 7 rows */
-    memset(vs, 0, w);
+    uint8_t *vs = rows + 8 * (size_t)w + R; /* column sums over the 7 rows */
+    memset(vs - R, 0, w + 2 * R);
     for (int r = 0; r < R && r < (int)h; r++) {
         uint8_t *d = rows + (size_t)(r & 7) * w;
         zero_deriv_row(img, w, h, (unsigned)r, d);
@@ -132,16 +120,7 @@ static void spatial_mask(const uint16_t *img, unsigned w, unsigned h,
                 vs[x] += d[x];
         }
         uint8_t *m = mask + (size_t)i * w;
-        unsigned sum = 0;
-        for (int x = 0; x < R && x < (int)w; x++)
-            sum += vs[x];
-        for (int x = 0; x < (int)w; x++) {
-            if (x + R < (int)w)
-                sum += vs[x + R];
-            m[x] = sum > index;
-            if (x - R >= 0)
-                sum -= vs[x - R];
-        }
+        mask_row(m, vs - R, w, (uint8_t)index);
         if (i - R >= 0) {
             const uint8_t *d = rows + (size_t)((i - R) & 7) * w;
             for (unsigned x = 0; x < w; x++)
@@ -152,11 +131,53 @@ static void spatial_mask(const uint16_t *img, unsigned w, unsigned h,
 
 /* ---- scales ----------------------------------------------------------------- */
 
+/* The horizontal mode of row r into b (first/last column copied) and the
+ * vertical mode of three such rows, compiled for the baseline and for
+ * AVX2 like the c-value terms. */
+#define CAMBI_HMODE_BODY                                                      \
+    b[0] = r[0];                                                              \
+    for (unsigned x = 1; x + 1 < w; x++)                                      \
+        b[x] = vq_cambi_mode3(r[x - 1], r[x], r[x + 1]);                      \
+    b[w - 1] = r[w - 1];
+#define CAMBI_VMODE_BODY                                                      \
+    for (unsigned x = 0; x < w; x++)                                          \
+        o[x] = vq_cambi_mode3(b0[x], b1[x], b2[x]);
+
+static void hmode_c(uint16_t *restrict b, const uint16_t *restrict r,
+                    unsigned w)
+{
+    CAMBI_HMODE_BODY
+}
+
+static void vmode_c(uint16_t *restrict o, const uint16_t *restrict b0,
+                    const uint16_t *restrict b1, const uint16_t *restrict b2,
+                    unsigned w)
+{
+    CAMBI_VMODE_BODY
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+__attribute__((target("avx2"))) static void
+hmode_avx2(uint16_t *restrict b, const uint16_t *restrict r, unsigned w)
+{
+    CAMBI_HMODE_BODY
+}
+
+__attribute__((target("avx2"))) static void
+vmode_avx2(uint16_t *restrict o, const uint16_t *restrict b0,
+           const uint16_t *restrict b1, const uint16_t *restrict b2,
+           unsigned w)
+{
+    CAMBI_VMODE_BODY
+}
+#endif
+
 /* out = 3x3 mode filter of `in` (decimated by 2 first when dec), with
  * libvmaf's edges: first/last column keep the horizontal input, first/last
  * row the sample itself. */
-static void mode_scale(const uint16_t *in, unsigned in_w, int dec,
-                       uint16_t *out, unsigned w, unsigned h, uint16_t *hb)
+static void mode_scale(const CambiPriv *s, const uint16_t *in, unsigned in_w,
+                       int dec, uint16_t *out, unsigned w, unsigned h,
+                       uint16_t *hb)
 {
     for (unsigned y = 0; y < h; y++) {
         uint16_t *o = out + (size_t)y * w;
@@ -169,20 +190,52 @@ static void mode_scale(const uint16_t *in, unsigned in_w, int dec,
         }
     }
     for (unsigned y = 0; y < h; y++) {
-        const uint16_t *r = out + (size_t)y * w;
         uint16_t *b = hb + (size_t)(y % 3) * w;
-        b[0] = r[0];
-        for (unsigned x = 1; x + 1 < w; x++)
-            b[x] = (uint16_t)vq_cambi_mode3(r[x - 1], r[x], r[x + 1]);
-        b[w - 1] = r[w - 1];
-        if (y >= 2) {
-            const uint16_t *b0 = hb + (size_t)((y - 2) % 3) * w;
-            const uint16_t *b1 = hb + (size_t)((y - 1) % 3) * w;
-            uint16_t *o = out + (size_t)(y - 1) * w;
-            for (unsigned x = 0; x < w; x++)
-                o[x] = (uint16_t)vq_cambi_mode3(b0[x], b1[x], b[x]);
-        }
+        s->hmode(b, out + (size_t)y * w, w);
+        if (y >= 2)
+            s->vmode(out + (size_t)(y - 1) * w, hb + (size_t)((y - 2) % 3) * w,
+                     hb + (size_t)((y - 1) % 3) * w, b, w);
     }
+}
+
+size_t cambi_cpu_init(CambiPriv *s)
+{
+    s->terms = cambi_terms_fn();
+    s->hmode = hmode_c;
+    s->vmode = vmode_c;
+#if defined(__GNUC__) && defined(__x86_64__)
+    if (!vq_cambi_cpu_baseline_only && __builtin_cpu_supports("avx2")) {
+        s->hmode = hmode_avx2;
+        s->vmode = vmode_avx2;
+    }
+#endif
+    size_t pix = 0, w = 0, pix0 = 0, w0 = 0;
+    for (unsigned i = 0; i < s->n_images; i++) {
+        const CambiImage *im = &s->img[i];
+        size_t n = (size_t)im->w * im->h, n0 = (size_t)im->sw[0] * im->sh[0];
+        pix = n > pix ? n : pix;
+        w = im->w > w ? im->w : w;
+        pix0 = n0 > pix0 ? n0 : pix0;
+        w0 = im->sw[0] > w0 ? im->sw[0] : w0;
+    }
+    size_t size[SCR_END] = {
+        [SCR_PRE] = pix * 2,
+        [SCR_IMG] = pix * 2,
+        [SCR_MASK] = pix,
+        [SCR_MASK_S] = pix0,
+        [SCR_HIST] = (size_t)s->luts.band * w0 * 2,
+        [SCR_CVAL] = pix0 * sizeof(float),
+        /* mask rows (8 + 1 bytes + margins) or mode rows (3 samples) or
+         * event and zero rows (3 samples) */
+        [SCR_ROWS] = 9 * w + 2 * VQ_CAMBI_MASK_RADIUS,
+        [SCR_TOPK] = sizeof(CambiTopkHist),
+    };
+    size_t off = 0;
+    for (unsigned k = 0; k < SCR_END; k++) {
+        s->scratch_off[k] = off;
+        off += align64(size[k]);
+    }
+    return off;
 }
 
 /* ---- one image ------------------------------------------------------------------- */
@@ -211,7 +264,8 @@ static void score_image(const CambiPriv *s, unsigned idx, const VqPlane *p,
     unsigned in_w = im->w;
     for (unsigned k = 0; k < VQ_CAMBI_SCALES; k++) {
         const unsigned w = im->sw[k], h = im->sh[k], sh = im->mask_shift[k];
-        mode_scale(in, in_w, k || s->speedup, out, w, h, (uint16_t *)(void *)rows);
+        mode_scale(s, in, in_w, k || s->speedup, out, w, h,
+                   (uint16_t *)(void *)rows);
         const uint8_t *m = mask;
         if (sh) {
             for (unsigned y = 0; y < h; y++)

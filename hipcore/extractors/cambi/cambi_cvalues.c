@@ -60,13 +60,25 @@ CambiTermsFn cambi_terms_fn(void)
 
 /* One row's events: value - base of each masked in-band sample,
  * VQ_CAMBI_NONE elsewhere. */
-static void event_row(const VqCambiLuts *L, const uint16_t *img,
-                      const uint8_t *mask, unsigned w, uint16_t *ev)
+static void event_row(const VqCambiLuts *L, const uint16_t *restrict img,
+                      const uint8_t *restrict mask, unsigned w,
+                      uint16_t *restrict ev)
 {
     const unsigned base = (unsigned)L->base, band = (unsigned)L->band;
     for (unsigned x = 0; x < w; x++) {
         unsigned u = (unsigned)img[x] - base;
         ev[x] = mask[x] && u < band ? (uint16_t)u : (uint16_t)VQ_CAMBI_NONE;
+    }
+}
+
+/* A sample entering where an equal one leaves changes nothing. */
+static void cancel_events(uint16_t *restrict add, uint16_t *restrict rm,
+                          unsigned w)
+{
+    for (unsigned x = 0; x < w; x++) {
+        uint16_t none = add[x] == rm[x] ? (uint16_t)0xFFFF : 0;
+        add[x] |= none;
+        rm[x] |= none;
     }
 }
 
@@ -83,10 +95,21 @@ static void add_run(uint16_t *row, int a, int b, int pad, int w, int sign)
     }
 }
 
+static int all_none(const uint16_t *ev)
+{
+    uint64_t v;
+    memcpy(&v, ev, sizeof(v));
+    return v == ~(uint64_t)0;
+}
+
 static void apply_events(uint16_t *hist, const uint16_t *ev, unsigned w,
                          unsigned pad, int sign)
 {
     for (unsigned x = 0; x < w;) {
+        while (x + 4 <= w && all_none(ev + x))
+            x += 4;
+        if (x >= w)
+            break;
         uint16_t u = ev[x];
         unsigned e = x;
         while (e + 1 < w && ev[e + 1] == u)
@@ -120,16 +143,21 @@ static void cvalue_row(const CambiPriv *s, const uint16_t *hist, unsigned w,
                        const uint16_t *zero, float *c, CambiTopkHist *t)
 {
     const VqCambiLuts *L = &s->luts;
+    memset(c, 0, w * sizeof(*c));
     for (unsigned x = 0; x < w;) {
+        uint64_t m8;
+        while (x + 8 <= w && (memcpy(&m8, mask + x, 8), !m8))
+            x += 8;
+        if (x >= w)
+            break;
         unsigned v = img[x];
         if (!mask[x] || !vq_cambi_in_band(L, v)) {
-            c[x++] = 0.0f;
+            x++;
             continue;
         }
         unsigned e = x + 1;
         while (e < w && mask[e] && img[e] == v)
             e++;
-        memset(c + x, 0, (e - x) * sizeof(*c));
         const int u = (int)v - L->base;
         const uint16_t *h0 = hist + (size_t)u * w + x;
         for (int d = 0; d < L->nd; d++) {
@@ -172,14 +200,8 @@ void cambi_cvalues(const CambiPriv *s, const uint16_t *img,
         if (rm)
             event_row(L, img + (size_t)(i - pad - 1) * w,
                       mask + (size_t)(i - pad - 1) * w, w, ev_rm);
-        if (add && rm) {
-            /* a sample entering where an equal one leaves changes nothing */
-            for (unsigned x = 0; x < w; x++) {
-                bool same = ev[x] == ev_rm[x];
-                ev[x] = same ? (uint16_t)VQ_CAMBI_NONE : ev[x];
-                ev_rm[x] = same ? (uint16_t)VQ_CAMBI_NONE : ev_rm[x];
-            }
-        }
+        if (add && rm)
+            cancel_events(ev, ev_rm, w);
         if (rm)
             apply_events(hist, ev_rm, w, pad, -1);
         if (add)

@@ -64,6 +64,9 @@ typedef struct CambiPriv {
     FILE *heat[VQ_CAMBI_SCALES];
     size_t scratch_off[9];             /* CPU scratch layout */
     CambiTermsFn terms;                /* C or AVX2, chosen at init */
+    void (*hmode)(uint16_t *b, const uint16_t *r, unsigned w);
+    void (*vmode)(uint16_t *o, const uint16_t *b0, const uint16_t *b1,
+                  const uint16_t *b2, unsigned w);
 } CambiPriv;
 
 /* cambi_params.c: libvmaf's tables and sizes. */
