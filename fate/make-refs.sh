@@ -110,6 +110,40 @@ else
     echo "make-refs: no vmaf tool given: filter-vqhip-motion left as it is" >&2
 fi
 
+# CAMBI (libvmaf 3.2.0) on the refcmp_metadata frames: 8-bit, and 10-bit
+# with full_ref (three outputs). As for VMAF, the order of the lines comes
+# from the filter's own output (keys only), the values from libvmaf's CSV.
+cambi_ref() { # TEST PIXFMT BITS FILTER_FEATURE VMAF_FEATURE
+    csrc="testsrc2=size=300x200:rate=1:duration=5,format=$2"
+    "$ffmpeg" -nostdin -loglevel error -y -lavfi "$csrc" -f rawvideo "$tmp/cambi_ref.yuv"
+    "$ffmpeg" -nostdin -loglevel error -y -lavfi "$csrc,avgblur=4" -f rawvideo "$tmp/cambi_dis.yuv"
+    "$vmaf" -q -r "$tmp/cambi_ref.yuv" -d "$tmp/cambi_dis.yuv" -w 300 -h 200 -p 420 \
+        -b "$3" --feature "$5" --no_prediction --csv -o "$tmp/cambi.csv"
+    "$ffmpeg" -nostdin -nostats -loglevel error \
+        -lavfi "$csrc,split[ref][tmp];[tmp]avgblur=4[enc];[enc][ref]vqhip=backend=cpu:feature=$4,metadata=print:file=-" \
+        -f null /dev/null | sed 's/=.*//' > "$tmp/cambi_order.txt"
+    awk -F, 'NR == FNR {
+            if (FNR == 1) { for (i = 2; i <= NF; i++) name[i] = $i; next }
+            for (i = 2; i <= NF; i++) if (name[i] != "") val[$1, name[i]] = $i
+            next
+        }
+        /^frame:/ { frame = substr($1, 7) + 0
+                    printf "frame:%-4d pts:%-7d pts_time:%d\n", frame, frame, frame
+                    next }
+        $0 == "lavfi.vqhip.backend" { print $0 "=cpu"; next }
+        { key = substr($0, 13)
+          if (!((frame, key) in val)) { print "no libvmaf value for " key > "/dev/stderr"; exit 1 }
+          print $0 "=" val[frame, key] }' "$tmp/cambi.csv" "$tmp/cambi_order.txt" \
+        > "$refdir/filter-vqhip-$1"
+    sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
+        "$refdir/filter-vqhip-$1" > "$refdir/filter-vqhip-hip-$1"
+}
+if [ -n "$vmaf" ]; then
+    cambi_ref cambi yuv420p 8 name=cambi cambi
+    cambi_ref cambi-full-ref-yuv420p10 yuv420p10le 10 'name=cambi\\:full_ref=true' \
+        cambi=full_ref=true
+fi
+
 # The GPU tests compare with the same values; only the backend differs.
 for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray psnr-subsample motion vmaf; do
     sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \

@@ -60,6 +60,15 @@ fate-filter-vqhip-motion: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=motio
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-vmaf
 fate-filter-vqhip-vmaf: CMD = refcmp_metadata "$(VQHIP_CPU)" yuv420p $(VQHIP_FUZZ)
 
+# CAMBI (banding) of the distorted frames, and with full_ref of the
+# reference too (cambi_source, cambi_full_reference); libvmaf wrote the
+# values (make-refs.sh).
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-cambi
+fate-filter-vqhip-cambi: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=cambi" yuv420p $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-cambi-full-ref-yuv420p10
+fate-filter-vqhip-cambi-full-ref-yuv420p10: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=cambi\\\\:full_ref=true" yuv420p10le $(VQHIP_FUZZ)
+
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER      \
                           EXTRACTPLANES_FILTER METADATA_FILTER            \
@@ -139,6 +148,14 @@ fate-filter-vqhip-hip-motion-depth1: REF = $(SRC_PATH)/tests/ref/fate/filter-vqh
 FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-vmaf
 fate-filter-vqhip-hip-vmaf: CMD = refcmp_metadata "$(VQHIP_HIP)" yuv420p $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-vmaf: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-cambi
+fate-filter-vqhip-hip-cambi: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=cambi" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-cambi: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-cambi
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-cambi-full-ref-yuv420p10
+fate-filter-vqhip-hip-cambi-full-ref-yuv420p10: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:feature=name=cambi\\\\:full_ref=true" yuv420p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-cambi-full-ref-yuv420p10: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-cambi-full-ref-yuv420p10
 
 FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \
