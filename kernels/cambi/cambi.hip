@@ -11,7 +11,7 @@
  * entering and a row leaving the windows are staged in LDS once, and each
  * thread walks the 2 pad + 1 entries of its own window, adding runs of
  * equal values. No atomics, no global traffic but the rows and the
- * c-values. The histogram holds 256 consecutive values; a segment whose
+ * c-values. The histogram holds 224 consecutive values; a segment whose
  * samples span more is done in several passes over value ranges.
  */
 #include <limits.h>
@@ -20,7 +20,8 @@
 #include "cambi.h"
 
 #define CAMBI_TW 64     /* columns per c-value block = its threads */
-#define CAMBI_SLOTS 256 /* histogram values per pass */
+#define CAMBI_SLOTS 224 /* histogram values per pass: 28 KiB of LDS, so that
+                           two blocks fit a 64 KiB CU */
 #define CAMBI_ROWBUF (CAMBI_TW + 2 * VQ_CAMBI_MAX_PAD)
 #define CAMBI_POOL_THREADS 256
 #define CAMBI_MASK_TILE 32
