@@ -8,10 +8,11 @@
  * one thread per column. Each thread keeps its column's window histogram
  * (counts of each sample value among the masked samples of the window
  * around it) in LDS, private to it, and slides it down the segment: a row
- * entering and a row leaving the windows are staged in LDS once, and each
- * thread walks the 2 pad + 1 entries of its own window, adding runs of
- * equal values. No atomics, no global traffic but the rows and the
- * c-values. The histogram holds 224 consecutive values; a segment whose
+ * entering and a row leaving the windows are staged in LDS once, a block
+ * scan marks where each run of equal values starts, and each thread walks
+ * its own window of 2 pad + 1 entries run by run (one or two runs across
+ * a band, rather than 2 pad + 1 entries), adding each run's length. No
+ * atomics, no global traffic but the rows and the c-values. The histogram holds 224 consecutive values; a segment whose
  * samples span more is done in several passes over value ranges.
  */
 #include <limits.h>
@@ -165,6 +166,8 @@ __global__ __launch_bounds__(CAMBI_TW) void cambi_cvalues(VqCambiJobs jobs,
 {
     __shared__ uint16_t hist[CAMBI_SLOTS * CAMBI_TW];
     __shared__ uint16_t ev_in[CAMBI_ROWBUF], ev_out[CAMBI_ROWBUF];
+    __shared__ uint8_t rs_in[CAMBI_ROWBUF], rs_out[CAMBI_ROWBUF];
+    __shared__ int scan_in[2][CAMBI_TW], scan_out[2][CAMBI_TW];
     __shared__ int qmin, qmax;
 
     unsigned j = 0;
@@ -228,23 +231,57 @@ __global__ __launch_bounds__(CAMBI_TW) void cambi_cvalues(VqCambiJobs jobs,
             return vq_cambi_in_band(&L, u) && s >= 0 && s < CAMBI_SLOTS
                  ? (unsigned)s : VQ_CAMBI_NONE;
         };
-        auto run = [&](const uint16_t *ev, int sign) {
-            unsigned cur = VQ_CAMBI_NONE;
-            int cnt = 0;
-            for (int k = 0; k <= 2 * pad; k++) {
-                unsigned s = ev[t + k];
-                if (s != cur) {
-                    if (cur != VQ_CAMBI_NONE)
-                        hist[cur * CAMBI_TW + t] =
-                            (uint16_t)(hist[cur * CAMBI_TW + t] + sign * cnt);
-                    cur = s;
-                    cnt = 0;
+        /* rs[i]: where the run holding entry i starts. Each thread takes
+         * entries 2t, 2t + 1 (the buffer has at most 2 * CAMBI_TW); run
+         * starts are a max-scan of "i if entry i differs from i - 1". */
+        const int len = CAMBI_TW + 2 * pad;
+        auto starts = [&]() {
+            auto flag = [&](const uint16_t *ev, int i) -> int {
+                return i < len && (i == 0 || ev[i] != ev[i - 1]) ? i : 0;
+            };
+            const int i0 = 2 * t, i1 = 2 * t + 1;
+            int a0 = flag(ev_in, i0), a1 = flag(ev_in, i1);
+            int b0 = flag(ev_out, i0), b1 = flag(ev_out, i1);
+            a1 = a1 > a0 ? a1 : a0;
+            b1 = b1 > b0 ? b1 : b0;
+            int buf = 0;
+            scan_in[0][t] = a1;
+            scan_out[0][t] = b1;
+            __syncthreads();
+            for (int off = 1; off < CAMBI_TW; off <<= 1) {
+                int va = scan_in[buf][t], vb = scan_out[buf][t];
+                if (t >= off) {
+                    int pa = scan_in[buf][t - off], pb = scan_out[buf][t - off];
+                    va = pa > va ? pa : va;
+                    vb = pb > vb ? pb : vb;
                 }
-                cnt++;
+                scan_in[buf ^ 1][t] = va;
+                scan_out[buf ^ 1][t] = vb;
+                buf ^= 1;
+                __syncthreads();
             }
-            if (cur != VQ_CAMBI_NONE)
-                hist[cur * CAMBI_TW + t] =
-                    (uint16_t)(hist[cur * CAMBI_TW + t] + sign * cnt);
+            int ea = t ? scan_in[buf][t - 1] : 0, eb = t ? scan_out[buf][t - 1] : 0;
+            if (i0 < len) {
+                rs_in[i0] = (uint8_t)(a0 > ea ? a0 : ea);
+                rs_out[i0] = (uint8_t)(b0 > eb ? b0 : eb);
+            }
+            if (i1 < len) {
+                rs_in[i1] = (uint8_t)(a1 > ea ? a1 : ea);
+                rs_out[i1] = (uint8_t)(b1 > eb ? b1 : eb);
+            }
+            __syncthreads();
+        };
+        /* thread t's window is entries t .. t + 2 pad: from its last entry
+         * back, one step per run */
+        auto run = [&](const uint16_t *ev, const uint8_t *rs, int sign) {
+            for (int pos = t + 2 * pad; pos >= t;) {
+                int start = rs[pos] > t ? rs[pos] : t;
+                unsigned s = ev[pos];
+                if (s != VQ_CAMBI_NONE)
+                    hist[s * CAMBI_TW + t] = (uint16_t)(hist[s * CAMBI_TW + t] +
+                                                        sign * (pos - start + 1));
+                pos = start - 1;
+            }
         };
         auto events = [&](int ra, int rr) {
             __syncthreads();
@@ -261,9 +298,10 @@ __global__ __launch_bounds__(CAMBI_TW) void cambi_cvalues(VqCambiJobs jobs,
                 ev_out[i] = (uint16_t)sr;
             }
             __syncthreads();
+            starts();
             if (col_ok) {
-                run(ev_in, 1);
-                run(ev_out, -1);
+                run(ev_in, rs_in, 1);
+                run(ev_out, rs_out, -1);
             }
         };
 
