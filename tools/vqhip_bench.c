@@ -222,7 +222,9 @@ int main(int argc, char **argv)
     }
     for (unsigned m = 0; m < n_models && n_items < MAX_ITEMS; m++) {
         memset(&vmaf, 0, sizeof(vmaf));
-        snprintf(vmaf.label, sizeof(vmaf.label), "%.23s", user_models[m]);
+        const char *v = strstr(user_models[m], "version=");
+        snprintf(vmaf.label, sizeof(vmaf.label), "%.24s",
+                 v ? v + strlen("version=") : user_models[m]);
         vmaf.model = user_models[m];
         items[n_items++] = vmaf;
     }
