@@ -7,7 +7,8 @@
  *    window pads 1..32 and contrast counts 1..32;
  *  - the computed visibility thresholds against the ones carried from
  *    libvmaf, the reciprocal table against 1/i;
- *  - the CPU's SIMD variants against its C code (records of whole frames).
+ *  - the CPU's SIMD variants against its C code on whole frames (records;
+ *    tests/checkasm checks each DSP function).
  */
 #include <math.h>
 #include <stdio.h>
@@ -265,15 +266,13 @@ static void test_simd(void)
         { 640, 360, 8, "" }, { 643, 361, 10, "full_ref=true:max_log_contrast=5" },
         { 1920, 1080, 8, "cambi_high_res_speedup=1080" },
     };
-    int avx2 = 0;
-#if defined(__GNUC__) && defined(__x86_64__)
-    avx2 = __builtin_cpu_supports("avx2");
-#endif
+    char flags[64];
+    vq_cpu_flags_string(vq_cpu_flags_detected(), flags, sizeof(flags));
     for (unsigned k = 0; k < sizeof(cfgs) / sizeof(cfgs[0]); k++) {
         uint8_t *acc[2] = { NULL, NULL };
         size_t size = 0;
         for (int base = 0; base < 2; base++) {
-            vq_cambi_cpu_baseline_only = base;
+            vq_cpu_set_mask(base ? 0 : VQ_CPU_ALL);
             Inst in;
             if (inst_open(&in, cfgs[k].opts, cfgs[k].w, cfgs[k].h, cfgs[k].bpc)) {
                 CHECK(0, "init: %s", in.err.msg);
@@ -302,16 +301,15 @@ static void test_simd(void)
             free(scratch);
             inst_close(&in);
         }
-        vq_cambi_cpu_baseline_only = false;
+        vq_cpu_set_mask(VQ_CPU_ALL);
         CHECK(acc[0] && acc[1] && !memcmp(acc[0], acc[1], size),
-              "%ux%u: AVX2 record differs from the C record", cfgs[k].w,
-              cfgs[k].h);
+              "%ux%u: the record with %s differs from the C record",
+              cfgs[k].w, cfgs[k].h, flags);
         free(acc[0]);
         free(acc[1]);
     }
-    printf("SIMD: C variant%s, records identical on %zu frames\n",
-           avx2 ? " and AVX2 variant ran" : " only (no AVX2 here)",
-           sizeof(cfgs) / sizeof(cfgs[0]));
+    printf("SIMD: C against this CPU's variants (%s): records identical on "
+           "%zu frames\n", flags, sizeof(cfgs) / sizeof(cfgs[0]));
 }
 
 int main(void)

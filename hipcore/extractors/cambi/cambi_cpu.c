@@ -85,22 +85,10 @@ static void zero_deriv_row(const uint16_t *img, unsigned w, unsigned h,
     d[w - 1] = (uint8_t)(p[w - 1] == q[w - 1]);
 }
 
-/* One mask row from the column sums (with R zeros before and after):
- * 7 sums of at most 7 fit a byte. */
-static void mask_row(uint8_t *restrict m, const uint8_t *restrict v0,
-                     unsigned w, uint8_t index)
-{
-    for (size_t x = 0; x < w; x++) {
-        uint8_t sum = (uint8_t)(v0[x] + v0[x + 1] + v0[x + 2] + v0[x + 3] +
-                                v0[x + 4] + v0[x + 5] + v0[x + 6]);
-        m[x] = sum > index;
-    }
-}
-
 /* mask = (zero-derivative samples in the clipped 7x7 window) > index.
  * rows: 8 derivative rows of w and the column sums with R zeros on each
  * side. */
-static void spatial_mask(const uint16_t *img, unsigned w, unsigned h,
+static void spatial_mask(const CambiPriv *s, const uint16_t *img, unsigned w, unsigned h,
                          unsigned index, uint8_t *mask, uint8_t *rows)
 {
     const int R = VQ_CAMBI_MASK_RADIUS;
@@ -120,7 +108,7 @@ static void spatial_mask(const uint16_t *img, unsigned w, unsigned h,
                 vs[x] += d[x];
         }
         uint8_t *m = mask + (size_t)i * w;
-        mask_row(m, vs - R, w, (uint8_t)index);
+        s->dsp.mask_row(m, vs - R, w, index);
         if (i - R >= 0) {
             const uint8_t *d = rows + (size_t)((i - R) & 7) * w;
             for (unsigned x = 0; x < w; x++)
@@ -130,47 +118,6 @@ static void spatial_mask(const uint16_t *img, unsigned w, unsigned h,
 }
 
 /* ---- scales ----------------------------------------------------------------- */
-
-/* The horizontal mode of row r into b (first/last column copied) and the
- * vertical mode of three such rows, compiled for the baseline and for
- * AVX2 like the c-value terms. */
-#define CAMBI_HMODE_BODY                                                      \
-    b[0] = r[0];                                                              \
-    for (unsigned x = 1; x + 1 < w; x++)                                      \
-        b[x] = vq_cambi_mode3(r[x - 1], r[x], r[x + 1]);                      \
-    b[w - 1] = r[w - 1];
-#define CAMBI_VMODE_BODY                                                      \
-    for (unsigned x = 0; x < w; x++)                                          \
-        o[x] = vq_cambi_mode3(b0[x], b1[x], b2[x]);
-
-static void hmode_c(uint16_t *restrict b, const uint16_t *restrict r,
-                    unsigned w)
-{
-    CAMBI_HMODE_BODY
-}
-
-static void vmode_c(uint16_t *restrict o, const uint16_t *restrict b0,
-                    const uint16_t *restrict b1, const uint16_t *restrict b2,
-                    unsigned w)
-{
-    CAMBI_VMODE_BODY
-}
-
-#if defined(__GNUC__) && defined(__x86_64__)
-__attribute__((target("avx2"))) static void
-hmode_avx2(uint16_t *restrict b, const uint16_t *restrict r, unsigned w)
-{
-    CAMBI_HMODE_BODY
-}
-
-__attribute__((target("avx2"))) static void
-vmode_avx2(uint16_t *restrict o, const uint16_t *restrict b0,
-           const uint16_t *restrict b1, const uint16_t *restrict b2,
-           unsigned w)
-{
-    CAMBI_VMODE_BODY
-}
-#endif
 
 /* out = 3x3 mode filter of `in` (decimated by 2 first when dec), with
  * libvmaf's edges: first/last column keep the horizontal input, first/last
@@ -191,24 +138,16 @@ static void mode_scale(const CambiPriv *s, const uint16_t *in, unsigned in_w,
     }
     for (unsigned y = 0; y < h; y++) {
         uint16_t *b = hb + (size_t)(y % 3) * w;
-        s->hmode(b, out + (size_t)y * w, w);
+        s->dsp.hmode(b, out + (size_t)y * w, w);
         if (y >= 2)
-            s->vmode(out + (size_t)(y - 1) * w, hb + (size_t)((y - 2) % 3) * w,
+            s->dsp.vmode(out + (size_t)(y - 1) * w, hb + (size_t)((y - 2) % 3) * w,
                      hb + (size_t)((y - 1) % 3) * w, b, w);
     }
 }
 
 size_t cambi_cpu_init(CambiPriv *s)
 {
-    s->terms = cambi_terms_fn();
-    s->hmode = hmode_c;
-    s->vmode = vmode_c;
-#if defined(__GNUC__) && defined(__x86_64__)
-    if (!vq_cambi_cpu_baseline_only && __builtin_cpu_supports("avx2")) {
-        s->hmode = hmode_avx2;
-        s->vmode = vmode_avx2;
-    }
-#endif
+    vq_cambi_dsp_init(&s->dsp, vq_cpu_flags());
     size_t pix = 0, w = 0, pix0 = 0, w0 = 0;
     for (unsigned i = 0; i < s->n_images; i++) {
         const CambiImage *im = &s->img[i];
@@ -256,7 +195,7 @@ static void score_image(const CambiPriv *s, unsigned idx, const VqPlane *p,
 
     acc->n_bad[idx] = count_bad(p, bpc);
     preprocess(s, im, p, bpc, pre);
-    spatial_mask(pre, im->w, im->h, im->mask_index, mask, rows);
+    spatial_mask(s, pre, im->w, im->h, im->mask_index, mask, rows);
 
     /* scale k reads scale k - 1 (or the preprocessed picture) from one
      * buffer and writes the other */

@@ -10,51 +10,12 @@
  * by the overlap of [a, b] with [x - pad, x + pad], so each run is one
  * pass over its span (a trapezoid) rather than one range per sample.
  *
- * The per-sample terms are the same source compiled twice, for the SSE2
- * baseline and for AVX2 (with gathers); which one runs is chosen once at
- * init. Both are the same integer operations, one int->float conversion
- * and one float multiply per term, so they give the same bits.
+ * The run updates, and the contrast terms, go through the DSP table
+ * (cambi_dsp.h).
  */
 #include <string.h>
 
 #include "cambi_internal.h"
-
-bool vq_cambi_cpu_baseline_only;
-
-/* c[k] = max(c[k], term(p0, max(p1, p2))) over a run. */
-#define CAMBI_TERMS_BODY                                                      \
-    for (unsigned k = 0; k < n; k++) {                                        \
-        unsigned p0 = h0[k], p1 = h1[k], p2 = h2[k];                          \
-        unsigned pm = p1 > p2 ? p1 : p2;                                      \
-        float t = vq_cambi_term(wt, p0, pm, recip[p0 + pm]);                  \
-        c[k] = t > c[k] ? t : c[k];                                           \
-    }
-
-static void terms_c(float *restrict c, const uint16_t *restrict h0,
-                    const uint16_t *restrict h1, const uint16_t *restrict h2,
-                    unsigned n, int wt, const float *restrict recip)
-{
-    CAMBI_TERMS_BODY
-}
-
-#if defined(__GNUC__) && defined(__x86_64__)
-__attribute__((target("avx2"))) static void
-terms_avx2(float *restrict c, const uint16_t *restrict h0,
-           const uint16_t *restrict h1, const uint16_t *restrict h2,
-           unsigned n, int wt, const float *restrict recip)
-{
-    CAMBI_TERMS_BODY
-}
-#endif
-
-CambiTermsFn cambi_terms_fn(void)
-{
-#if defined(__GNUC__) && defined(__x86_64__)
-    if (!vq_cambi_cpu_baseline_only && __builtin_cpu_supports("avx2"))
-        return terms_avx2;
-#endif
-    return terms_c;
-}
 
 /* ---- histogram events ------------------------------------------------------- */
 
@@ -82,19 +43,6 @@ static void cancel_events(uint16_t *restrict add, uint16_t *restrict rm,
     }
 }
 
-/* hist[u][x] += sign * |[a, b] n [x - pad, x + pad]| for every x. Counts
- * wrap modulo 2^16 in between; they end in range. */
-static void add_run(uint16_t *row, int a, int b, int pad, int w, int sign)
-{
-    int lo = a - pad > 0 ? a - pad : 0;
-    int hi = b + pad < w - 1 ? b + pad : w - 1;
-    for (int x = lo; x <= hi; x++) {
-        int l = x - pad > a ? x - pad : a;
-        int r = x + pad < b ? x + pad : b;
-        row[x] = (uint16_t)(row[x] + sign * (r - l + 1));
-    }
-}
-
 static int all_none(const uint16_t *ev)
 {
     uint64_t v;
@@ -102,8 +50,8 @@ static int all_none(const uint16_t *ev)
     return v == ~(uint64_t)0;
 }
 
-static void apply_events(uint16_t *hist, const uint16_t *ev, unsigned w,
-                         unsigned pad, int sign)
+static void apply_events(const CambiPriv *s, uint16_t *hist,
+                         const uint16_t *ev, unsigned w, unsigned pad, int sign)
 {
     for (unsigned x = 0; x < w;) {
         while (x + 4 <= w && all_none(ev + x))
@@ -115,8 +63,8 @@ static void apply_events(uint16_t *hist, const uint16_t *ev, unsigned w,
         while (e + 1 < w && ev[e + 1] == u)
             e++;
         if (u != VQ_CAMBI_NONE)
-            add_run(hist + (size_t)u * w, (int)x, (int)e, (int)pad, (int)w,
-                    sign);
+            s->dsp.add_run(hist + (size_t)u * w, (int)x, (int)e, (int)pad,
+                           (int)w, sign);
         x = e + 1;
     }
 }
@@ -167,7 +115,7 @@ static void cvalue_row(const CambiPriv *s, const uint16_t *hist, unsigned w,
             const uint16_t *h1 = hist + (size_t)(u + d + 1) * w + x;
             const uint16_t *h2 = u - d - 1 >= 0
                                ? hist + (size_t)(u - d - 1) * w + x : zero;
-            s->terms(c + x, h0, h1, h2, e - x, L->weight[d], s->recip);
+            s->dsp.terms(c + x, h0, h1, h2, e - x, L->weight[d], s->recip);
         }
         level1_add(c + x, e - x, t);
         x = e;
@@ -190,7 +138,7 @@ void cambi_cvalues(const CambiPriv *s, const uint16_t *img,
     memset(hist, 0, (size_t)L->band * w * sizeof(*hist));
     for (unsigned r = 0; r < pad; r++) {
         event_row(L, img + (size_t)r * w, mask + (size_t)r * w, w, ev);
-        apply_events(hist, ev, w, pad, 1);
+        apply_events(s, hist, ev, w, pad, 1);
     }
     for (unsigned i = 0; i < h; i++) {
         bool add = i + pad < h, rm = i >= pad + 1;
@@ -203,9 +151,9 @@ void cambi_cvalues(const CambiPriv *s, const uint16_t *img,
         if (add && rm)
             cancel_events(ev, ev_rm, w);
         if (rm)
-            apply_events(hist, ev_rm, w, pad, -1);
+            apply_events(s, hist, ev_rm, w, pad, -1);
         if (add)
-            apply_events(hist, ev, w, pad, 1);
+            apply_events(s, hist, ev, w, pad, 1);
         cvalue_row(s, hist, w, img + (size_t)i * w, mask + (size_t)i * w,
                    zero, c + (size_t)i * w, t);
     }

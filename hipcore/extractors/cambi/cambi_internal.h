@@ -11,6 +11,7 @@
 
 #include "../../../kernels/cambi/cambi.h"
 #include "../../extractor.h"
+#include "cambi_dsp.h"
 
 #define CAMBI_MIN_SIDE 216     /* libvmaf: width or height at least this */
 #define CAMBI_RECIP_SIZE 4226  /* libvmaf's reciprocal table: window <= 65 */
@@ -25,11 +26,6 @@ typedef struct CambiImage {
     uint64_t k[VQ_CAMBI_SCALES];    /* c-values kept by the pooling */
     int *xmap, *ymap;               /* resampling; NULL: the frame's size */
 } CambiImage;
-
-/* c[k] = max(c[k], term(w, h0[k], max(h1[k], h2[k]))) for k < n. */
-typedef void (*CambiTermsFn)(float *c, const uint16_t *h0, const uint16_t *h1,
-                             const uint16_t *h2, unsigned n, int w,
-                             const float *recip);
 
 /* Pooling histograms: level 1 (filled along with the c-values), then the
  * levels 2 and 3 (cambi_cvalues.c). */
@@ -63,10 +59,7 @@ typedef struct CambiPriv {
     double heat_scale;
     FILE *heat[VQ_CAMBI_SCALES];
     size_t scratch_off[9];             /* CPU scratch layout */
-    CambiTermsFn terms;                /* C or AVX2, chosen at init */
-    void (*hmode)(uint16_t *b, const uint16_t *r, unsigned w);
-    void (*vmode)(uint16_t *o, const uint16_t *b0, const uint16_t *b1,
-                  const uint16_t *b2, unsigned w);
+    VqCambiDsp dsp;                    /* CPU variants, chosen at init */
 } CambiPriv;
 
 /* cambi_params.c: libvmaf's tables and sizes. */
@@ -85,8 +78,6 @@ int cambi_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                   unsigned index, void *acc, void *scratch);
 
 /* cambi_cvalues.c */
-extern bool vq_cambi_cpu_baseline_only; /* tests: C variant on any CPU */
-CambiTermsFn cambi_terms_fn(void);
 /* c-values of one w x h scale (rows: 3 w samples of scratch) and their
  * level-1 pooling statistics. */
 void cambi_cvalues(const CambiPriv *s, const uint16_t *img,
