@@ -32,6 +32,38 @@ static const char *const vif_specs[] = {
     NULL
 };
 
+static const char *const motion_v2_specs[] = {
+    "motion_v2",
+    "name=motion_v2:motion_five_frame_window=true:motion_moving_average=true",
+    "name=motion_v2:motion_blend_factor=0.5:motion_blend_offset=3:"
+    "motion_fps_weight=1.5:motion_max_val=30",
+    NULL
+};
+static const char *const speed_chroma_specs[] = {
+    "speed_chroma",
+    "name=speed_chroma:speed_sigma_nn=0.19:speed_nn_floor=0.1:"
+    "speed_weight_var_mode=5:speed_max_val=45",
+    "name=speed_chroma:speed_prescale=0.5:speed_prescale_method=bilinear:"
+    "speed_weight_var_mode=3:speed_kernelscale=1.5",
+    "name=speed_chroma:speed_prescale=1.25:speed_prescale_method=lanczos4",
+    "name=speed_chroma:speed_prescale=0.8:speed_prescale_method=bicubic:"
+    "speed_weight_var_mode=6",
+    NULL
+};
+static const char *const speed_temporal_specs[] = {
+    "speed_temporal",
+    "name=speed_temporal:speed_use_ref_diff=true:speed_kernelscale=0.5",
+    "name=speed_temporal:speed_prescale=1.5:speed_nn_floor=0.2",
+    "name=speed_temporal:speed_prescale=0.75:speed_prescale_method=bilinear",
+    NULL
+};
+/* SpEED needs 80x80 samples per plane (4:2:0 chroma: 160x160 frames):
+ * odd sizes above that, and 4K. */
+static const unsigned speed_sizes[][2] = {
+    { 161, 163 }, { 333, 251 }, { 3840, 2160 }, { 0, 0 }
+};
+static const unsigned motion_v2_sizes[][2] = { { 3840, 2160 }, { 0, 0 } };
+
 const ParityCase parity_cases[] = {
     /* name          option sets        min w, h   frames */
     { "psnr",        psnr_specs,        2, 2,      3 },
@@ -39,5 +71,15 @@ const ParityCase parity_cases[] = {
     { "adm",         adm_specs,         33, 33,    2 },
     { "motion",      motion_specs,      3, 3,      5 },
     { "vif",         vif_specs,         8, 8,      2 },
+    { "motion_v2",   motion_v2_specs,   3, 3,      5 },
+    { "speed_chroma", speed_chroma_specs, 160, 160, 2 },
+    { "speed_temporal", speed_temporal_specs, 160, 160, 3 },
     { NULL, NULL, 0, 0, 0 },
+};
+
+const ParitySizes parity_extra_sizes[] = {
+    { "motion_v2", motion_v2_sizes },
+    { "speed_chroma", speed_sizes },
+    { "speed_temporal", speed_sizes },
+    { NULL, NULL },
 };

@@ -459,9 +459,19 @@ int main(int argc, char **argv)
             continue;
         for (const char *const *spec = pc->specs; *spec; spec++) {
             unsigned ran = 0, na = 0, before = n_fail;
-            for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-                unsigned w = s ? sizes[s][0] : pc->min_w;
-                unsigned h = s ? sizes[s][1] : pc->min_h;
+            const unsigned (*extra)[2] = NULL;
+            for (const ParitySizes *ps = parity_extra_sizes; ps->name; ps++)
+                if (!strcmp(ps->name, pc->name))
+                    extra = ps->sizes;
+            unsigned n_extra = 0;
+            while (extra && extra[n_extra][0])
+                n_extra++;
+            const unsigned n_common = sizeof(sizes) / sizeof(sizes[0]);
+            for (unsigned s = 0; s < n_common + n_extra; s++) {
+                const unsigned *wh = s < n_common ? sizes[s]
+                                                  : extra[s - n_common];
+                unsigned w = s ? wh[0] : pc->min_w;
+                unsigned h = s ? wh[1] : pc->min_h;
                 if (w < pc->min_w || h < pc->min_h)
                     continue;
                 int big = w * h > 100000;

@@ -16,4 +16,14 @@ typedef struct ParityCase {
 
 extern const ParityCase parity_cases[];
 
+/* Sizes a case is tried at besides the common ones (e.g. odd sizes above a
+ * large minimum, 4K): sizes ends with { 0, 0 }; the list ends with a NULL
+ * name. */
+typedef struct ParitySizes {
+    const char *name;
+    const unsigned (*sizes)[2];
+} ParitySizes;
+
+extern const ParitySizes parity_extra_sizes[];
+
 #endif
