@@ -31,11 +31,13 @@ typedef struct TemporalPriv {
     uint8_t *kept[2]; /* CPU: previous reference and distorted luma */
 } TemporalPriv;
 
+#if defined(VQ_HAVE_HIP)
 typedef struct TemporalGpu {
     VqSpeedDev dev;
     void *kept[2];
     size_t pitch;
 } TemporalGpu;
+#endif
 
 /* Names, aliases, defaults and ranges as libvmaf 3.2.0's speed_temporal
  * options. */
