@@ -9,7 +9,7 @@
  *   SAD = sum |s|
  * with mirrored taps (index -i -> i, size-1+i -> size-1-i). libvmaf sums in
  * 64 bits; here the products are split into 16-bit halves instead
- * (vq_motion_v2_round16), a second implementation of what the motion
+ * (vq_motion_v2_round_shift), a second implementation of what the motion
  * extractor computes from 8-bit pieces of its inputs; the two must give the
  * same SAD on every input (tests/speed/motion_v2_test.c).
  */
@@ -41,23 +41,25 @@ static inline VQ_HOST_DEVICE int vq_motion_v2_mirror(int i, int n)
 }
 
 /*
- * floor((p0 + p1 + p2 + 2^15) / 2^16) in 32-bit arithmetic, for products
- * p that fit 32 bits while their sum needs 33: each p is split into its
- * 16-bit halves, p = 2^16 (p >> 16) + (p & 0xffff), so the sum is
- * 2^16 hi + lo with 0 <= lo < 2^18.
+ * floor((p0 + p1 + p2 + 2^(n-1)) / 2^n), n <= 16, in 32-bit arithmetic for
+ * products p that fit 32 bits while their sum needs 33: each p is split as
+ * p = 2^n (p >> n) + (p & (2^n - 1)), so the sum is 2^n hi + lo with
+ * 0 <= lo < 2^(n+2).
  */
-static inline VQ_HOST_DEVICE int32_t vq_motion_v2_round16(int32_t p0,
-                                                          int32_t p1,
-                                                          int32_t p2)
+static inline VQ_HOST_DEVICE int32_t vq_motion_v2_round_shift(int32_t p0,
+                                                              int32_t p1,
+                                                              int32_t p2,
+                                                              int n)
 {
-    const int32_t hi = (p0 >> 16) + (p1 >> 16) + (p2 >> 16);
-    const int32_t lo = (p0 & 0xffff) + (p1 & 0xffff) + (p2 & 0xffff) + (1 << 15);
-    return hi + (lo >> 16);
+    const int32_t mask = (1 << n) - 1;
+    const int32_t hi = (p0 >> n) + (p1 >> n) + (p2 >> n);
+    const int32_t lo = (p0 & mask) + (p1 & mask) + (p2 & mask) + (1 << (n - 1));
+    return hi + (lo >> n);
 }
 
-/* Vertical pass on the differences of rows i - 2 .. i + 2. |d| < 2^bpc:
- * pair sums below 2^17, each product below 2^31; up to 12 bits the whole
- * sum stays below 2^28. */
+/* Vertical pass on the differences of rows i - 2 .. i + 2 (|d| < 2^bpc,
+ * 8 <= bpc <= 16): pair sums below 2^17, each product below 2^31; up to 14
+ * bits the whole sum stays below 2^30. */
 static inline VQ_HOST_DEVICE int32_t vq_motion_v2_vert(int32_t d0, int32_t d1,
                                                        int32_t d2, int32_t d3,
                                                        int32_t d4, int bpc)
@@ -65,9 +67,9 @@ static inline VQ_HOST_DEVICE int32_t vq_motion_v2_vert(int32_t d0, int32_t d1,
     const int32_t p0 = VQ_MOTION_V2_TAP0 * (d0 + d4);
     const int32_t p1 = VQ_MOTION_V2_TAP1 * (d1 + d3);
     const int32_t p2 = VQ_MOTION_V2_TAP2 * d2;
-    if (bpc <= 12)
+    if (bpc <= 14)
         return (p0 + p1 + p2 + (1 << (bpc - 1))) >> bpc;
-    return vq_motion_v2_round16(p0, p1, p2);
+    return vq_motion_v2_round_shift(p0, p1, p2, bpc);
 }
 
 /* Horizontal pass on five vertical results (|v| < 2^16), its absolute
@@ -78,9 +80,9 @@ static inline VQ_HOST_DEVICE uint32_t vq_motion_v2_hor_abs(int32_t v0,
                                                            int32_t v3,
                                                            int32_t v4)
 {
-    const int32_t s = vq_motion_v2_round16(VQ_MOTION_V2_TAP0 * (v0 + v4),
-                                           VQ_MOTION_V2_TAP1 * (v1 + v3),
-                                           VQ_MOTION_V2_TAP2 * v2);
+    const int32_t s = vq_motion_v2_round_shift(VQ_MOTION_V2_TAP0 * (v0 + v4),
+                                               VQ_MOTION_V2_TAP1 * (v1 + v3),
+                                               VQ_MOTION_V2_TAP2 * v2, 16);
     return (uint32_t)(s < 0 ? -s : s);
 }
 

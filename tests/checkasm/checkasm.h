@@ -116,6 +116,7 @@ void ca_bench_end(unsigned long calls);
 /* The tables checked (checkasm.c lists them). */
 extern const CaTable ca_table_adm;
 extern const CaTable ca_table_motion;
+extern const CaTable ca_table_motion_v2;
 extern const CaTable ca_table_psnr;
 extern const CaTable ca_table_vif;
 

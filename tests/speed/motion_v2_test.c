@@ -5,8 +5,8 @@
  * motion3_v2_score must equal integer_motion2 and integer_motion3. Both run
  * in one context on the same frames; motion_v2 also on the GPU when one
  * opens (against motion on the CPU). On the synthetic frames motion_v2's
- * CPU variants (the x86-64 baseline build and the AVX2/AVX-512 build the
- * machine picks) each run.
+ * CPU variants (C, AVX2, AVX-512 DSP tables, as far as the CPU has them)
+ * each run.
  *
  *   motion_v2_test                       synthetic frames: sizes from the
  *                                        minimum to 1080p, 8 to 16 bits,
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extractors/motion_v2/motion_v2_cpu.h"
+#include "cpu.h"
 #include "speed_run.h"
 #include "yuv_input.h"
 
@@ -78,24 +78,22 @@ static void compare(const char *what, const RunResult *a, const RunResult *b)
     bad ? n_fail++ : n_pass++;
 }
 
-/* CPU variants this machine can run: the baseline, AVX2, the best. */
-static int variants[3], n_variants;
-static const char *variant_names = "baseline";
+/* CPU variants this machine can run (vq_cpu_set_mask): C, +AVX2, +AVX-512. */
+static unsigned variants[3], n_variants;
+static char variant_names[64] = "c";
 
 static void find_variants(void)
 {
-    variants[n_variants++] = VQ_MV2_CPU_BASELINE;
-#if defined(__GNUC__) && defined(__x86_64__)
-    if (__builtin_cpu_supports("avx2")) {
-        variants[n_variants++] = VQ_MV2_CPU_AVX2;
-        variant_names = "baseline, AVX2";
+    const unsigned have = vq_cpu_flags_detected();
+    variants[n_variants++] = 0;
+    if (have & VQ_CPU_AVX2) {
+        variants[n_variants++] = VQ_CPU_AVX2;
+        snprintf(variant_names, sizeof(variant_names), "c, avx2");
     }
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl")) {
-        variants[n_variants++] = VQ_MV2_CPU_BEST;
-        variant_names = "baseline, AVX2, AVX-512";
+    if ((have & VQ_CPU_AVX2) && (have & VQ_CPU_AVX512)) {
+        variants[n_variants++] = VQ_CPU_AVX2 | VQ_CPU_AVX512;
+        snprintf(variant_names, sizeof(variant_names), "c, avx2, avx512");
     }
-#endif
 }
 
 static void synthetic(int gpu)
@@ -123,8 +121,8 @@ static void synthetic(int gpu)
                     snprintf(what, sizeof(what), "%ux%u %u-bit pattern %d [%s]",
                              in.w, in.h, in.bpc, in.pattern, option_sets[o]);
                     RunResult *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-                    for (int v = 0; v < n_variants && a && b; v++) {
-                        vq_motion_v2_cpu_cap = variants[v];
+                    for (unsigned v = 0; v < n_variants && a && b; v++) {
+                        vq_cpu_set_mask(variants[v]);
                         if (run_features(a, VQ_BACKEND_CPU, both, NULL, &in)) {
                             printf("FAIL %s: %s\n", what, a->err);
                             n_fail++;
@@ -132,6 +130,7 @@ static void synthetic(int gpu)
                             compare(what, a, a);
                         }
                     }
+                    vq_cpu_set_mask(VQ_CPU_ALL);
                     if (!a || !b) {
                         printf("FAIL %s: out of memory\n", what);
                         n_fail++;

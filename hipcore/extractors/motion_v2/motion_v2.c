@@ -26,7 +26,7 @@
 
 #include "../../../kernels/motion_v2/motion_v2.h"
 #include "../gpu_fn.h"
-#include "motion_v2_cpu.h"
+#include "motion_v2_dsp.h"
 
 #define MV2_RING 4      /* scores kept: j - 1 .. j + 2 */
 #define MV2_MAX_KEPT 3  /* previous frames kept: window + 1 */
@@ -40,8 +40,6 @@ typedef struct Mv2Rows {
     int w, h, bytes, bpc;
 } Mv2Rows;
 
-typedef uint64_t (*Mv2SadFn)(const Mv2Rows *f, int32_t *vrow);
-
 typedef struct MotionV2Priv {
     bool force_zero;
     double blend_factor, blend_offset, fps_weight, max_val;
@@ -50,7 +48,7 @@ typedef struct MotionV2Priv {
     unsigned n_kept;   /* window + 1 */
     size_t row_bytes;
     uint8_t *kept[MV2_MAX_KEPT]; /* CPU: previous reference luma planes */
-    Mv2SadFn sad;                /* CPU: the SAD variant chosen at init */
+    VqMotionV2Dsp dsp;           /* CPU: row functions chosen at init */
     int32_t *vrow;               /* CPU: one row of vertical results + 4 */
     double score[MV2_RING];
     unsigned n_scored, n_done;
@@ -103,34 +101,13 @@ static const char *const motion_v2_outputs[] = {
 
 /* ---- CPU path ----------------------------------------------------------- */
 
-/* The frame's SAD, compiled from the same source for the x86-64 baseline
- * (SSE2), AVX2 and AVX-512, chosen once per run (integer arithmetic, so
- * every build gives the same sums; tests/speed runs each one). */
-#if defined(__GNUC__) && defined(__x86_64__)
-#define MV2_AVX2 1
-#define MV2_INLINE inline __attribute__((always_inline))
-#else
-#define MV2_AVX2 0
-#define MV2_INLINE inline
-#endif
-
-int vq_motion_v2_cpu_cap;
-
-
-#define MV2_VERT_LOOP(T, BPC)                                                  \
-    for (int x = 0; x < w; x++)                                                \
-        v[x] = vq_motion_v2_vert(                                              \
-            (int32_t)((const T *)p[0])[x] - (int32_t)((const T *)c[0])[x],     \
-            (int32_t)((const T *)p[1])[x] - (int32_t)((const T *)c[1])[x],     \
-            (int32_t)((const T *)p[2])[x] - (int32_t)((const T *)c[2])[x],     \
-            (int32_t)((const T *)p[3])[x] - (int32_t)((const T *)c[3])[x],     \
-            (int32_t)((const T *)p[4])[x] - (int32_t)((const T *)c[4])[x],     \
-            BPC)
-
-static MV2_INLINE uint64_t sad_body(const Mv2Rows *f, int32_t *vrow)
+/* The SAD of a frame: per row the vertical pass, the mirrored taps, the
+ * horizontal pass (through the DSP table chosen at init). */
+static uint64_t sad_cpu(const VqMotionV2Dsp *dsp, const Mv2Rows *f,
+                        int32_t *vrow)
 {
     const int w = f->w, h = f->h;
-    int32_t *restrict v = vrow + 2; /* v[-2], v[-1], v[w], v[w+1]: mirrored */
+    int32_t *v = vrow + 2; /* v[-2], v[-1], v[w], v[w+1]: mirrored taps */
     uint64_t sad = 0;
     for (int i = 0; i < h; i++) {
         const void *p[5], *c[5];
@@ -140,58 +117,19 @@ static MV2_INLINE uint64_t sad_body(const Mv2Rows *f, int32_t *vrow)
             c[k] = f->cur + (ptrdiff_t)y * f->cur_stride;
         }
         if (f->bytes == 1)
-            MV2_VERT_LOOP(uint8_t, 8);
-        else if (f->bpc == 10)
-            MV2_VERT_LOOP(uint16_t, 10);
-        else if (f->bpc == 12)
-            MV2_VERT_LOOP(uint16_t, 12);
+            dsp->vert_u8(v, (const uint8_t *const *)p,
+                         (const uint8_t *const *)c, (size_t)w);
         else
-            MV2_VERT_LOOP(uint16_t, 16);
+            dsp->vert_u16(v, (const uint16_t *const *)p,
+                          (const uint16_t *const *)c, (size_t)w,
+                          (unsigned)f->bpc);
         v[-2] = v[2];
         v[-1] = v[1];
         v[w] = v[w - 2];
         v[w + 1] = v[w - 3];
-        uint32_t row = 0; /* at most 2^16 per sample, w <= 2^16 */
-        for (int x = 0; x < w; x++)
-            row += vq_motion_v2_hor_abs(v[x - 2], v[x - 1], v[x], v[x + 1],
-                                        v[x + 2]);
-        sad += row;
+        sad += dsp->hor_sad(vrow, (size_t)w);
     }
     return sad;
-}
-
-static uint64_t sad_base(const Mv2Rows *f, int32_t *vrow)
-{
-    return sad_body(f, vrow);
-}
-
-#if MV2_AVX2
-__attribute__((target("avx2"))) static uint64_t sad_avx2(const Mv2Rows *f,
-                                                         int32_t *vrow)
-{
-    return sad_body(f, vrow);
-}
-
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static uint64_t
-sad_avx512(const Mv2Rows *f, int32_t *vrow)
-{
-    return sad_body(f, vrow);
-}
-#endif
-
-static Mv2SadFn choose_sad(void)
-{
-#if MV2_AVX2
-    if (vq_motion_v2_cpu_cap == VQ_MV2_CPU_BASELINE)
-        return sad_base;
-    if (vq_motion_v2_cpu_cap != VQ_MV2_CPU_AVX2 &&
-        __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl"))
-        return sad_avx512;
-    if (__builtin_cpu_supports("avx2"))
-        return sad_avx2;
-#endif
-    return sad_base;
 }
 
 static int motion_v2_init(VqFex *fex, const VqFormat *fmt)
@@ -205,7 +143,7 @@ static int motion_v2_init(VqFex *fex, const VqFormat *fmt)
     s->window = s->five_frame_window ? 2 : 1;
     s->n_kept = s->window + 1;
     s->row_bytes = (size_t)fmt->w[0] * fmt->bytes_per_sample;
-    s->sad = choose_sad();
+    vq_motion_v2_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(VqMotionV2Acc);
     fex->lag = s->window;
@@ -248,7 +186,7 @@ static int motion_v2_cpu_run(VqFex *fex, const VqFrame *ref,
             .cur_stride = cur->stride, .w = (int)cur->w, .h = (int)cur->h,
             .bytes = (int)fex->fmt.bytes_per_sample, .bpc = (int)fex->fmt.bpc,
         };
-        ((VqMotionV2Acc *)acc)->sad = s->sad(&f, s->vrow);
+        ((VqMotionV2Acc *)acc)->sad = sad_cpu(&s->dsp, &f, s->vrow);
     }
     uint8_t *store = s->kept[index % s->n_kept];
     for (unsigned y = 0; y < cur->h; y++)
