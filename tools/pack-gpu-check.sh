@@ -1,14 +1,15 @@
 #!/bin/sh
 # Packs what a GPU machine without FFmpeg or network needs to verify vqhip
 # into the repository's ignored .device/ folder (about 20 MB):
-#   .device/build/     NVIDIA builds of tests/checkgpu, tools/vqhip_bench and
-#                      tools/vqhip (static libvqhip and CUDA runtime)
+#   .device/build/     NVIDIA builds of tests/checkgpu, tests/speed/speed_test,
+#                      tools/vqhip_bench and tools/vqhip (static libvqhip and
+#                      CUDA runtime)
 #   .device/models/    the model files (VQHIP_MODEL_DIR on that machine)
 #   .device/fate/      a static FFmpeg (newest series) linked with the NVIDIA
 #                      libvqhip, and the GPU FATE tests (make fate-vqhip-hip)
 #                      as a standalone script, fate/run.sh
-#   .device/run.sh     FATE on the GPU, then tools/gpu-check.sh (parity,
-#                      benchmark) on .device/build
+#   .device/run.sh     FATE on the GPU, speed_test, then tools/gpu-check.sh
+#                      (parity, benchmark) on .device/build
 #
 # Usage (here):        tools/pack-gpu-check.sh
 # Then (GPU machine, repository root, .device carried there):
@@ -40,6 +41,9 @@ mkdir -p "$dev/build/tests" "$dev/build/tools" "$dev/models" \
          "$dev/fate/src/tests/ref/fate" "$dev/fate/build/tests/data/fate"
 cp "$nvbuild/tests/checkgpu" "$dev/build/tests/"
 cp "$nvbuild/tools/vqhip_bench" "$nvbuild/tools/vqhip" "$dev/build/tools/"
+# SpEED on the GPU against libvmaf's values (tests/speed)
+cp "$nvbuild/tests/speed/speed_test" "$dev/build/tests/"
+cp "$repo/tests/speed/data/speed_model.json" "$dev/build/tests/"
 cp "$repo/.ffmpeg/prefix-nvidia/share/vqhip/models/"*.json "$dev/models/"
 cp "$ffsrc/tests/"*.sh "$ffsrc/tests/"*.awk "$dev/fate/src/tests/"
 cp "$ffsrc/tests/ref/fate/filter-vqhip-"* "$dev/fate/src/tests/ref/fate/"
@@ -77,11 +81,14 @@ export VQHIP_MODEL_DIR="$PWD/.device/models"
 echo "== FATE, GPU backend"
 .device/fate/run.sh
 fate=$?
+echo "== SpEED against libvmaf's values, CPU and GPU"
+.device/build/tests/speed_test .device/build/tests/speed_model.json
+speed=$?
 [ $# -gt 0 ] || set -- --quick
 tools/gpu-check.sh .device/build "$@"
 parity=$?
-echo "== FATE exit code: $fate"
-[ "$fate" -eq 0 ] && [ "$parity" -eq 0 ]
+echo "== FATE exit code: $fate, speed_test: $speed"
+[ "$fate" -eq 0 ] && [ "$speed" -eq 0 ] && [ "$parity" -eq 0 ]
 EOF
 chmod +x "$dev/run.sh" "$dev/fate/run.sh"
 echo "pack-gpu-check: $(du -sh "$dev" | cut -f1) in .device; on the GPU machine: .device/run.sh"

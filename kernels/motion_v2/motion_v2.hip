@@ -46,16 +46,16 @@ __global__ void motion_v2_sad_kernel(VqDevPlane cur, VqDevPlane prev,
     __syncthreads();
     for (int e = tid; e < MV2_TH * MV2_DW; e += (int)blockDim.x) {
         const int r = e / MV2_DW, c = e % MV2_DW;
-        const int32_t col[5] = { d[r][c], d[r + 1][c], d[r + 2][c],
-                                 d[r + 3][c], d[r + 4][c] };
-        v[r][c] = vq_motion_v2_vert(col, bpc);
+        v[r][c] = vq_motion_v2_vert(d[r][c], d[r + 1][c], d[r + 2][c],
+                                    d[r + 3][c], d[r + 4][c], (int)bpc);
     }
     __syncthreads();
     unsigned long long acc = 0;
     for (int e = tid; e < MV2_TH * MV2_TW; e += (int)blockDim.x) {
         const int r = e / MV2_TW, c = e % MV2_TW;
         if (y0 + r < h && x0 + c < w)
-            acc += vq_motion_v2_hor_abs(&v[r][c]);
+            acc += vq_motion_v2_hor_abs(v[r][c], v[r][c + 1], v[r][c + 2],
+                                        v[r][c + 3], v[r][c + 4]);
     }
     part[tid] = acc;
     __syncthreads();

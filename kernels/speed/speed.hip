@@ -5,7 +5,8 @@
  *   sample   one thread per kept sample of the decimated image
  *   prep     one block per image: scale-4 filter and subtraction (one thread
  *            per sample), then the 25 means (one thread each, in order)
- *   cov      one thread per covariance entry (its sum in order)
+ *   cov      one thread per covariance entry (its sum in order), the
+ *            centred samples shared through a tile in shared memory
  *   decomp   per image, block 0: reduction to tridiagonal form (element
  *            updates in parallel, norms and dot products by one thread)
  *            and the QR iteration (one thread); block 1: the QR
@@ -19,7 +20,10 @@
 #include "speed.h"
 
 #define PREP_BLOCK 256
-#define COV_BLOCK 32
+#define COV_SPLIT 2   /* blocks per image, each with every COV_SPLIT-th entry */
+#define COV_BLOCK 192 /* >= ceil(VQ_SPEED_PAIRS / COV_SPLIT) */
+#define COV_TILE 64   /* window positions centred at a time */
+static_assert(COV_SPLIT * COV_BLOCK >= VQ_SPEED_PAIRS, "a thread per entry");
 #define DECOMP_BLOCK 256
 #define TERMS_BLOCK 64
 
@@ -69,31 +73,48 @@ __global__ void speed_prep_kernel(VqSpeedGeom g, float *x0, float *t,
     }
 }
 
+/* Covariance: block (s, k) sums the entries s, s + COV_SPLIT, ... of image
+ * k, one thread per entry, over the window positions in libvmaf's
+ * row-major order. The centred samples of COV_TILE positions are made
+ * together (the same double subtraction the CPU makes) and kept in shared
+ * memory while every entry takes its products. */
 __global__ void speed_cov_kernel(VqSpeedGeom g, const float *x0,
                                  const float *means, float *cov,
                                  size_t img_stride)
 {
-    const int p = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (p >= VQ_SPEED_PAIRS)
-        return;
+    __shared__ double cd[COV_TILE * VQ_SPEED_N];
+    __shared__ double mean[VQ_SPEED_N];
     const unsigned k = blockIdx.y;
-    int a, b;
-    vq_speed_pair_xy(p, &a, &b);
+    const int tid = (int)threadIdx.x;
     const float *x = x0 + k * img_stride;
-    const float *xa = x + (a / VQ_SPEED_B) * g.dw + a % VQ_SPEED_B;
-    const float *xb = x + (b / VQ_SPEED_B) * g.dw + b % VQ_SPEED_B;
-    const double ma = means[k * VQ_SPEED_VEC_STRIDE + a];
-    const double mb = means[k * VQ_SPEED_VEC_STRIDE + b];
+    if (tid < VQ_SPEED_N)
+        mean[tid] = means[k * VQ_SPEED_VEC_STRIDE + tid];
+    const int p = (int)blockIdx.x + COV_SPLIT * tid;
+    int a = 0, b = 0;
+    if (p < VQ_SPEED_PAIRS)
+        vq_speed_pair_xy(p, &a, &b);
     double acc = 0;
-    for (int i = 0; i < g.subh; i++) {
-        const float *ra = xa + (size_t)i * g.dw, *rb = xb + (size_t)i * g.dw;
-        for (int j = 0; j < g.subw; j++)
-            acc += ((double)ra[j] - ma) * ((double)rb[j] - mb);
+    const int n = g.subw * g.subh;
+    for (int q0 = 0; q0 < n; q0 += COV_TILE) {
+        const int m = min(COV_TILE, n - q0);
+        __syncthreads();
+        for (int e = tid; e < m * VQ_SPEED_N; e += (int)blockDim.x) {
+            const int q = q0 + e / VQ_SPEED_N, c = e % VQ_SPEED_N;
+            const int i = q / g.subw, j = q % g.subw;
+            cd[e] = (double)x[(size_t)(i + c / VQ_SPEED_B) * g.dw + j +
+                              c % VQ_SPEED_B] - mean[c];
+        }
+        __syncthreads();
+        if (p < VQ_SPEED_PAIRS)
+            for (int q = 0; q < m; q++)
+                acc += cd[q * VQ_SPEED_N + a] * cd[q * VQ_SPEED_N + b];
     }
-    const float c = (float)(acc / (double)((size_t)g.subw * (size_t)g.subh));
-    float *m = cov + k * VQ_SPEED_MAT_STRIDE;
-    m[a * VQ_SPEED_N + b] = c;
-    m[b * VQ_SPEED_N + a] = c;
+    if (p < VQ_SPEED_PAIRS) {
+        const float c = (float)(acc / (double)((size_t)g.subw * (size_t)g.subh));
+        float *mat = cov + k * VQ_SPEED_MAT_STRIDE;
+        mat[a * VQ_SPEED_N + b] = c;
+        mat[b * VQ_SPEED_N + a] = c;
+    }
 }
 
 /* Eigenvalues of one covariance matrix (vq_speed_tridiagonal and
@@ -287,7 +308,7 @@ extern "C" int vq_speed_estimate_launch(VqStream stream, const VqSpeedGeom *g,
                                                     scr->means, scr->img_stride);
     if ((rc = vq_launch_status()))
         return rc;
-    const dim3 cgrid(vq_div_ceil(VQ_SPEED_PAIRS, COV_BLOCK), img->n);
+    const dim3 cgrid(COV_SPLIT, img->n);
     speed_cov_kernel<<<cgrid, COV_BLOCK, 0, s>>>(*g, scr->x0, scr->means,
                                                  scr->cov, scr->img_stride);
     if ((rc = vq_launch_status()))

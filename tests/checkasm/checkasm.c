@@ -20,6 +20,7 @@ static const CaTable *const tables[] = {
     &ca_table_adm,
     &ca_table_cambi,
     &ca_table_motion,
+    &ca_table_motion_v2,
     &ca_table_psnr,
     &ca_table_vif,
 };

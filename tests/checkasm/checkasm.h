@@ -117,6 +117,7 @@ void ca_bench_end(unsigned long calls);
 extern const CaTable ca_table_adm;
 extern const CaTable ca_table_cambi;
 extern const CaTable ca_table_motion;
+extern const CaTable ca_table_motion_v2;
 extern const CaTable ca_table_psnr;
 extern const CaTable ca_table_vif;
 

@@ -45,8 +45,7 @@ static const char *const speed_chroma_specs[] = {
     "speed_weight_var_mode=5:speed_max_val=45",
     "name=speed_chroma:speed_prescale=0.5:speed_prescale_method=bilinear:"
     "speed_weight_var_mode=3:speed_kernelscale=1.5",
-    "name=speed_chroma:speed_prescale=1.25:speed_prescale_method=lanczos4",
-    "name=speed_chroma:speed_prescale=0.8:speed_prescale_method=bicubic:"
+    "name=speed_chroma:speed_prescale=1.25:speed_prescale_method=lanczos4:"
     "speed_weight_var_mode=6",
     NULL
 };
@@ -54,7 +53,6 @@ static const char *const speed_temporal_specs[] = {
     "speed_temporal",
     "name=speed_temporal:speed_use_ref_diff=true:speed_kernelscale=0.5",
     "name=speed_temporal:speed_prescale=1.5:speed_nn_floor=0.2",
-    "name=speed_temporal:speed_prescale=0.75:speed_prescale_method=bilinear",
     NULL
 };
 /* SpEED needs 80x80 samples per plane (4:2:0 chroma: 160x160 frames):

@@ -4,7 +4,9 @@
  * compute the same SAD by different code), motion2_v2_score and
  * motion3_v2_score must equal integer_motion2 and integer_motion3. Both run
  * in one context on the same frames; motion_v2 also on the GPU when one
- * opens (against motion on the CPU).
+ * opens (against motion on the CPU). On the synthetic frames motion_v2's
+ * CPU variants (C, AVX2, AVX-512 DSP tables, as far as the CPU has them)
+ * each run.
  *
  *   motion_v2_test                       synthetic frames: sizes from the
  *                                        minimum to 1080p, 8 to 16 bits,
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "speed_run.h"
 #include "yuv_input.h"
 
@@ -75,6 +78,24 @@ static void compare(const char *what, const RunResult *a, const RunResult *b)
     bad ? n_fail++ : n_pass++;
 }
 
+/* CPU variants this machine can run (vq_cpu_set_mask): C, +AVX2, +AVX-512. */
+static unsigned variants[3], n_variants;
+static char variant_names[64] = "c";
+
+static void find_variants(void)
+{
+    const unsigned have = vq_cpu_flags_detected();
+    variants[n_variants++] = 0;
+    if (have & VQ_CPU_AVX2) {
+        variants[n_variants++] = VQ_CPU_AVX2;
+        snprintf(variant_names, sizeof(variant_names), "c, avx2");
+    }
+    if ((have & VQ_CPU_AVX2) && (have & VQ_CPU_AVX512)) {
+        variants[n_variants++] = VQ_CPU_AVX2 | VQ_CPU_AVX512;
+        snprintf(variant_names, sizeof(variant_names), "c, avx2, avx512");
+    }
+}
+
 static void synthetic(int gpu)
 {
     static const unsigned sizes[][2] = { { 3, 3 }, { 7, 5 }, { 33, 17 },
@@ -100,15 +121,23 @@ static void synthetic(int gpu)
                     snprintf(what, sizeof(what), "%ux%u %u-bit pattern %d [%s]",
                              in.w, in.h, in.bpc, in.pattern, option_sets[o]);
                     RunResult *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-                    if (!a || !b || run_features(a, VQ_BACKEND_CPU, both, NULL,
-                                                 &in)) {
-                        printf("FAIL %s: %s\n", what, a ? a->err : "no memory");
+                    for (unsigned v = 0; v < n_variants && a && b; v++) {
+                        vq_cpu_set_mask(variants[v]);
+                        if (run_features(a, VQ_BACKEND_CPU, both, NULL, &in)) {
+                            printf("FAIL %s: %s\n", what, a->err);
+                            n_fail++;
+                        } else {
+                            compare(what, a, a);
+                        }
+                    }
+                    vq_cpu_set_mask(VQ_CPU_ALL);
+                    if (!a || !b) {
+                        printf("FAIL %s: out of memory\n", what);
                         n_fail++;
-                    } else {
-                        compare(what, a, a);
-                        if (gpu && run_features(b, VQ_BACKEND_HIP, v2, NULL, &in))
+                    } else if (gpu) {
+                        if (run_features(b, VQ_BACKEND_HIP, v2, NULL, &in))
                             printf("FAIL %s [hip]: %s\n", what, b->err), n_fail++;
-                        else if (gpu)
+                        else
                             compare(what, a, b);
                     }
                     free(a);
@@ -199,6 +228,7 @@ static int golden(const char *gdir, const char *cdir, int gpu)
 int main(int argc, char **argv)
 {
     const int gpu = run_gpu_present();
+    find_variants();
     if (argc == 3) {
         int r = golden(argv[1], argv[2], gpu);
         if (r == 77)
@@ -206,7 +236,8 @@ int main(int argc, char **argv)
     } else {
         synthetic(gpu);
     }
-    printf("motion_v2_test: %u passed, %u failed%s\n", n_pass, n_fail,
+    printf("motion_v2_test: %u passed, %u failed; CPU variants run: %s%s\n",
+           n_pass, n_fail, argc == 3 ? "the best of this CPU" : variant_names,
            gpu ? "" : " (no GPU: CPU only)");
     return n_fail ? 1 : 0;
 }

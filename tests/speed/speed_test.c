@@ -321,6 +321,115 @@ static void check_model_options(const char *model_path)
     free(b);
 }
 
+/* ---- semi-planar input ------------------------------------------------ */
+
+/* p as NV12 (8 bits) or P010 (samples << 6): luma copied, Cb and Cr
+ * interleaved into plane 1. */
+static int to_semiplanar(const FramesPic *p, FramesPic *out)
+{
+    memset(out, 0, sizeof(*out));
+    const unsigned bps = p->pic.bpc > 8 ? 2 : 1, w = p->pic.w, h = p->pic.h;
+    const unsigned cw = (w + 1) / 2, ch = (h + 1) / 2;
+    const unsigned shift = bps == 2 ? 16 - p->pic.bpc : 0;
+    out->pic = p->pic;
+    out->pic.fmt = bps == 2 ? VQ_PIX_FMT_P010 : VQ_PIX_FMT_NV12;
+    const size_t ls = (size_t)w * bps, cs = (size_t)cw * 2 * bps;
+    out->buf[0] = malloc(ls * h);
+    out->buf[1] = malloc(cs * ch);
+    if (!out->buf[0] || !out->buf[1])
+        return -1;
+    for (unsigned y = 0; y < h; y++)
+        for (unsigned x = 0; x < w; x++) {
+            const uint8_t *r = p->buf[0] + y * (size_t)p->pic.stride[0];
+            if (bps == 1)
+                out->buf[0][y * ls + x] = r[x];
+            else
+                ((uint16_t *)(void *)(out->buf[0] + y * ls))[x] =
+                    (uint16_t)(((const uint16_t *)(const void *)r)[x] << shift);
+        }
+    for (unsigned y = 0; y < ch; y++)
+        for (unsigned x = 0; x < cw; x++)
+            for (unsigned k = 0; k < 2; k++) {
+                const uint8_t *r = p->buf[1 + k] + y * (size_t)p->pic.stride[1 + k];
+                if (bps == 1)
+                    out->buf[1][y * cs + 2 * x + k] = r[x];
+                else
+                    ((uint16_t *)(void *)(out->buf[1] + y * cs))[2 * x + k] =
+                        (uint16_t)(((const uint16_t *)(const void *)r)[x] << shift);
+            }
+    out->pic.data[0] = out->buf[0];
+    out->pic.data[1] = out->buf[1];
+    out->pic.data[2] = NULL;
+    out->pic.stride[0] = (ptrdiff_t)ls;
+    out->pic.stride[1] = (ptrdiff_t)cs;
+    out->pic.stride[2] = 0;
+    return 0;
+}
+
+/* Runs speed_chroma and speed_temporal on 3 frames, planar or not. */
+static int run_semiplanar(VqBackend backend, unsigned bpc, int semi,
+                          RunResult *r)
+{
+    memset(r, 0, sizeof(*r));
+    VqConfig cfg = vq_default_config();
+    cfg.backend = backend;
+    cfg.strict = backend == VQ_BACKEND_HIP;
+    cfg.log_level = VQ_LOG_LEVEL_ERROR;
+    VqContext *ctx = NULL;
+    int err = vq_open(&ctx, &cfg);
+    if (!err)
+        err = vq_use_feature(ctx, "speed_chroma");
+    if (!err)
+        err = vq_use_feature(ctx, "speed_temporal");
+    VqFrameScores fs;
+    for (unsigned t = 0; !err && t < 3; t++) {
+        FramesPic a[2], b[2];
+        for (int k = 0; k < 2; k++) {
+            memset(&b[k], 0, sizeof(b[k]));
+            if (frames_make(&a[k], C420, bpc, 641, 483, PAT_TEXTURE, t, k) ||
+                (semi && to_semiplanar(&a[k], &b[k])))
+                err = VQ_ENOMEM;
+        }
+        if (!err)
+            err = vq_submit(ctx, semi ? &b[0].pic : &a[0].pic,
+                            semi ? &b[1].pic : &a[1].pic);
+        for (int k = 0; k < 2; k++) {
+            frames_free(&a[k]);
+            frames_free(&b[k]);
+        }
+        while (!err && vq_receive(ctx, &fs) == 0)
+            run_record(r, ctx, &fs);
+    }
+    if (!err)
+        err = vq_flush(ctx);
+    while (!err && vq_receive(ctx, &fs) == 0)
+        run_record(r, ctx, &fs);
+    if (err)
+        snprintf(r->err, sizeof(r->err), "%s", vq_last_error(ctx));
+    vq_close(&ctx);
+    return err;
+}
+
+/* NV12 and P010 input score exactly as the same samples in planar frames. */
+static void check_semiplanar(VqBackend backend)
+{
+    for (unsigned bpc = 8; bpc <= 10; bpc += 2) {
+        RunResult *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+        if (!a || !b || run_semiplanar(backend, bpc, 0, a) ||
+            run_semiplanar(backend, bpc, 1, b)) {
+            FAIL("semi-planar %u-bit: %s\n", bpc,
+                 a && a->err[0] ? a->err : b ? b->err : "out of memory");
+        } else if (a->n_out != 4 || b->n_out != 4 ||
+                   memcmp(a->value, b->value, sizeof(a->value))) {
+            FAIL("semi-planar %u-bit: values differ from planar input\n", bpc);
+        } else {
+            n_pass++;
+        }
+        free(a);
+        free(b);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--dump"))
@@ -337,6 +446,9 @@ int main(int argc, char **argv)
     }
     check_refusals();
     check_model_options(argv[1]);
+    check_semiplanar(VQ_BACKEND_CPU);
+    if (gpu)
+        check_semiplanar(VQ_BACKEND_HIP);
     printf("speed_test: %u passed, %u failed%s\n", n_pass, n_fail,
            gpu ? "" : " (no GPU: CPU only)");
     return n_fail ? 1 : 0;

@@ -26,9 +26,19 @@
 
 #include "../../../kernels/motion_v2/motion_v2.h"
 #include "../gpu_fn.h"
+#include "motion_v2_dsp.h"
 
 #define MV2_RING 4      /* scores kept: j - 1 .. j + 2 */
 #define MV2_MAX_KEPT 3  /* previous frames kept: window + 1 */
+
+/* One SAD: the previous plane (packed rows) against the current one. */
+typedef struct Mv2Rows {
+    const uint8_t *prev;
+    size_t prev_pitch;
+    const uint8_t *cur;
+    ptrdiff_t cur_stride;
+    int w, h, bytes, bpc;
+} Mv2Rows;
 
 typedef struct MotionV2Priv {
     bool force_zero;
@@ -38,6 +48,7 @@ typedef struct MotionV2Priv {
     unsigned n_kept;   /* window + 1 */
     size_t row_bytes;
     uint8_t *kept[MV2_MAX_KEPT]; /* CPU: previous reference luma planes */
+    VqMotionV2Dsp dsp;           /* CPU: row functions chosen at init */
     int32_t *vrow;               /* CPU: one row of vertical results + 4 */
     double score[MV2_RING];
     unsigned n_scored, n_done;
@@ -88,6 +99,39 @@ static const char *const motion_v2_outputs[] = {
     "motion_v2_sad_score", "motion2_v2_score", "motion3_v2_score", NULL
 };
 
+/* ---- CPU path ----------------------------------------------------------- */
+
+/* The SAD of a frame: per row the vertical pass, the mirrored taps, the
+ * horizontal pass (through the DSP table chosen at init). */
+static uint64_t sad_cpu(const VqMotionV2Dsp *dsp, const Mv2Rows *f,
+                        int32_t *vrow)
+{
+    const int w = f->w, h = f->h;
+    int32_t *v = vrow + 2; /* v[-2], v[-1], v[w], v[w+1]: mirrored taps */
+    uint64_t sad = 0;
+    for (int i = 0; i < h; i++) {
+        const void *p[5], *c[5];
+        for (int k = 0; k < 5; k++) {
+            const int y = vq_motion_v2_mirror(i - 2 + k, h);
+            p[k] = f->prev + (size_t)y * f->prev_pitch;
+            c[k] = f->cur + (ptrdiff_t)y * f->cur_stride;
+        }
+        if (f->bytes == 1)
+            dsp->vert_u8(v, (const uint8_t *const *)p,
+                         (const uint8_t *const *)c, (size_t)w);
+        else
+            dsp->vert_u16(v, (const uint16_t *const *)p,
+                          (const uint16_t *const *)c, (size_t)w,
+                          (unsigned)f->bpc);
+        v[-2] = v[2];
+        v[-1] = v[1];
+        v[w] = v[w - 2];
+        v[w + 1] = v[w - 3];
+        sad += dsp->hor_sad(vrow, (size_t)w);
+    }
+    return sad;
+}
+
 static int motion_v2_init(VqFex *fex, const VqFormat *fmt)
 {
     MotionV2Priv *s = fex->priv;
@@ -99,77 +143,11 @@ static int motion_v2_init(VqFex *fex, const VqFormat *fmt)
     s->window = s->five_frame_window ? 2 : 1;
     s->n_kept = s->window + 1;
     s->row_bytes = (size_t)fmt->w[0] * fmt->bytes_per_sample;
+    vq_motion_v2_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(VqMotionV2Acc);
     fex->lag = s->window;
     return 0;
-}
-
-/* ---- CPU path ----------------------------------------------------------- */
-
-/* Vertical pass of one row from the five rows' differences. bpc <= 12:
- * |sum| < 2^16 * 2^12, exact in 32 bits; 16 bits: 64-bit sums. */
-static void vert_row(int32_t *restrict v, const uint8_t *const p[5],
-                     const uint8_t *const c[5], int w, unsigned bytes,
-                     unsigned bpc)
-{
-    static const int32_t tap[5] = VQ_MOTION_V2_TAPS;
-    if (bytes == 1) {
-        for (int x = 0; x < w; x++) {
-            int32_t acc = 0;
-            for (int k = 0; k < 5; k++)
-                acc += tap[k] * ((int32_t)p[k][x] - (int32_t)c[k][x]);
-            v[x] = (acc + 128) >> 8;
-        }
-        return;
-    }
-    const uint16_t *p16[5], *c16[5];
-    for (int k = 0; k < 5; k++) {
-        p16[k] = (const uint16_t *)(const void *)p[k];
-        c16[k] = (const uint16_t *)(const void *)c[k];
-    }
-    if (bpc <= 12) {
-        const int32_t round = 1 << (bpc - 1);
-        for (int x = 0; x < w; x++) {
-            int32_t acc = 0;
-            for (int k = 0; k < 5; k++)
-                acc += tap[k] * ((int32_t)p16[k][x] - (int32_t)c16[k][x]);
-            v[x] = (acc + round) >> bpc;
-        }
-        return;
-    }
-    for (int x = 0; x < w; x++) {
-        int32_t d[5];
-        for (int k = 0; k < 5; k++)
-            d[k] = (int32_t)p16[k][x] - (int32_t)c16[k][x];
-        v[x] = vq_motion_v2_vert(d, bpc);
-    }
-}
-
-static uint64_t sad_cpu(const MotionV2Priv *s, const VqFormat *fmt,
-                        const uint8_t *prev, const VqPlane *cur, int32_t *vrow)
-{
-    const int w = (int)cur->w, h = (int)cur->h;
-    uint64_t sad = 0;
-    int32_t *v = vrow + 2; /* v[-2], v[-1], v[w], v[w+1]: mirrored taps */
-    for (int i = 0; i < h; i++) {
-        const uint8_t *p[5], *c[5];
-        for (int k = 0; k < 5; k++) {
-            const int y = vq_motion_v2_mirror(i - 2 + k, h);
-            p[k] = prev + (size_t)y * s->row_bytes;
-            c[k] = cur->data + (ptrdiff_t)y * cur->stride;
-        }
-        vert_row(v, p, c, w, fmt->bytes_per_sample, fmt->bpc);
-        v[-2] = v[2];
-        v[-1] = v[1];
-        v[w] = v[w - 2];
-        v[w + 1] = v[w - 3];
-        uint64_t row = 0;
-        for (int x = 0; x < w; x++)
-            row += vq_motion_v2_hor_abs(&v[x - 2]);
-        sad += row;
-    }
-    return sad;
 }
 
 static void free_cpu_state(MotionV2Priv *s)
@@ -201,10 +179,15 @@ static int motion_v2_cpu_run(VqFex *fex, const VqFrame *ref,
             return vq_fail(fex->err, VQ_ENOMEM, "motion_v2: out of memory");
         }
     }
-    if (index >= s->window)
-        ((VqMotionV2Acc *)acc)->sad =
-            sad_cpu(s, &fex->fmt, s->kept[(index - s->window) % s->n_kept],
-                    cur, s->vrow);
+    if (index >= s->window) {
+        const Mv2Rows f = {
+            .prev = s->kept[(index - s->window) % s->n_kept],
+            .prev_pitch = s->row_bytes, .cur = cur->data,
+            .cur_stride = cur->stride, .w = (int)cur->w, .h = (int)cur->h,
+            .bytes = (int)fex->fmt.bytes_per_sample, .bpc = (int)fex->fmt.bpc,
+        };
+        ((VqMotionV2Acc *)acc)->sad = sad_cpu(&s->dsp, &f, s->vrow);
+    }
     uint8_t *store = s->kept[index % s->n_kept];
     for (unsigned y = 0; y < cur->h; y++)
         memcpy(store + y * s->row_bytes, cur->data + (ptrdiff_t)y * cur->stride,

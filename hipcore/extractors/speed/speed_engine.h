@@ -41,11 +41,12 @@ typedef struct VqSpeed {
 } VqSpeed;
 
 /* Checks the options and the plane size (w x h after libvmaf's chroma
- * rounding) and builds the geometry, filters and tables. who names the
- * extractor and plane in messages ("speed_chroma: the 101x58 chroma
- * plane"); min_hint says what frame size that means. */
+ * rounding) and builds the geometry, filters and tables. name and plane
+ * ("speed_chroma", "chroma plane") appear in messages; min_hint says what
+ * frame size the smallest plane means. */
 int vq_speed_setup(VqSpeed *sp, const VqSpeedOpts *o, unsigned w, unsigned h,
-                   const char *who, const char *min_hint, VqErrBuf *e);
+                   const char *name, const char *plane, const char *min_hint,
+                   VqErrBuf *e);
 void vq_speed_release(VqSpeed *sp);
 /* Smallest plane side that leaves one block after speed_prescale and four
  * halvings (80 samples at prescale 1). */

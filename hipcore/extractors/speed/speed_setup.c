@@ -156,7 +156,8 @@ unsigned vq_speed_min_side(double prescale)
 }
 
 int vq_speed_setup(VqSpeed *sp, const VqSpeedOpts *o, unsigned w, unsigned h,
-                   const char *who, const char *min_hint, VqErrBuf *e)
+                   const char *name, const char *plane, const char *min_hint,
+                   VqErrBuf *e)
 {
     memset(sp, 0, sizeof(*sp));
     VqSpeedGeom *g = &sp->g;
@@ -168,13 +169,13 @@ int vq_speed_setup(VqSpeed *sp, const VqSpeedOpts *o, unsigned w, unsigned h,
             len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%g",
                                     i ? ", " : "", valid_kernelscales[i]);
         return vq_fail(e, VQ_EINVAL, "%s: speed_kernelscale %g is not one "
-                       "of libvmaf's kernel scales (within 0.001): %s", who,
+                       "of libvmaf's kernel scales (within 0.001): %s", name,
                        o->kernelscale, list);
     }
     const int method = method_of(o->method);
     if (method < 0)
         return vq_fail(e, VQ_EINVAL, "%s: unknown speed_prescale_method '%s'",
-                       who, o->method);
+                       name, o->method);
     g->src_w = (int32_t)w;
     g->src_h = (int32_t)h;
     g->sw = scaled_size(w, o->prescale);
@@ -183,9 +184,9 @@ int vq_speed_setup(VqSpeed *sp, const VqSpeedOpts *o, unsigned w, unsigned h,
     if (almost_one && (g->sw != g->src_w || g->sh != g->src_h))
         return vq_fail(e, VQ_EUNSUPPORTED, "%s: speed_prescale %g is within "
                        "0.001 of 1, which libvmaf does not apply, yet it "
-                       "makes a %dx%d plane out of %ux%u (libvmaf then reads "
-                       "unset samples); use 1", who, o->prescale, g->sw,
-                       g->sh, w, h);
+                       "makes a %dx%d plane out of the %ux%u %s (libvmaf then "
+                       "reads unset samples); use 1", name, o->prescale, g->sw,
+                       g->sh, w, h, plane);
     g->method = almost_one || (g->sw == g->src_w && g->sh == g->src_h)
               ? VQ_SPEED_SCALE_NONE : method;
     g->dw = g->sw >> VQ_SPEED_SCALES;
@@ -193,10 +194,10 @@ int vq_speed_setup(VqSpeed *sp, const VqSpeedOpts *o, unsigned w, unsigned h,
     g->tw = g->dw / VQ_SPEED_B * VQ_SPEED_B;
     g->th = g->dh / VQ_SPEED_B * VQ_SPEED_B;
     if (!g->tw || !g->th)
-        return vq_fail(e, VQ_EUNSUPPORTED, "%s is too small: SpEED needs "
-                       "%dx%d samples or more after speed_prescale %g (one "
-                       "5x5 block after four halvings), that is a plane of "
-                       "at least %ux%u%s", who,
+        return vq_fail(e, VQ_EUNSUPPORTED, "%s: the %ux%u %s is too small: "
+                       "SpEED needs %dx%d samples or more after speed_prescale "
+                       "%g (one 5x5 block after four halvings), that is a "
+                       "plane of at least %ux%u%s", name, w, h, plane,
                        VQ_SPEED_B << VQ_SPEED_SCALES,
                        VQ_SPEED_B << VQ_SPEED_SCALES, o->prescale,
                        vq_speed_min_side(o->prescale),
@@ -220,7 +221,7 @@ int vq_speed_setup(VqSpeed *sp, const VqSpeedOpts *o, unsigned w, unsigned h,
         sp->cols = calloc((size_t)g->sw, sizeof(*sp->cols));
         if (!sp->rows || !sp->cols) {
             vq_speed_release(sp);
-            return vq_fail(e, VQ_ENOMEM, "%s: out of memory", who);
+            return vq_fail(e, VQ_ENOMEM, "%s: out of memory", name);
         }
         for (int y = 0; y < g->sh; y++)
             axis_entry(&sp->rows[y], g->method, y, g->src_h, g->sh);

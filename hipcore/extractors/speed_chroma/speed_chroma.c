@@ -80,14 +80,12 @@ static int chroma_init(VqFex *fex, const VqFormat *fmt)
         return vq_fail(fex->err, VQ_EUNSUPPORTED,
                        "speed_chroma needs chroma planes; a %s input has none",
                        vq_pix_fmt_name(fmt->fmt));
-    char who[96], hint[96];
+    char hint[96];
     const unsigned m = vq_speed_min_side(s->o.prescale);
-    snprintf(who, sizeof(who), "speed_chroma: the %ux%u chroma plane",
-             fmt->w[1], fmt->h[1]);
     snprintf(hint, sizeof(hint), " (frames of %ux%u or more in %s)",
              m << fmt->ss_x, m << fmt->ss_y, vq_pix_fmt_name(fmt->fmt));
-    int err = vq_speed_setup(&s->sp, &s->o, fmt->w[1], fmt->h[1], who, hint,
-                             fex->err);
+    int err = vq_speed_setup(&s->sp, &s->o, fmt->w[1], fmt->h[1],
+                             "speed_chroma", "chroma plane", hint, fex->err);
     if (err)
         return err;
     const size_t nb = (size_t)s->sp.g.nb;

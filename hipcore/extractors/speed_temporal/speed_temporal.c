@@ -31,11 +31,13 @@ typedef struct TemporalPriv {
     uint8_t *kept[2]; /* CPU: previous reference and distorted luma */
 } TemporalPriv;
 
+#if defined(VQ_HAVE_HIP)
 typedef struct TemporalGpu {
     VqSpeedDev dev;
     void *kept[2];
     size_t pitch;
 } TemporalGpu;
+#endif
 
 /* Names, aliases, defaults and ranges as libvmaf 3.2.0's speed_temporal
  * options. */
@@ -85,14 +87,12 @@ static const char *const temporal_outputs[] = { "speed_temporal", NULL };
 static int temporal_init(VqFex *fex, const VqFormat *fmt)
 {
     TemporalPriv *s = fex->priv;
-    char who[96], hint[96];
+    char hint[96];
     const unsigned m = vq_speed_min_side(s->o.prescale);
-    snprintf(who, sizeof(who), "speed_temporal: the %ux%u luma plane",
-             fmt->w[0], fmt->h[0]);
     snprintf(hint, sizeof(hint), " (frames of %ux%u or more)", m, m);
     s->o.weight_var_mode = 0;
-    int err = vq_speed_setup(&s->sp, &s->o, fmt->w[0], fmt->h[0], who, hint,
-                             fex->err);
+    int err = vq_speed_setup(&s->sp, &s->o, fmt->w[0], fmt->h[0],
+                             "speed_temporal", "luma plane", hint, fex->err);
     if (err)
         return err;
     s->img_scratch = (vq_speed_cpu_scratch(&s->sp) + 63) & ~(size_t)63;
