@@ -2,6 +2,7 @@
 # Packs what a GPU machine without FFmpeg or network needs to verify vqhip
 # into the repository's ignored .device/ folder (about 20 MB):
 #   .device/build/     NVIDIA builds of tests/checkgpu, tests/speed/speed_test,
+#                      tests/cambi_libvmaf, tests/acc_parity,
 #                      tools/vqhip_bench and tools/vqhip (static libvqhip and
 #                      CUDA runtime)
 #   .device/models/    the model files (VQHIP_MODEL_DIR on that machine)
@@ -44,6 +45,8 @@ cp "$nvbuild/tools/vqhip_bench" "$nvbuild/tools/vqhip" "$dev/build/tools/"
 # SpEED on the GPU against libvmaf's values (tests/speed)
 cp "$nvbuild/tests/speed/speed_test" "$dev/build/tests/"
 cp "$repo/tests/speed/data/speed_model.json" "$dev/build/tests/"
+# CAMBI on the GPU against libvmaf's values, and its records and kernel time
+cp "$nvbuild/tests/cambi_libvmaf" "$nvbuild/tests/acc_parity" "$dev/build/tests/"
 cp "$repo/.ffmpeg/prefix-nvidia/share/vqhip/models/"*.json "$dev/models/"
 cp "$ffsrc/tests/"*.sh "$ffsrc/tests/"*.awk "$dev/fate/src/tests/"
 cp "$ffsrc/tests/ref/fate/filter-vqhip-"* "$dev/fate/src/tests/ref/fate/"
@@ -84,11 +87,17 @@ fate=$?
 echo "== SpEED against libvmaf's values, CPU and GPU"
 .device/build/tests/speed_test .device/build/tests/speed_model.json
 speed=$?
+echo "== CAMBI against libvmaf's values, CPU and GPU; GPU records at 4K"
+.device/build/tests/cambi_libvmaf &&
+    .device/build/tests/acc_parity --feature name=cambi:full_ref=true \
+        --size 3840x2160 --fill smooth --frames 2 --bench 50
+cambi=$?
 [ $# -gt 0 ] || set -- --quick
 tools/gpu-check.sh .device/build "$@"
 parity=$?
-echo "== FATE exit code: $fate, speed_test: $speed"
-[ "$fate" -eq 0 ] && [ "$speed" -eq 0 ] && [ "$parity" -eq 0 ]
+echo "== FATE exit code: $fate, speed_test: $speed, cambi: $cambi"
+[ "$fate" -eq 0 ] && [ "$speed" -eq 0 ] && [ "$cambi" -eq 0 ] &&
+    [ "$parity" -eq 0 ]
 EOF
 chmod +x "$dev/run.sh" "$dev/fate/run.sh"
 echo "pack-gpu-check: $(du -sh "$dev" | cut -f1) in .device; on the GPU machine: .device/run.sh"
