@@ -146,6 +146,56 @@ else
     echo "make-refs: no vmaf tool given: filter-vqhip-motion left as it is" >&2
 fi
 
+# SpEED and motion_v2: libvmaf's values (C path) for refcmp_metadata's
+# frames in PIXFMT, in the order of the filter's own lines (keys only, as
+# for vmaf above). motion_v2's reference is libvmaf's integer motion under
+# motion_v2's names: its SAD score must equal motion's.
+#   libvmaf_ref TEST PIXFMT BITS LIBVMAF_FEATURE VQHIP_FEATURE [SED_RENAME]
+libvmaf_ref() {
+    lsrc="testsrc2=size=300x200:rate=1:duration=5,format=$2"
+    "$ffmpeg" -y -nostdin -loglevel error -auto_conversion_filters -lavfi "$lsrc" \
+        -f rawvideo "$tmp/lref.yuv"
+    "$ffmpeg" -y -nostdin -loglevel error -auto_conversion_filters \
+        -lavfi "$lsrc,avgblur=4" -f rawvideo "$tmp/ldis.yuv"
+    case $2 in yuv444*) lp=444 ;; yuv422*) lp=422 ;; *) lp=420 ;; esac
+    "$vmaf" -q -r "$tmp/lref.yuv" -d "$tmp/ldis.yuv" -w 300 -h 200 -p $lp -b "$3" \
+        --feature "$4" --no_prediction --cpumask 255 --csv -o "$tmp/l.csv"
+    sed -i "1{${6:-}}" "$tmp/l.csv"
+    "$ffmpeg" -nostdin -nostats -loglevel error -auto_conversion_filters \
+        -lavfi "$lsrc,split[ref][tmp];[tmp]avgblur=4[enc];[enc][ref]vqhip=backend=cpu:feature=$5,metadata=print:file=-" \
+        -f null /dev/null | sed 's/=.*//' > "$tmp/lorder.txt"
+    awk -F, 'NR == FNR {
+            if (FNR == 1) { for (i = 2; i <= NF; i++) name[i] = $i; next }
+            for (i = 2; i <= NF; i++) if (name[i] != "") val[$1, name[i]] = $i
+            next
+        }
+        /^frame:/ { frame = substr($1, 7) + 0
+                    printf "frame:%-4d pts:%-7d pts_time:%d\n", frame, frame, frame
+                    next }
+        $0 == "lavfi.vqhip.backend" { print $0 "=cpu"; next }
+        { key = substr($0, 13)
+          if (!((frame, key) in val)) { print "no libvmaf value for " key > "/dev/stderr"; exit 1 }
+          print $0 "=" val[frame, key] }' "$tmp/l.csv" "$tmp/lorder.txt" \
+        > "$refdir/filter-vqhip-$1"
+    sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
+        "$refdir/filter-vqhip-$1" > "$refdir/filter-vqhip-hip-$1"
+}
+if [ -n "$vmaf" ]; then
+    v1016="speed_sigma_nn=0.19:speed_nn_floor=0.1:speed_weight_var_mode=5:speed_max_val=45"
+    libvmaf_ref speed-chroma yuv444p 8 speed_chroma name=speed_chroma
+    libvmaf_ref speed-chroma-v1016 yuv444p10le 10 "speed_chroma=$v1016" \
+        "name=speed_chroma\\\\:$(echo "$v1016" | sed 's/:/\\\\:/g')"
+    libvmaf_ref speed-temporal yuv420p 8 speed_temporal name=speed_temporal
+    libvmaf_ref motion-v2 yuv420p 8 motion name=motion_v2 \
+        's/VMAF_integer_feature_motion_sad_score/motion_v2_sad_score/;s/integer_motion2/motion2_v2_score/;s/integer_motion3/motion3_v2_score/'
+    # CAMBI: 8-bit, and 10-bit with full_ref (cambi_source, cambi_full_reference)
+    libvmaf_ref cambi yuv420p 8 cambi name=cambi
+    libvmaf_ref cambi-full-ref-yuv420p10 yuv420p10le 10 cambi=full_ref=true \
+        'name=cambi\\:full_ref=true'
+else
+    echo "make-refs: no vmaf tool given: SpEED, motion_v2 and CAMBI references left as they are" >&2
+fi
+
 # The GPU tests compare with the same values; only the backend differs.
 for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray psnr-subsample psnr-yuv420p10 motion vmaf \
          float-yuv420p float-yuv422p10 vmaf-float; do

@@ -223,10 +223,8 @@ static int fex_create(VqContext *ctx, const VqSpec *spec, VqFex **out)
 static int same_options(const VqFex *a, const VqFex *b)
 {
     for (const VqOption *o = a->desc->options; o && o->name; o++) {
-        size_t sz = o->type == VQ_OPT_BOOL ? sizeof(bool) :
-                    o->type == VQ_OPT_INT || o->type == VQ_OPT_ENUM
-                    ? sizeof(int) : sizeof(double);
-        if (memcmp((char *)a->priv + o->offset, (char *)b->priv + o->offset, sz))
+        if (memcmp((char *)a->priv + o->offset, (char *)b->priv + o->offset,
+                   vq_opt_size(o)))
             return 0;
     }
     return 1;

@@ -34,9 +34,11 @@
 #include "vqhip.h"
 
 typedef enum Fill { FILL_RANDOM, FILL_ZERO, FILL_MAX, FILL_EXTREME,
-                    FILL_NEAR_EXTREME, FILL_NOISY_GRADIENT, N_FILLS } Fill;
+                    FILL_NEAR_EXTREME, FILL_NOISY_GRADIENT, FILL_FLAT,
+                    FILL_SMOOTH, N_FILLS } Fill;
 static const char *const fill_names[] = { "random", "zero", "max", "extreme",
-                                          "near-extreme", "noisy-gradient" };
+                                          "near-extreme", "noisy-gradient",
+                                          "flat", "smooth" };
 
 static uint64_t rng_state;
 static uint64_t rng(void)
@@ -71,6 +73,15 @@ static unsigned sample_value(Fill fill, unsigned max, unsigned x, unsigned y,
         if (dis)
             v += (long)(rng() % 9) - 4;
         return v < 0 ? 0 : v > (long)max ? max : (unsigned)v;
+    }
+    /* one mid-dark grey: every sample in one histogram bin */
+    case FILL_FLAT: return max / 5 + frame;
+    /* a slow dark ramp, one step every 24 samples, the distorted copy
+     * quantised to even values: wide bands (CAMBI's c-values at their
+     * densest) */
+    case FILL_SMOOTH: {
+        unsigned v = ((x + 2 * y) / 24 + 3 * frame) % (max / 4 + 1) + max / 16;
+        return dis ? v & ~1u : v;
     }
     default: return (unsigned)(rng() % (max + 1));
     }
@@ -317,14 +328,6 @@ static int compare(const Result *c, const Result *g, const VqFexDesc *d,
     return 1;
 }
 
-static const ParitySizes *case_sizes(const char *name)
-{
-    for (const ParitySizes *p = parity_sizes; p->name; p++)
-        if (!strcmp(p->name, name))
-            return p;
-    return NULL;
-}
-
 /* One configuration: returns 0 ok, 1 mismatch, 2 not applicable. */
 static int check_one(const ParityCase *pc, const char *spec, unsigned bpc,
                      VqPixFmt fmt, unsigned w, unsigned h, Fill fill,
@@ -509,29 +512,37 @@ int main(int argc, char **argv)
             continue;
         for (const char *const *spec = pc->specs; *spec; spec++) {
             unsigned ran = 0, na = 0, before = n_fail;
-            for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-                unsigned w = s ? sizes[s][0] : pc->min_w;
-                unsigned h = s ? sizes[s][1] : pc->min_h;
-                if (s && sizes[s][0] == 1 && sizes[s][1] == 1) {
-                    const ParitySizes *ps = case_sizes(pc->name);
-                    w = ps ? ps->extra_w : 0;
-                    h = ps ? ps->extra_h : 0;
-                }
-                if (w < pc->min_w || h < pc->min_h || !w || !h)
+            const unsigned (*extra)[2] = NULL;
+            for (const ParitySizes *ps = parity_extra_sizes; ps->name; ps++)
+                if (!strcmp(ps->name, pc->name))
+                    extra = ps->sizes;
+            unsigned n_extra = 0;
+            while (extra && extra[n_extra][0])
+                n_extra++;
+            const unsigned n_common = sizeof(sizes) / sizeof(sizes[0]);
+            for (unsigned s = 0; s < n_common + n_extra; s++) {
+                const unsigned *wh = s < n_common ? sizes[s]
+                                                  : extra[s - n_common];
+                unsigned w = s ? wh[0] : pc->min_w;
+                unsigned h = s ? wh[1] : pc->min_h;
+                if (w < pc->min_w || h < pc->min_h)
                     continue;
                 int big = w * h > 100000, huge = w * h > 4000000;
                 for (unsigned b = 0; b < 4; b++)
                     for (unsigned f = 0; f < 4; f++)
                         for (unsigned fill = 0; fill < N_FILLS; fill++) {
-                            /* 1080p: every depth and format, two fills;
-                             * 4K: every depth, 4:2:0, random fill (the
-                             * CPU side of 4K is what the full set's time
-                             * goes to); --quick: neither */
+                            /* 1080p and up: every depth and format, four
+                             * fills (4K: 4:2:0, random and smooth fills:
+                             * the CPU side of 4K is where the full set's
+                             * time goes); --quick: none of them */
                             if (big && (quick || (fill != FILL_RANDOM &&
-                                                  fill != FILL_NOISY_GRADIENT)))
+                                                  fill != FILL_NOISY_GRADIENT &&
+                                                  fill != FILL_FLAT &&
+                                                  fill != FILL_SMOOTH)))
                                 continue;
-                            if (huge && (fill != FILL_RANDOM ||
-                                         fmts[f] != VQ_PIX_FMT_420))
+                            if (huge && (fmts[f] != VQ_PIX_FMT_420 ||
+                                         (fill != FILL_RANDOM &&
+                                          fill != FILL_SMOOTH)))
                                 continue;
                             uint64_t cs = seed ^ (0x9E3779B97F4A7C15ULL *
                                 (1 + s * 1000 + b * 100 + f * 10 + fill));

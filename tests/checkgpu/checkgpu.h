@@ -16,13 +16,14 @@ typedef struct ParityCase {
 
 extern const ParityCase parity_cases[];
 
-/* Optional, per case (by name): one more size to try, e.g. odd and just
- * above the minimum. */
+/* Sizes a case is tried at besides the common ones (e.g. odd sizes above a
+ * large minimum, 4K): sizes ends with { 0, 0 }; the list ends with a NULL
+ * name. */
 typedef struct ParitySizes {
     const char *name;
-    unsigned extra_w, extra_h;
+    const unsigned (*sizes)[2];
 } ParitySizes;
 
-extern const ParitySizes parity_sizes[];
+extern const ParitySizes parity_extra_sizes[];
 
 #endif
