@@ -78,6 +78,20 @@ fate-filter-vqhip-speed-temporal: CMD = refcmp_metadata "$(VQHIP_CPU):feature=na
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-motion-v2
 fate-filter-vqhip-motion-v2: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=motion_v2" yuv420p $(VQHIP_FUZZ)
 
+# libvmaf's float extractors (float_vif, float_adm, float_motion) and the
+# float model; libvmaf wrote the values (its C path; its float features
+# print the same with its SIMD).
+VQHIP_FLOAT = feature=name=float_vif|name=float_adm|name=float_motion
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-yuv420p
+fate-filter-vqhip-float-yuv420p: CMD = refcmp_metadata "$(VQHIP_CPU):$(VQHIP_FLOAT)" yuv420p $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-yuv422p10
+fate-filter-vqhip-float-yuv422p10: CMD = refcmp_metadata "$(VQHIP_CPU):$(VQHIP_FLOAT)" yuv422p10le $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-vmaf-float
+fate-filter-vqhip-vmaf-float: CMD = refcmp_metadata "$(VQHIP_CPU):model=version=vmaf_float_v0.6.1" yuv420p $(VQHIP_FUZZ)
+
 # Semi-planar frames (as hardware decoders and hwdownload give them) score
 # exactly as the same samples in planar frames: the planar tests'
 # references, both inputs converted losslessly after the blur
@@ -189,6 +203,22 @@ fate-filter-vqhip-hip-speed-temporal: REF = $(SRC_PATH)/tests/ref/fate/filter-vq
 FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-motion-v2
 fate-filter-vqhip-hip-motion-v2: CMD = refcmp_metadata "$(VQHIP_HIP):depth=8:feature=name=motion_v2" yuv420p $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-motion-v2: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-motion-v2
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-yuv420p
+fate-filter-vqhip-hip-float-yuv420p: CMD = refcmp_metadata "$(VQHIP_HIP):$(VQHIP_FLOAT)" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-yuv420p: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-yuv420p
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-yuv420p-depth1
+fate-filter-vqhip-hip-float-yuv420p-depth1: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:$(VQHIP_FLOAT)" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-yuv420p-depth1: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-yuv420p
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-yuv422p10
+fate-filter-vqhip-hip-float-yuv422p10: CMD = refcmp_metadata "$(VQHIP_HIP):depth=8:$(VQHIP_FLOAT)" yuv422p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-yuv422p10: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-yuv422p10
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-vmaf-float
+fate-filter-vqhip-hip-vmaf-float: CMD = refcmp_metadata "$(VQHIP_HIP):model=version=vmaf_float_v0.6.1" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-vmaf-float: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf-float
 
 FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-vmaf-nv12
 fate-filter-vqhip-hip-vmaf-nv12: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p scale,format=nv12 $(VQHIP_FUZZ)

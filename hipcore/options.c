@@ -85,6 +85,7 @@ void vq_opt_set_defaults(const VqOption *opts, void *obj)
         case VQ_OPT_BOOL: *(bool *)p = o->def.b; break;
         case VQ_OPT_INT: *(int *)p = o->def.i; break;
         case VQ_OPT_DOUBLE: *(double *)p = o->def.d; break;
+        case VQ_OPT_ENUM: *(int *)p = o->def.i; break;
         case VQ_OPT_STRING:
             memset(p, 0, VQ_OPT_STRING_SIZE);
             if (o->def.s)
@@ -100,6 +101,7 @@ size_t vq_opt_size(const VqOption *o)
     case VQ_OPT_BOOL: return sizeof(bool);
     case VQ_OPT_INT: return sizeof(int);
     case VQ_OPT_DOUBLE: return sizeof(double);
+    case VQ_OPT_ENUM: return sizeof(int);
     case VQ_OPT_STRING: return VQ_OPT_STRING_SIZE;
     }
     return 0;
@@ -224,6 +226,23 @@ int vq_opt_set(const VqOption *opts, void *obj, const char *owner,
         *(double *)p = v;
         return 0;
     }
+    case VQ_OPT_ENUM: {
+        char list[256];
+        size_t len = 0;
+        list[0] = '\0';
+        for (int i = 0; o->choices && o->choices[i]; i++) {
+            if (!strcmp(o->choices[i], val)) {
+                *(int *)p = i;
+                return 0;
+            }
+            int n = snprintf(list + len, sizeof(list) - len, "%s%s",
+                             i ? ", " : "", o->choices[i]);
+            if (n > 0 && (size_t)n < sizeof(list) - len)
+                len += (size_t)n;
+        }
+        return vq_fail(e, VQ_EINVAL, "%s option %s: '%s' is not one of %s",
+                       owner, o->name, val, list);
+    }
     case VQ_OPT_STRING:
         return set_string(o, p, owner, val, e);
     }
@@ -237,6 +256,7 @@ int vq_opt_is_default(const VqOption *o, const void *obj)
     case VQ_OPT_BOOL: return *(const bool *)p == o->def.b;
     case VQ_OPT_INT: return *(const int *)p == o->def.i;
     case VQ_OPT_DOUBLE: return *(const double *)p == o->def.d;
+    case VQ_OPT_ENUM: return *(const int *)p == o->def.i;
     case VQ_OPT_STRING: return !strcmp(p, o->def.s ? o->def.s : "");
     }
     return 1;
@@ -278,6 +298,10 @@ char *vq_opt_output_name(const char *base, const VqOption *opts,
         case VQ_OPT_DOUBLE:
             w = snprintf(buf + len, sizeof(buf) - len, "_%s_%g", key,
                          *(const double *)p);
+            break;
+        case VQ_OPT_ENUM:
+            w = snprintf(buf + len, sizeof(buf) - len, "_%s_%s", key,
+                         o->choices[*(const int *)p]);
             break;
         case VQ_OPT_STRING:
             w = snprintf(buf + len, sizeof(buf) - len, "_%s_%s", key, p);

@@ -15,6 +15,7 @@ typedef enum VqOptType {
     VQ_OPT_BOOL,   /* stored as bool */
     VQ_OPT_INT,    /* stored as int */
     VQ_OPT_DOUBLE, /* stored as double */
+    VQ_OPT_ENUM,   /* one of `choices` by name, stored as its index (int) */
     VQ_OPT_STRING, /* stored as char[VQ_OPT_STRING_SIZE], zero padded */
 } VqOptType;
 
@@ -43,8 +44,8 @@ typedef struct VqOption {
     } def;
     double min, max;   /* for INT and DOUBLE */
     unsigned flags;
-    /* STRING: the accepted values, NULL terminated; NULL accepts any
-     * value that fits VQ_OPT_STRING_SIZE. */
+    /* ENUM: the names, NULL terminated. STRING: the accepted values, NULL
+     * terminated; NULL accepts any value that fits VQ_OPT_STRING_SIZE. */
     const char *const *choices;
 } VqOption;
 
@@ -77,7 +78,8 @@ int vq_opt_is_default(const VqOption *opt, const void *obj);
 /* Output name for a provided feature, suffixed libvmaf's way by every
  * FEATURE_PARAM option that is not at its default (keys sorted
  * alphabetically; "_key" for bools, "_key_%d" for ints, "_key_%g" for
- * doubles, "_key_value" for strings). Caller frees. */
+ * doubles, "_key_<name>" for enums, "_key_value" for strings). Caller
+ * frees. */
 char *vq_opt_output_name(const char *base, const VqOption *opts,
                          const void *obj);
 

@@ -212,6 +212,7 @@ static int stored_to_planar(VqStaging *st, VqSlot *slot, unsigned k,
         unsigned p = sp + c;
         if (!(st->planes & (1u << p)))
             continue;
+#if defined(VQ_HAVE_HIP)
         int err = vq_gpu_fail(st->gpu,
             vq_convert_plane_launch(up, src, pitch, semi ? 2 : 1, c,
                                     fmt->msb_shift, bps,
@@ -219,6 +220,10 @@ static int stored_to_planar(VqStaging *st, VqSlot *slot, unsigned k,
                                     slot->view[k].plane[p].pitch, fmt->w[p],
                                     fmt->h[p]),
             "plane conversion");
+#else
+        (void)src; (void)pitch; (void)up; (void)bps;
+        int err = VQ_EDEVICE; /* no staging exists without a HIP platform */
+#endif
         if (err)
             return err;
     }

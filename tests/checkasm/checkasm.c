@@ -18,6 +18,8 @@
 
 static const CaTable *const tables[] = {
     &ca_table_adm,
+    &ca_table_float_adm,
+    &ca_table_float_vif,
     &ca_table_motion,
     &ca_table_motion_v2,
     &ca_table_psnr,

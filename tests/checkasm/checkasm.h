@@ -115,6 +115,8 @@ void ca_bench_end(unsigned long calls);
 
 /* The tables checked (checkasm.c lists them). */
 extern const CaTable ca_table_adm;
+extern const CaTable ca_table_float_adm;
+extern const CaTable ca_table_float_vif;
 extern const CaTable ca_table_motion;
 extern const CaTable ca_table_motion_v2;
 extern const CaTable ca_table_psnr;

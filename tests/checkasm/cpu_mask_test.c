@@ -101,10 +101,12 @@ static int run_frames(unsigned w, unsigned h, unsigned bpc, Run *run)
     VqContext *ctx = NULL;
     static const char *const features[] = {
         "psnr", "name=adm:debug=true", "name=motion:debug=true",
-        "name=vif:debug=true",
+        "name=vif:debug=true", "name=float_vif:debug=true",
+        "name=float_adm:debug=true", "float_motion",
     };
     int e = vq_open(&ctx, &cfg);
-    for (unsigned i = 0; !e && i < 4; i++)
+    for (unsigned i = 0; !e && i < sizeof(features) / sizeof(features[0]);
+         i++)
         e = vq_use_feature(ctx, features[i]);
     unsigned cw = (w + 1) / 2, ch = (h + 1) / 2;
     size_t bps = bpc > 8 ? 2 : 1;
