@@ -100,8 +100,8 @@ size_t vq_opt_size(const VqOption *o)
     switch (o->type) {
     case VQ_OPT_BOOL: return sizeof(bool);
     case VQ_OPT_INT: return sizeof(int);
-    case VQ_OPT_ENUM: return sizeof(int);
     case VQ_OPT_DOUBLE: return sizeof(double);
+    case VQ_OPT_ENUM: return sizeof(int);
     case VQ_OPT_STRING: return VQ_OPT_STRING_SIZE;
     }
     return 0;
