@@ -144,8 +144,8 @@ static __device__ const double vq_cd_log_dev[64][3] = VQ_CD_LOG_TAB;
  * exact) + lo), |r| <= ln2/128: Taylor series to r^6. */
 static inline VQ_HOST_DEVICE double vq_cd_exp(double x)
 {
-    if (x < -700.0)
-        return 0.0;
+    int tiny = x < -700.0;
+    x = tiny ? 0.0 : x;
     int k = vq_cd_round(x * 0x1.71547652b82fep+6);
     double r = (x - k * 0x1.62e42fefa2000p-7) - k * 0x1.9ef35793c7673p-47;
     double p = 0x1.6c16c16c16c17p-10;
@@ -157,8 +157,9 @@ static inline VQ_HOST_DEVICE double vq_cd_exp(double x)
     int j = k & 63, e = (k - j) / 64; /* k = 64 e + j */
     int e1 = e / 2, e2 = e - e1;
     double t = VQ_CD_EXP2[j];
-    return (t + t * p) * vq_cd_double((uint64_t)(e1 + 1023) << 52) *
-           vq_cd_double((uint64_t)(e2 + 1023) << 52);
+    double v = (t + t * p) * vq_cd_double((uint64_t)(e1 + 1023) << 52) *
+               vq_cd_double((uint64_t)(e2 + 1023) << 52);
+    return tiny ? 0.0 : v;
 }
 
 /* log x = e ln2 + log c + log(1 + r), x = 2^e m, m in [1, 2), c the
@@ -294,29 +295,22 @@ static inline VQ_HOST_DEVICE double vq_cd_atan2(double y, double x)
     return neg_y ? -a : a;
 }
 
-/* a * b = p + e exactly (Veltkamp/Dekker, no fused multiply-add). */
-static inline VQ_HOST_DEVICE void vq_cd_two_prod(double a, double b,
-                                                 double *p, double *e)
-{
-    double ca = 134217729.0 * a, cb = 134217729.0 * b; /* 2^27 + 1 */
-    double ah = ca - (ca - a), al = a - ah;
-    double bh = cb - (cb - b), bl = b - bh;
-    *p = a * b;
-    *e = ((ah * bh - *p) + ah * bl + al * bh) + al * bl;
-}
-
-/* c^7 for a float c, in double (about 2^-100 relative before the final
- * rounding, so it is the correctly rounded power in all but rare cases). */
+/* c^7 for a float c: c^2 is exact, then three roundings (within 2 ulp). */
 static inline VQ_HOST_DEVICE double vq_cd_pow7(float c)
 {
-    double x = c, x2 = x * x; /* exact: 48 bits */
-    double h4, l4, h6, l6, h7, l7;
-    vq_cd_two_prod(x2, x2, &h4, &l4);
-    vq_cd_two_prod(h4, x2, &h6, &l6);
-    l6 += l4 * x2;
-    vq_cd_two_prod(h6, x, &h7, &l7);
-    l7 += l6 * x;
-    return h7 + l7;
+    double x = c, x2 = x * x;
+    return (x2 * x2) * x2 * x;
+}
+
+/* sin and cos of x with one reduction. */
+static inline VQ_HOST_DEVICE void vq_cd_sincos(double x, double *s, double *c)
+{
+    double r;
+    int q = vq_cd_reduce(x, &r);
+    double sr = vq_cd_sin_k(r), cr = vq_cd_cos_k(r);
+    double sv = q & 1 ? cr : sr, cv = q & 1 ? sr : cr;
+    *s = q & 2 ? -sv : sv;
+    *c = (q + 1) & 2 ? -cv : cv;
 }
 
 #ifdef __cplusplus

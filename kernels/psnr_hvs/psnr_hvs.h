@@ -124,38 +124,70 @@ static inline VQ_HOST_DEVICE void vq_hvs_fdct8x8(int32_t *b)
         vq_hvs_fdct8(b + 8 * i, z + i, 8);
 }
 
-/* Masking threshold of one block (samples in, DCT coefficients out):
- * sqrt(CSF-weighted AC energy * variance ratio) / 32. */
-static inline VQ_HOST_DEVICE float vq_hvs_mask(int32_t *b, const float *mask)
+/* Masking thresholds of the reference and distorted blocks (samples in,
+ * DCT coefficients out): sqrt(CSF-weighted AC energy * variance ratio) /
+ * 32 each, libvmaf's float operations in its order. The two blocks are
+ * processed side by side (independent chains keep a CPU busy). libvmaf's
+ * float sums of the samples are exact (integers below 2^24), so they are
+ * taken as integer sums. */
+static inline VQ_HOST_DEVICE void vq_hvs_masks(int32_t *s, int32_t *d,
+                                               const float *mask, float *ms,
+                                               float *md)
 {
-    float gmean = 0, means[4] = { 0, 0, 0, 0 };
+    int32_t sg = 0, dg = 0, sq[4] = { 0, 0, 0, 0 }, dq[4] = { 0, 0, 0, 0 };
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++) {
             int sub = ((i & 12) >> 2) + ((j & 12) >> 1);
-            gmean += b[i * 8 + j];
-            means[sub] += b[i * 8 + j];
+            sg += s[i * 8 + j];
+            dg += d[i * 8 + j];
+            sq[sub] += s[i * 8 + j];
+            dq[sub] += d[i * 8 + j];
         }
-    gmean /= 64.f;
-    for (int k = 0; k < 4; k++)
-        means[k] /= 16.f;
-    float gvar = 0, vars[4] = { 0, 0, 0, 0 };
+    float s_mean = (float)sg / 64.f, d_mean = (float)dg / 64.f;
+    float s_means[4], d_means[4];
+    for (int k = 0; k < 4; k++) {
+        s_means[k] = (float)sq[k] / 16.f;
+        d_means[k] = (float)dq[k] / 16.f;
+    }
+    float s_gvar = 0, d_gvar = 0, s_vars[4] = { 0, 0, 0, 0 },
+          d_vars[4] = { 0, 0, 0, 0 };
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++) {
             int sub = ((i & 12) >> 2) + ((j & 12) >> 1);
-            float dg = b[i * 8 + j] - gmean, dq = b[i * 8 + j] - means[sub];
-            gvar += dg * dg;
-            vars[sub] += dq * dq;
+            float a = s[i * 8 + j] - s_mean, b = d[i * 8 + j] - d_mean;
+            float qa = s[i * 8 + j] - s_means[sub];
+            float qb = d[i * 8 + j] - d_means[sub];
+            s_gvar += a * a;
+            d_gvar += b * b;
+            s_vars[sub] += qa * qa;
+            d_vars[sub] += qb * qb;
         }
-    gvar *= 1 / 63.f * 64;
-    for (int k = 0; k < 4; k++)
-        vars[k] *= 1 / 15.f * 16;
-    if (gvar > 0)
-        gvar = (vars[0] + vars[1] + vars[2] + vars[3]) / gvar;
-    vq_hvs_fdct8x8(b);
-    float energy = 0;
-    for (int k = 1; k < 64; k++)
-        energy += (float)vq_hvs_mul(b[k], b[k]) * mask[k];
-    return (float)(sqrt((double)(energy * gvar)) / 32.0);
+    s_gvar *= 1 / 63.f * 64;
+    d_gvar *= 1 / 63.f * 64;
+    for (int k = 0; k < 4; k++) {
+        s_vars[k] *= 1 / 15.f * 16;
+        d_vars[k] *= 1 / 15.f * 16;
+    }
+    if (s_gvar > 0)
+        s_gvar = (s_vars[0] + s_vars[1] + s_vars[2] + s_vars[3]) / s_gvar;
+    if (d_gvar > 0)
+        d_gvar = (d_vars[0] + d_vars[1] + d_vars[2] + d_vars[3]) / d_gvar;
+    vq_hvs_fdct8x8(s);
+    vq_hvs_fdct8x8(d);
+    float s_en = 0, d_en = 0;
+    for (int k = 1; k < 64; k++) {
+        s_en += (float)vq_hvs_mul(s[k], s[k]) * mask[k];
+        d_en += (float)vq_hvs_mul(d[k], d[k]) * mask[k];
+    }
+    *ms = (float)(sqrt((double)(s_en * s_gvar)) / 32.0);
+    *md = (float)(sqrt((double)(d_en * d_gvar)) / 32.0);
+}
+
+/* |a - b| as a float, as C's abs() of the int difference. */
+static inline VQ_HOST_DEVICE float vq_hvs_abs_err(int32_t a, int32_t b)
+{
+    uint32_t e = (uint32_t)a - (uint32_t)b, neg = 0u - (e >> 31);
+    return (float)(int32_t)((e ^ neg) - neg);
 }
 
 /* The 64 terms of the block whose samples are s (reference) and d
@@ -164,18 +196,21 @@ static inline VQ_HOST_DEVICE void vq_hvs_block_terms(int32_t *s, int32_t *d,
                                                      const VqHvsTables *t,
                                                      float *terms)
 {
-    float s_mask = vq_hvs_mask(s, t->mask);
-    float d_mask = vq_hvs_mask(d, t->mask);
+    float s_mask, d_mask;
+    vq_hvs_masks(s, d, t->mask, &s_mask, &d_mask);
     if (d_mask > s_mask)
         s_mask = d_mask;
-    for (int k = 0; k < 64; k++) {
-        uint32_t e = (uint32_t)s[k] - (uint32_t)d[k];
-        float err = (float)(int32_t)((int32_t)e < 0 ? 0u - e : e);
-        if (k) {
-            float thr = s_mask / t->mask[k];
-            err = err < thr ? 0 : err - thr;
-        }
-        terms[k] = (err * t->csf[k]) * (err * t->csf[k]);
+    /* The DC term is not masked. The others without branches, so that a CPU
+     * vectorizes them: libvmaf's "err < thr ? 0 : err - thr" is err - thr
+     * with negative results (exactly those with err < thr) set to +0. */
+    float e0 = vq_hvs_abs_err(s[0], d[0]);
+    terms[0] = (e0 * t->csf[0]) * (e0 * t->csf[0]);
+    for (int k = 1; k < 64; k++) {
+        float err = vq_hvs_abs_err(s[k], d[k]);
+        float cut = err - s_mask / t->mask[k];
+        uint32_t u = vq_hvs_bits(cut);
+        cut = vq_hvs_float(u & ~(uint32_t)((int32_t)u >> 31));
+        terms[k] = (cut * t->csf[k]) * (cut * t->csf[k]);
     }
 }
 

@@ -124,7 +124,7 @@ int main(void)
     const Range sin_r = { "sin", -40, 40, 2, 0 };
     const Range cos_r = { "cos", -40, 40, 2, 0 };
     const Range atan_r = { "atan2", -10, 10, 4, 0 };
-    const Range pow7_r = { "pow(c, 7)", 0, 200, 1, 0 };
+    const Range pow7_r = { "pow(c, 7)", 0, 200, 2, 0 };
     check_fn(&exp_r, vq_cd_exp, exp);
     check_fn(&log_r, vq_cd_log, log);
     check_fn(&pow24_r, ours_pow24, libm_pow24);
