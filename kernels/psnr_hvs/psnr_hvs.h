@@ -219,12 +219,11 @@ typedef struct VqHvsPlaneDev {
     unsigned bx, by;       /* blocks across and down */
     float *terms;          /* bx * by * 64, block-major in libvmaf's order */
     double *chunk_sum;     /* per block: sum of its terms (an estimate) */
-    double *group_sum;     /* per group: scratch of the estimate pass */
     VqHvsStep *chunk_st;   /* per block: VQ_HVS_CAND summaries */
     int *chunk_base;       /* per block: binade of the first candidate */
     VqHvsStep *group_st;   /* per group: VQ_HVS_CAND summaries */
     int *group_base;
-    VqHvsTables tab;
+    const VqHvsTables *tab; /* device memory */
 } VqHvsPlaneDev;
 
 typedef struct VqHvsArgs {

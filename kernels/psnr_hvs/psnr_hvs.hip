@@ -49,36 +49,40 @@ __global__ void hvs_terms(VqHvsArgs a)
     load_block<T>(a.ref[pl], x0, y0, s);
     load_block<T>(a.dis[pl], x0, y0, d);
     float *t = p.terms + (size_t)b * VQ_HVS_CHUNK;
-    vq_hvs_block_terms(s, d, &p.tab, t);
+    vq_hvs_block_terms(s, d, p.tab, t);
     double sum = 0;
     for (int k = 0; k < VQ_HVS_CHUNK; k++)
         sum += t[k];
     p.chunk_sum[b] = sum;
 }
 
+/* blockDim.x == EST_THREADS: thread t estimates a run of consecutive
+ * groups; one short sequential prefix over the runs in shared memory. */
 __global__ void hvs_estimates(VqHvsArgs a)
 {
+    __shared__ double seg[EST_THREADS];
     const VqHvsPlaneDev &p = a.p[blockIdx.y];
-    unsigned n = p.bx * p.by, ng = n_groups(n);
-    for (unsigned g = threadIdx.x; g < ng; g += blockDim.x) {
-        double s = 0;
+    const unsigned n = p.bx * p.by, ng = n_groups(n), t = threadIdx.x;
+    const unsigned len = (ng + EST_THREADS - 1) / EST_THREADS;
+    const unsigned g0 = t * len, g1 = g0 + len < ng ? g0 + len : ng;
+    double total = 0;
+    for (unsigned g = g0; g < g1; g++)
         for (unsigned c = g * VQ_HVS_GROUP; c < n && c < (g + 1) * VQ_HVS_GROUP; c++)
-            s += p.chunk_sum[c];
-        p.group_sum[g] = s;
-    }
+            total += p.chunk_sum[c];
+    seg[t] = total;
     __syncthreads();
-    if (threadIdx.x == 0) {
+    if (t == 0) {
         double run = 0;
-        for (unsigned g = 0; g < ng; g++) {
-            double s = p.group_sum[g];
-            p.group_sum[g] = run; /* now the estimate at the group's start */
-            p.group_base[g] = vq_hvs_base(run);
-            run += s;
+        for (unsigned k = 0; k < EST_THREADS; k++) {
+            double v = seg[k];
+            seg[k] = run;
+            run += v;
         }
     }
     __syncthreads();
-    for (unsigned g = threadIdx.x; g < ng; g += blockDim.x) {
-        double run = p.group_sum[g];
+    double run = seg[t];
+    for (unsigned g = g0; g < g1; g++) {
+        p.group_base[g] = vq_hvs_base(run);
         for (unsigned c = g * VQ_HVS_GROUP; c < n && c < (g + 1) * VQ_HVS_GROUP; c++) {
             p.chunk_base[c] = vq_hvs_base(run);
             run += p.chunk_sum[c];

@@ -32,6 +32,11 @@ static const char *const vif_specs[] = {
     NULL
 };
 
+static const char *const float_moment_specs[] = { "float_moment", NULL };
+static const char *const float_ansnr_specs[] = { "float_ansnr", NULL };
+static const char *const psnr_hvs_specs[] = { "psnr_hvs", NULL };
+static const char *const ciede_specs[] = { "ciede", NULL };
+
 const ParityCase parity_cases[] = {
     /* name          option sets        min w, h   frames */
     { "psnr",        psnr_specs,        2, 2,      3 },
@@ -39,5 +44,10 @@ const ParityCase parity_cases[] = {
     { "adm",         adm_specs,         33, 33,    2 },
     { "motion",      motion_specs,      3, 3,      5 },
     { "vif",         vif_specs,         8, 8,      2 },
+    { "float_moment", float_moment_specs, 1, 1,    2 },
+    { "float_ansnr", float_ansnr_specs, 3, 3,      2 },
+    /* 8x8 per plane: 4:4:4 at the minimum, 4:2:x from 16 wide */
+    { "psnr_hvs",    psnr_hvs_specs,    8, 8,      2 },
+    { "ciede",       ciede_specs,       1, 1,      2 },
     { NULL, NULL, 0, 0, 0 },
 };

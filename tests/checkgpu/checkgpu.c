@@ -453,7 +453,8 @@ int main(int argc, char **argv)
     static const VqPixFmt fmts[] = { VQ_PIX_FMT_420, VQ_PIX_FMT_422,
                                      VQ_PIX_FMT_444, VQ_PIX_FMT_GRAY };
     static const unsigned sizes[][2] = { { 0, 0 }, { 7, 5 }, { 33, 17 },
-                                         { 64, 36 }, { 1920, 1080 } };
+                                         { 64, 36 }, { 1920, 1080 },
+                                         { 3840, 2160 } };
     for (const ParityCase *pc = parity_cases; pc->name; pc++) {
         if (only && strcmp(only, pc->name))
             continue;
@@ -464,14 +465,17 @@ int main(int argc, char **argv)
                 unsigned h = s ? sizes[s][1] : pc->min_h;
                 if (w < pc->min_w || h < pc->min_h)
                     continue;
-                int big = w * h > 100000;
+                int big = w * h > 100000, huge = w * h > 4000000;
                 for (unsigned b = 0; b < 4; b++)
                     for (unsigned f = 0; f < 4; f++)
                         for (unsigned fill = 0; fill < N_FILLS; fill++) {
                             /* 1080p: every depth and format, two fills;
-                             * --quick: no 1080p */
+                             * --quick: neither 1080p nor 4K */
                             if (big && (quick || (fill != FILL_RANDOM &&
                                                   fill != FILL_NOISY_GRADIENT)))
+                                continue;
+                            /* 4K: every depth and format, one fill */
+                            if (huge && fill != FILL_NOISY_GRADIENT)
                                 continue;
                             uint64_t cs = seed ^ (0x9E3779B97F4A7C15ULL *
                                 (1 + s * 1000 + b * 100 + f * 10 + fill));

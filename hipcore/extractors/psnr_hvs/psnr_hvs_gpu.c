@@ -12,6 +12,7 @@
 
 typedef struct HvsGpu {
     VqHvsArgs args;
+    VqHvsTables *tab; /* device copy of the three planes' tables */
 } HvsGpu;
 
 void vq_psnr_hvs_gpu_close(VqFex *fex, VqGpu *gpu)
@@ -23,12 +24,12 @@ void vq_psnr_hvs_gpu_close(VqFex *fex, VqGpu *gpu)
         VqHvsPlaneDev *p = &g->args.p[k];
         vq_gpu_free(gpu, p->terms);
         vq_gpu_free(gpu, p->chunk_sum);
-        vq_gpu_free(gpu, p->group_sum);
         vq_gpu_free(gpu, p->chunk_st);
         vq_gpu_free(gpu, p->chunk_base);
         vq_gpu_free(gpu, p->group_st);
         vq_gpu_free(gpu, p->group_base);
     }
+    vq_gpu_free(gpu, g->tab);
     free(g);
     fex->gpu_priv = NULL;
 }
@@ -40,21 +41,25 @@ int vq_psnr_hvs_gpu_init(VqFex *fex, VqGpu *gpu)
     if (!g)
         return vq_fail(fex->err, VQ_ENOMEM, "out of memory");
     fex->gpu_priv = g;
-    int err = 0;
+    VqStream st = vq_gpu_compute_stream(gpu);
+    int err = vq_gpu_malloc(gpu, (void **)&g->tab, sizeof(s->tab),
+                            "psnr_hvs tables");
+    if (!err)
+        err = vq_gpu_upload2d(gpu, st, g->tab, sizeof(s->tab), s->tab,
+                              sizeof(s->tab), sizeof(s->tab), 1);
+    if (!err)
+        err = vq_gpu_sync(gpu, st); /* s->tab is pageable memory */
     for (int k = 0; k < 3 && !err; k++) {
         VqHvsPlaneDev *p = &g->args.p[k];
         p->bx = s->bx[k];
         p->by = s->by[k];
-        p->tab = s->tab[k];
+        p->tab = g->tab + k;
         size_t n = (size_t)p->bx * p->by;
         size_t ng = (n + VQ_HVS_GROUP - 1) / VQ_HVS_GROUP;
         err = vq_gpu_malloc(gpu, (void **)&p->terms,
                             n * VQ_HVS_CHUNK * sizeof(float), "psnr_hvs terms");
         if (!err)
             err = vq_gpu_malloc(gpu, (void **)&p->chunk_sum, n * sizeof(double),
-                                "psnr_hvs estimates");
-        if (!err)
-            err = vq_gpu_malloc(gpu, (void **)&p->group_sum, ng * sizeof(double),
                                 "psnr_hvs estimates");
         if (!err)
             err = vq_gpu_malloc(gpu, (void **)&p->chunk_st,
