@@ -80,8 +80,11 @@ static inline VQ_HOST_DEVICE int vq_hvs_base(double est)
     return e - 2;
 }
 
-/* R for term t in binade e when m has parity p (see above). */
-static inline VQ_HOST_DEVICE uint32_t vq_hvs_units(float t, int e, unsigned p)
+/* Term t in binade e: t / u = q + f with f in [0, 1). Returns q and sets
+ * *up (f > 1/2: R = q + 1) or *tie (f = 1/2: R = q + 1 when m + q is odd,
+ * so that m + R is even); VQ_HVS_BAD when R may reach 2^23. */
+static inline VQ_HOST_DEVICE uint32_t vq_hvs_split(float t, int e,
+                                                   uint32_t *up, uint32_t *tie)
 {
     uint32_t b = vq_hvs_bits(t), be = b >> 23, mt = b & 0x7fffffu;
     int et = -149; /* t = mt * 2^et */
@@ -90,33 +93,33 @@ static inline VQ_HOST_DEVICE uint32_t vq_hvs_units(float t, int e, unsigned p)
         et = (int)be - 150;
     }
     int sh = e - 23 - et; /* t / u = mt / 2^sh */
+    *up = *tie = 0;
     if (mt == 0 || sh >= 25)
         return 0; /* below half a unit: mt < 2^24 <= 2^(sh-1) */
     if (sh <= 0)
-        return -sh > 30 || ((uint64_t)mt << -sh) >= VQ_HVS_LIMIT
+        return -sh > 30 || ((uint64_t)mt << -sh) >= VQ_HVS_LIMIT - 1
              ? VQ_HVS_BAD : mt << -sh;
     uint32_t q = mt >> sh, rem = mt & ((1u << sh) - 1), half = 1u << (sh - 1);
-    if (rem > half || (rem == half && ((p + q) & 1)))
-        q++;
-    return q >= VQ_HVS_LIMIT ? VQ_HVS_BAD : q;
+    *up = rem > half;
+    *tie = rem == half;
+    return q >= VQ_HVS_LIMIT - 1 ? VQ_HVS_BAD : q;
 }
 
-/* Summary of n terms in binade e. */
+/* Summary of n terms in binade e, both start parities in one pass. */
 static inline VQ_HOST_DEVICE VqHvsStep vq_hvs_chunk_step(const float *t,
                                                          unsigned n, int e)
 {
-    VqHvsStep st;
-    for (unsigned p = 0; p < 2; p++) {
-        uint32_t inc = 0;
-        unsigned q = p;
-        for (unsigned k = 0; k < n && inc != VQ_HVS_BAD; k++) {
-            uint32_t r = vq_hvs_units(t[k], e, q);
-            inc = r == VQ_HVS_BAD || inc + r >= VQ_HVS_LIMIT ? VQ_HVS_BAD
-                                                             : inc + r;
-            q = (q + r) & 1;
+    uint32_t inc[2] = { 0, 0 }, par[2] = { 0, 1 };
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t up, tie, q = vq_hvs_split(t[k], e, &up, &tie);
+        for (unsigned p = 0; p < 2; p++) {
+            uint32_t r = q + (up | (tie & ((par[p] + q) & 1)));
+            inc[p] = q == VQ_HVS_BAD || inc[p] == VQ_HVS_BAD ||
+                     inc[p] + r >= VQ_HVS_LIMIT ? VQ_HVS_BAD : inc[p] + r;
+            par[p] = (par[p] + r) & 1;
         }
-        st.inc[p] = inc;
     }
+    VqHvsStep st = { { inc[0], inc[1] } };
     return st;
 }
 
