@@ -55,7 +55,7 @@ static inline VQ_HOST_DEVICE double vq_ciede_linear(double c)
 {
     double p = vq_cd_pow((c + 0.055) * (1.0 / 1.055), 2.4);
     double l = c * (1.0 / 12.92);
-    return c > 10. / 255. ? p : l;
+    return vq_cd_sel(c > 10. / 255., p, l);
 }
 
 /* libvmaf's xyz_to_lab_map: the cube root as pow(c, 1.0 / 3.0). */
@@ -63,7 +63,7 @@ static inline VQ_HOST_DEVICE float vq_ciede_lab_map(double c)
 {
     float p = (float)vq_cd_pow(c, 1.0 / 3.0);
     float l = (float)(((24389.0 / 27.0) * c + 16.0) * (1.0 / 116.0));
-    return c > 216.0 / 24389.0 ? p : l;
+    return vq_cd_self(c > 216.0 / 24389.0, p, l);
 }
 
 /* The stages of libvmaf's get_lab_color, separately callable so that the

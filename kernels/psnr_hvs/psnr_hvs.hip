@@ -106,11 +106,13 @@ __global__ void hvs_summaries(VqHvsArgs a)
     __syncthreads();
     unsigned t = threadIdx.x, c = c0 + t;
     if (t < nc) {
+        int cb = p.chunk_base[c], gb = p.group_base[g];
         for (int k = 0; k < VQ_HVS_CAND; k++) {
-            p.chunk_st[(size_t)c * VQ_HVS_CAND + k] =
-                vq_hvs_chunk_step(tt[t], VQ_HVS_CHUNK, p.chunk_base[c] + k);
-            gs[k][t] = vq_hvs_chunk_step(tt[t], VQ_HVS_CHUNK,
-                                         p.group_base[g] + k);
+            VqHvsStep own = vq_hvs_chunk_step(tt[t], VQ_HVS_CHUNK, cb + k);
+            p.chunk_st[(size_t)c * VQ_HVS_CAND + k] = own;
+            /* the group's binades are mostly the block's own */
+            gs[k][t] = cb == gb ? own
+                                : vq_hvs_chunk_step(tt[t], VQ_HVS_CHUNK, gb + k);
         }
     }
     __syncthreads();

@@ -12,8 +12,12 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "../../../kernels/ciede/ciede.h"
 #include "../gpu_fn.h"
+#include "ciede_cpu.h"
+
+typedef struct CiedePriv {
+    VqCiedeRowFn row; /* the CPU variant, chosen at init */
+} CiedePriv;
 
 static const char *const ciede_outputs[] = { "ciede2000", NULL };
 
@@ -31,81 +35,26 @@ static int ciede_init(VqFex *fex, const VqFormat *fmt)
                        vq_pix_fmt_name(fmt->fmt));
     fex->planes = VQ_PLANE_ALL;
     fex->acc_size = sizeof(VqCiedeAcc);
-    fex->scratch_size = 6 * 2 * (size_t)fmt->w[0] * sizeof(double) +
-                        (size_t)fmt->w[0] * sizeof(VqCiedeWork);
+    fex->scratch_size = vq_ciede_row_scratch(fmt->w[0]);
+    ((CiedePriv *)fex->priv)->row = vq_ciede_row_best();
     return 0;
 }
 
-static inline unsigned px(const uint8_t *row, unsigned bps, unsigned x)
-{
-    return bps == 1 ? row[x] : ((const uint16_t *)(const void *)row)[x];
-}
-
-/* Per row, the stages of the Lab conversion run over all 2w samples (the
- * reference's, then the distorted's) one stage at a time: the samples are
- * independent, so the processor overlaps them; so do the stages of
- * CIEDE2000 over the row's w samples. Same helpers, same values as
- * vq_ciede_pixel(). Scratch: six arrays of 2w doubles, w work records. */
 static int ciede_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                          unsigned index, void *acc, void *scratch)
 {
     (void)index;
-    VqCiedeAcc *a = acc;
+    const CiedePriv *s = fex->priv;
     const VqFormat *f = &fex->fmt;
-    const unsigned bps = f->bytes_per_sample, cw = f->w[1], ch = f->h[1];
-    const unsigned w = f->w[0], n = 2 * w;
-    double *c = scratch;   /* c[k * n + i]: channel k of sample i */
-    double *m = c + 3 * (size_t)n;
-    VqCiedeWork *wk = (VqCiedeWork *)(void *)(m + 3 * (size_t)n);
     for (unsigned y = 0; y < f->h[0]; y++) {
-        unsigned cy = y >> f->ss_y < ch ? y >> f->ss_y : ch - 1;
-        for (unsigned s = 0; s < 2; s++) {
-            const VqFrame *fr = s ? dis : ref;
-            const uint8_t *r0 = fr->plane[0].data + (ptrdiff_t)y * fr->plane[0].stride;
-            const uint8_t *r1 = fr->plane[1].data + (ptrdiff_t)cy * fr->plane[1].stride;
-            const uint8_t *r2 = fr->plane[2].data + (ptrdiff_t)cy * fr->plane[2].stride;
-            for (unsigned x = 0; x < w; x++) {
-                unsigned cx = x >> f->ss_x < cw ? x >> f->ss_x : cw - 1;
-                double rgb[3];
-                vq_ciede_rgb(px(r0, bps, x), px(r1, bps, cx), px(r2, bps, cx),
-                             f->bpc, rgb);
-                c[s * w + x] = rgb[0];
-                c[n + s * w + x] = rgb[1];
-                c[2 * n + s * w + x] = rgb[2];
-            }
+        unsigned cy = y >> f->ss_y < f->h[1] ? y >> f->ss_y : f->h[1] - 1;
+        const uint8_t *row[6];
+        for (unsigned k = 0; k < 6; k++) {
+            const VqPlane *p = &(k < 3 ? ref : dis)->plane[k % 3];
+            row[k] = p->data + (ptrdiff_t)(k % 3 ? cy : y) * p->stride;
         }
-        for (unsigned i = 0; i < 3 * n; i++)
-            c[i] = vq_ciede_linear(c[i]);
-        for (unsigned i = 0; i < n; i++) {
-            double xyz[3];
-            vq_ciede_xyz(c[i], c[n + i], c[2 * n + i], xyz);
-            m[i] = xyz[0];
-            m[n + i] = xyz[1];
-            m[2 * n + i] = xyz[2];
-        }
-        for (unsigned i = 0; i < 3 * n; i++)
-            m[i] = vq_ciede_lab_map(m[i]);
-        for (unsigned x = 0; x < w; x++)
-            vq_ciede_chroma(vq_ciede_lab_of(m[x], m[n + x], m[2 * n + x]),
-                            vq_ciede_lab_of(m[w + x], m[n + w + x],
-                                            m[2 * n + w + x]), &wk[x]);
-        for (unsigned x = 0; x < w; x++)
-            vq_ciede_hues(&wk[x]);
-        for (unsigned x = 0; x < w; x++)
-            vq_ciede_angles(&wk[x]);
-        for (unsigned x = 0; x < w; x++)
-            vq_ciede_rotation(&wk[x]);
-        for (unsigned x = 0; x < w; x++) {
-            float de = vq_ciede_final(&wk[x]);
-            uint32_t sig;
-            unsigned e = vq_ciede_bin(de, &sig);
-            if (e < 255)
-                a->bin[e] += sig;
-            else if (sig)
-                a->n_nan++;
-            else
-                a->n_inf++;
-        }
+        s->row(row, f->bytes_per_sample, f->w[0], f->ss_x, f->w[1], f->bpc,
+               scratch, acc);
     }
     return 0;
 }
@@ -131,7 +80,7 @@ static int ciede_finalize(VqFex *fex, const void *acc, unsigned index)
 
 const VqFexDesc vq_fex_ciede = {
     .name = "ciede",
-    .priv_size = 0,
+    .priv_size = sizeof(CiedePriv),
     .outputs = ciede_outputs,
     .exactness = VQ_EXACT_BITWISE,
     .init = ciede_init,
