@@ -64,123 +64,139 @@ static inline VQ_HOST_DEVICE int32_t vq_hvs_half(int32_t a)
 }
 
 /*
+ * The block functions below work on L blocks at once ("lanes", L <= 8):
+ * element k of block l is at [k * L + l]. Each block's operations and their
+ * order are the same whatever L is; the GPU calls them with L = 1, the CPU
+ * with L = 8 so that a compiler vectorizes across the lanes. Selects are
+ * written on bit patterns, which a compiler vectorizes (non-negative floats
+ * order like their bit patterns).
+ */
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define VQ_HVS_LANES 1 /* the kernels' block arrays stay small */
+#else
+#define VQ_HVS_LANES 8
+#endif
+
+/*
  * Daala's 8-point forward DCT (od_bin_fdct8) as a sequence of integer
- * lifting steps; the multipliers and shifts are Daala's. Input x[k * xs],
- * output y[0..7].
+ * lifting steps; the multipliers and shifts are Daala's. Input element
+ * x[k * xs * L + l], output y[k * L + l], k = 0..7.
  */
 static inline VQ_HOST_DEVICE void vq_hvs_fdct8(int32_t *y, const int32_t *x,
-                                               int xs)
+                                               int xs, int L)
 {
-    int32_t a0 = x[0], a4 = x[xs], a2 = x[2 * xs], a6 = x[3 * xs];
-    int32_t a7 = x[4 * xs], a3 = x[5 * xs], a5 = x[6 * xs], a1 = x[7 * xs];
-    /* butterflies */
-    a1 = a0 - a1;
-    int32_t a1h = vq_hvs_half(a1);
-    a0 -= a1h;
-    a4 += a5;
-    int32_t a4h = vq_hvs_half(a4);
-    a5 -= a4h;
-    a3 = a2 - a3;
-    a2 -= vq_hvs_half(a3);
-    a6 += a7;
-    int32_t a6h = vq_hvs_half(a6);
-    a7 = a6h - a7;
-    /* even half: 4-point DCT */
-    a0 += a6h;
-    a6 = a0 - a6;
-    a2 = a4h - a2;
-    a4 = a2 - a4;
-    a0 -= vq_hvs_lift(a4, 13573, 16384, 15);
-    a4 += vq_hvs_lift(a0, 11585, 8192, 14);
-    a0 -= vq_hvs_lift(a4, 13573, 16384, 15);
-    a6 -= vq_hvs_lift(a2, 21895, 16384, 15);
-    a2 += vq_hvs_lift(a6, 15137, 8192, 14);
-    a6 -= vq_hvs_lift(a2, 21895, 16384, 15);
-    /* odd half: 4-point DST */
-    a3 += vq_hvs_lift(a5, 19195, 16384, 15);
-    a5 += vq_hvs_lift(a3, 11585, 8192, 14);
-    a3 -= vq_hvs_lift(a5, 7489, 4096, 13);
-    a7 = vq_hvs_half(a5) - a7;
-    a5 -= a7;
-    a3 = a1h - a3;
-    a1 -= a3;
-    a7 += vq_hvs_lift(a1, 3227, 16384, 15);
-    a1 -= vq_hvs_lift(a7, 6393, 16384, 15);
-    a7 += vq_hvs_lift(a1, 3227, 16384, 15);
-    a5 += vq_hvs_lift(a3, 2485, 4096, 13);
-    a3 -= vq_hvs_lift(a5, 18205, 16384, 15);
-    a5 += vq_hvs_lift(a3, 2485, 4096, 13);
-    y[0] = a0; y[1] = a1; y[2] = a2; y[3] = a3;
-    y[4] = a4; y[5] = a5; y[6] = a6; y[7] = a7;
+    for (int l = 0; l < L; l++) {
+        int32_t a0 = x[l], a4 = x[xs * L + l], a2 = x[2 * xs * L + l];
+        int32_t a6 = x[3 * xs * L + l], a7 = x[4 * xs * L + l];
+        int32_t a3 = x[5 * xs * L + l], a5 = x[6 * xs * L + l];
+        int32_t a1 = x[7 * xs * L + l];
+        /* butterflies */
+        a1 = a0 - a1;
+        int32_t a1h = vq_hvs_half(a1);
+        a0 -= a1h;
+        a4 += a5;
+        int32_t a4h = vq_hvs_half(a4);
+        a5 -= a4h;
+        a3 = a2 - a3;
+        a2 -= vq_hvs_half(a3);
+        a6 += a7;
+        int32_t a6h = vq_hvs_half(a6);
+        a7 = a6h - a7;
+        /* even half: 4-point DCT */
+        a0 += a6h;
+        a6 = a0 - a6;
+        a2 = a4h - a2;
+        a4 = a2 - a4;
+        a0 -= vq_hvs_lift(a4, 13573, 16384, 15);
+        a4 += vq_hvs_lift(a0, 11585, 8192, 14);
+        a0 -= vq_hvs_lift(a4, 13573, 16384, 15);
+        a6 -= vq_hvs_lift(a2, 21895, 16384, 15);
+        a2 += vq_hvs_lift(a6, 15137, 8192, 14);
+        a6 -= vq_hvs_lift(a2, 21895, 16384, 15);
+        /* odd half: 4-point DST */
+        a3 += vq_hvs_lift(a5, 19195, 16384, 15);
+        a5 += vq_hvs_lift(a3, 11585, 8192, 14);
+        a3 -= vq_hvs_lift(a5, 7489, 4096, 13);
+        a7 = vq_hvs_half(a5) - a7;
+        a5 -= a7;
+        a3 = a1h - a3;
+        a1 -= a3;
+        a7 += vq_hvs_lift(a1, 3227, 16384, 15);
+        a1 -= vq_hvs_lift(a7, 6393, 16384, 15);
+        a7 += vq_hvs_lift(a1, 3227, 16384, 15);
+        a5 += vq_hvs_lift(a3, 2485, 4096, 13);
+        a3 -= vq_hvs_lift(a5, 18205, 16384, 15);
+        a5 += vq_hvs_lift(a3, 2485, 4096, 13);
+        y[l] = a0; y[L + l] = a1; y[2 * L + l] = a2; y[3 * L + l] = a3;
+        y[4 * L + l] = a4; y[5 * L + l] = a5; y[6 * L + l] = a6;
+        y[7 * L + l] = a7;
+    }
 }
 
 /* 8x8 DCT in place: columns into a temporary's rows, then its columns. */
-static inline VQ_HOST_DEVICE void vq_hvs_fdct8x8(int32_t *b)
+static inline VQ_HOST_DEVICE void vq_hvs_fdct8x8(int32_t *b, int L)
 {
-    int32_t z[64];
+    int32_t z[64 * VQ_HVS_LANES];
     for (int i = 0; i < 8; i++)
-        vq_hvs_fdct8(z + 8 * i, b + i, 8);
+        vq_hvs_fdct8(z + 8 * i * L, b + i * L, 8, L);
     for (int i = 0; i < 8; i++)
-        vq_hvs_fdct8(b + 8 * i, z + i, 8);
+        vq_hvs_fdct8(b + 8 * i * L, z + i * L, 8, L);
 }
 
-/* Masking thresholds of the reference and distorted blocks (samples in,
- * DCT coefficients out): sqrt(CSF-weighted AC energy * variance ratio) /
- * 32 each, libvmaf's float operations in its order. The two blocks are
- * processed side by side (independent chains keep a CPU busy). libvmaf's
- * float sums of the samples are exact (integers below 2^24), so they are
- * taken as integer sums. */
-static inline VQ_HOST_DEVICE void vq_hvs_masks(int32_t *s, int32_t *d,
-                                               const float *mask, float *ms,
-                                               float *md)
+/* Masking threshold of L blocks (samples in, DCT coefficients out):
+ * sqrt(CSF-weighted AC energy * variance ratio) / 32, libvmaf's float
+ * operations in its order. libvmaf's float sums of the samples are exact
+ * (integers below 2^24), so they are taken as integer sums. */
+static inline VQ_HOST_DEVICE void vq_hvs_mask(int32_t *b, const float *mask,
+                                              float *out, int L)
 {
-    int32_t sg = 0, dg = 0, sq[4] = { 0, 0, 0, 0 }, dq[4] = { 0, 0, 0, 0 };
+    int32_t g[VQ_HVS_LANES], q[4][VQ_HVS_LANES];
+    for (int l = 0; l < L; l++)
+        g[l] = q[0][l] = q[1][l] = q[2][l] = q[3][l] = 0;
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++) {
             int sub = ((i & 12) >> 2) + ((j & 12) >> 1);
-            sg += s[i * 8 + j];
-            dg += d[i * 8 + j];
-            sq[sub] += s[i * 8 + j];
-            dq[sub] += d[i * 8 + j];
+            for (int l = 0; l < L; l++) {
+                g[l] += b[(i * 8 + j) * L + l];
+                q[sub][l] += b[(i * 8 + j) * L + l];
+            }
         }
-    float s_mean = (float)sg / 64.f, d_mean = (float)dg / 64.f;
-    float s_means[4], d_means[4];
-    for (int k = 0; k < 4; k++) {
-        s_means[k] = (float)sq[k] / 16.f;
-        d_means[k] = (float)dq[k] / 16.f;
+    float mean[VQ_HVS_LANES], means[4][VQ_HVS_LANES];
+    float gvar[VQ_HVS_LANES], vars[4][VQ_HVS_LANES], en[VQ_HVS_LANES];
+    for (int l = 0; l < L; l++) {
+        mean[l] = (float)g[l] / 64.f;
+        for (int k = 0; k < 4; k++) {
+            means[k][l] = (float)q[k][l] / 16.f;
+            vars[k][l] = 0;
+        }
+        gvar[l] = en[l] = 0;
     }
-    float s_gvar = 0, d_gvar = 0, s_vars[4] = { 0, 0, 0, 0 },
-          d_vars[4] = { 0, 0, 0, 0 };
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++) {
             int sub = ((i & 12) >> 2) + ((j & 12) >> 1);
-            float a = s[i * 8 + j] - s_mean, b = d[i * 8 + j] - d_mean;
-            float qa = s[i * 8 + j] - s_means[sub];
-            float qb = d[i * 8 + j] - d_means[sub];
-            s_gvar += a * a;
-            d_gvar += b * b;
-            s_vars[sub] += qa * qa;
-            d_vars[sub] += qb * qb;
+            for (int l = 0; l < L; l++) {
+                float dg = b[(i * 8 + j) * L + l] - mean[l];
+                float dq = b[(i * 8 + j) * L + l] - means[sub][l];
+                gvar[l] += dg * dg;
+                vars[sub][l] += dq * dq;
+            }
         }
-    s_gvar *= 1 / 63.f * 64;
-    d_gvar *= 1 / 63.f * 64;
-    for (int k = 0; k < 4; k++) {
-        s_vars[k] *= 1 / 15.f * 16;
-        d_vars[k] *= 1 / 15.f * 16;
+    for (int l = 0; l < L; l++) {
+        gvar[l] *= 1 / 63.f * 64;
+        for (int k = 0; k < 4; k++)
+            vars[k][l] *= 1 / 15.f * 16;
+        /* if (gvar > 0) gvar = sum of vars / gvar; gvar >= +0 here */
+        float ratio = (vars[0][l] + vars[1][l] + vars[2][l] + vars[3][l]) / gvar[l];
+        uint32_t keep = 0u - (uint32_t)(vq_hvs_bits(gvar[l]) == 0);
+        gvar[l] = vq_hvs_float((vq_hvs_bits(gvar[l]) & keep) |
+                               (vq_hvs_bits(ratio) & ~keep));
     }
-    if (s_gvar > 0)
-        s_gvar = (s_vars[0] + s_vars[1] + s_vars[2] + s_vars[3]) / s_gvar;
-    if (d_gvar > 0)
-        d_gvar = (d_vars[0] + d_vars[1] + d_vars[2] + d_vars[3]) / d_gvar;
-    vq_hvs_fdct8x8(s);
-    vq_hvs_fdct8x8(d);
-    float s_en = 0, d_en = 0;
-    for (int k = 1; k < 64; k++) {
-        s_en += (float)vq_hvs_mul(s[k], s[k]) * mask[k];
-        d_en += (float)vq_hvs_mul(d[k], d[k]) * mask[k];
-    }
-    *ms = (float)(sqrt((double)(s_en * s_gvar)) / 32.0);
-    *md = (float)(sqrt((double)(d_en * d_gvar)) / 32.0);
+    vq_hvs_fdct8x8(b, L);
+    for (int k = 1; k < 64; k++)
+        for (int l = 0; l < L; l++)
+            en[l] += (float)vq_hvs_mul(b[k * L + l], b[k * L + l]) * mask[k];
+    for (int l = 0; l < L; l++)
+        out[l] = (float)(sqrt((double)(en[l] * gvar[l])) / 32.0);
 }
 
 /* |a - b| as a float, as C's abs() of the int difference. */
@@ -190,28 +206,34 @@ static inline VQ_HOST_DEVICE float vq_hvs_abs_err(int32_t a, int32_t b)
     return (float)(int32_t)((e ^ neg) - neg);
 }
 
-/* The 64 terms of the block whose samples are s (reference) and d
- * (distorted), in libvmaf's order. s and d are overwritten. */
+/* The 64 terms of each of L blocks, in libvmaf's order: terms[l * 64 + k].
+ * s (reference) and d (distorted) samples, overwritten. */
 static inline VQ_HOST_DEVICE void vq_hvs_block_terms(int32_t *s, int32_t *d,
                                                      const VqHvsTables *t,
-                                                     float *terms)
+                                                     float *terms, int L)
 {
-    float s_mask, d_mask;
-    vq_hvs_masks(s, d, t->mask, &s_mask, &d_mask);
-    if (d_mask > s_mask)
-        s_mask = d_mask;
-    /* The DC term is not masked. The others without branches, so that a CPU
-     * vectorizes them: libvmaf's "err < thr ? 0 : err - thr" is err - thr
-     * with negative results (exactly those with err < thr) set to +0. */
-    float e0 = vq_hvs_abs_err(s[0], d[0]);
-    terms[0] = (e0 * t->csf[0]) * (e0 * t->csf[0]);
-    for (int k = 1; k < 64; k++) {
-        float err = vq_hvs_abs_err(s[k], d[k]);
-        float cut = err - s_mask / t->mask[k];
-        uint32_t u = vq_hvs_bits(cut);
-        cut = vq_hvs_float(u & ~(uint32_t)((int32_t)u >> 31));
-        terms[k] = (cut * t->csf[k]) * (cut * t->csf[k]);
+    float sm[VQ_HVS_LANES], dm[VQ_HVS_LANES];
+    vq_hvs_mask(s, t->mask, sm, L);
+    vq_hvs_mask(d, t->mask, dm, L);
+    for (int l = 0; l < L; l++) { /* the larger threshold; both >= +0 */
+        uint32_t a = vq_hvs_bits(sm[l]), b = vq_hvs_bits(dm[l]);
+        sm[l] = vq_hvs_float(b > a ? b : a);
     }
+    /* The DC term is not masked; libvmaf's "err < thr ? 0 : err - thr" is
+     * err - thr with negative results (exactly those with err < thr) set
+     * to +0. */
+    for (int l = 0; l < L; l++) {
+        float e0 = vq_hvs_abs_err(s[l], d[l]);
+        terms[l * 64] = (e0 * t->csf[0]) * (e0 * t->csf[0]);
+    }
+    for (int k = 1; k < 64; k++)
+        for (int l = 0; l < L; l++) {
+            float err = vq_hvs_abs_err(s[k * L + l], d[k * L + l]);
+            float cut = err - sm[l] / t->mask[k];
+            uint32_t u = vq_hvs_bits(cut);
+            cut = vq_hvs_float(u & ~(uint32_t)((int32_t)u >> 31));
+            terms[l * 64 + k] = (cut * t->csf[k]) * (cut * t->csf[k]);
+        }
 }
 
 /* One plane's device buffers (allocated by the host for the frame size). */

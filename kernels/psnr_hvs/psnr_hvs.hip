@@ -49,7 +49,7 @@ __global__ void hvs_terms(VqHvsArgs a)
     load_block<T>(a.ref[pl], x0, y0, s);
     load_block<T>(a.dis[pl], x0, y0, d);
     float *t = p.terms + (size_t)b * VQ_HVS_CHUNK;
-    vq_hvs_block_terms(s, d, p.tab, t);
+    vq_hvs_block_terms(s, d, p.tab, t, 1);
     double sum = 0;
     for (int k = 0; k < VQ_HVS_CHUNK; k++)
         sum += t[k];

@@ -222,7 +222,7 @@ static float *hvs_terms(unsigned w, unsigned h, unsigned bpc, int noise,
                 s[i * 8 + j] = ref[(size_t)(y0 + i) * w + x0 + j];
                 d[i * 8 + j] = dis[(size_t)(y0 + i) * w + x0 + j];
             }
-        vq_hvs_block_terms(s, d, &tab, t + (size_t)b * VQ_HVS_CHUNK);
+        vq_hvs_block_terms(s, d, &tab, t + (size_t)b * VQ_HVS_CHUNK, 1);
     }
     free(ref);
     free(dis);

@@ -97,23 +97,12 @@ static int psnr_hvs_init(VqFex *fex, const VqFormat *fmt)
         s->bx[p] = vq_hvs_blocks(fmt->w[p]);
         s->by[p] = vq_hvs_blocks(fmt->h[p]);
     }
+    VqHvsPlaneFn fns[2];
+    const char *names[2];
+    s->plane = fns[vq_psnr_hvs_plane_variants(fns, names) - 1];
     fex->planes = VQ_PLANE_ALL;
     fex->acc_size = sizeof(VqPsnrHvsAcc);
     return 0;
-}
-
-static void load_block(const VqPlane *p, unsigned bps, unsigned x0,
-                       unsigned y0, int32_t *b)
-{
-    for (unsigned i = 0; i < 8; i++) {
-        const uint8_t *row = p->data + (ptrdiff_t)(y0 + i) * p->stride;
-        if (bps == 1)
-            for (unsigned j = 0; j < 8; j++)
-                b[i * 8 + j] = row[x0 + j];
-        else
-            for (unsigned j = 0; j < 8; j++)
-                b[i * 8 + j] = ((const uint16_t *)(const void *)row)[x0 + j];
-    }
 }
 
 static int psnr_hvs_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
@@ -123,23 +112,10 @@ static int psnr_hvs_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     (void)scratch;
     const PsnrHvsPriv *s = fex->priv;
     VqPsnrHvsAcc *a = acc;
-    unsigned bps = fex->fmt.bytes_per_sample;
-    for (unsigned p = 0; p < 3; p++) {
-        float sum = 0;
-        for (unsigned by = 0; by < s->by[p]; by++)
-            for (unsigned bx = 0; bx < s->bx[p]; bx++) {
-                int32_t bs[64], bd[64];
-                float t[64];
-                load_block(&ref->plane[p], bps, bx * VQ_HVS_STEP,
-                           by * VQ_HVS_STEP, bs);
-                load_block(&dis->plane[p], bps, bx * VQ_HVS_STEP,
-                           by * VQ_HVS_STEP, bd);
-                vq_hvs_block_terms(bs, bd, &s->tab[p], t);
-                for (unsigned k = 0; k < 64; k++)
-                    sum += t[k]; /* libvmaf's order: one float, term by term */
-            }
-        a->sum[p] = sum;
-    }
+    for (unsigned p = 0; p < 3; p++)
+        a->sum[p] = s->plane(&ref->plane[p], &dis->plane[p],
+                             fex->fmt.bytes_per_sample, s->bx[p], s->by[p],
+                             &s->tab[p]);
     return 0;
 }
 
