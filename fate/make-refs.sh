@@ -61,6 +61,9 @@ psnr_metadata yuv444p12le | to_vqhip 0 1           > "$refdir/filter-vqhip-psnr-
 psnr_metadata yuv420p16le,extractplanes=y | to_vqhip 0 1 > "$refdir/filter-vqhip-psnr-gray16"
 psnr_metadata yuv420p,extractplanes=y     | to_vqhip 1 1 | no_psnr > "$refdir/filter-vqhip-float-psnr-gray"
 psnr_metadata yuv420p     | to_vqhip 0 2           > "$refdir/filter-vqhip-psnr-subsample"
+# p010 frames are scored as the same samples in yuv420p10le (the p010
+# tests convert to p010le after format=yuv420p10le).
+psnr_metadata yuv420p10le | to_vqhip 1 1           > "$refdir/filter-vqhip-psnr-yuv420p10"
 
 # libvmaf's per-frame CSV (Frame,name,...) as metadata=print lines.
 csv_to_vqhip() {
@@ -111,7 +114,7 @@ else
 fi
 
 # The GPU tests compare with the same values; only the backend differs.
-for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray psnr-subsample motion vmaf; do
+for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray psnr-subsample psnr-yuv420p10 motion vmaf; do
     sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
         "$refdir/filter-vqhip-$t" > "$refdir/filter-vqhip-hip-$t"
 done

@@ -60,6 +60,22 @@ fate-filter-vqhip-motion: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=motio
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-vmaf
 fate-filter-vqhip-vmaf: CMD = refcmp_metadata "$(VQHIP_CPU)" yuv420p $(VQHIP_FUZZ)
 
+# Semi-planar frames (as hardware decoders and hwdownload give them) score
+# exactly as the same samples in planar frames: the planar tests'
+# references, both inputs converted losslessly after the blur
+# (vqhip_refcmp_after, added to tests/fate-run.sh by apply.sh).
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-nv12
+fate-filter-vqhip-psnr-nv12: CMD = vqhip_refcmp_after "$(VQHIP_CPU):feature=name=psnr|name=float_psnr" yuv420p scale,format=nv12 $(VQHIP_FUZZ)
+fate-filter-vqhip-psnr-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-psnr-yuv420p
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-vmaf-nv12
+fate-filter-vqhip-vmaf-nv12: CMD = vqhip_refcmp_after "$(VQHIP_CPU)" yuv420p scale,format=nv12 $(VQHIP_FUZZ)
+fate-filter-vqhip-vmaf-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-vmaf
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-p010
+fate-filter-vqhip-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_CPU):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le $(VQHIP_FUZZ)
+fate-filter-vqhip-psnr-p010: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-psnr-yuv420p10
+
 # float_moment, float_ansnr, psnr_hvs and ciede; libvmaf wrote the values
 # (its vmaf tool on the same frames as raw video, fate/make-refs.sh).
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-moment
@@ -154,6 +170,14 @@ FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-vmaf
 fate-filter-vqhip-hip-vmaf: CMD = refcmp_metadata "$(VQHIP_HIP)" yuv420p $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-vmaf: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
 
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-vmaf-nv12
+fate-filter-vqhip-hip-vmaf-nv12: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p scale,format=nv12 $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-vmaf-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-p010
+fate-filter-vqhip-hip-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-p010: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p10
+
 FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-moment
 fate-filter-vqhip-hip-float-moment: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=float_moment" yuv422p10le $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-float-moment: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-moment
@@ -175,6 +199,35 @@ FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               EXTRACTPLANES_FILTER METADATA_FILTER        \
                               WRAPPED_AVFRAME_ENCODER                     \
                               NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_HIP_REFCMP-yes)
+
+# CUDA frames (hwupload_cuda to one device): libvqhip reads them on the GPU
+# without a copy through the host; same references.
+VQHIP_CUDA_DEV = -init_hw_device cuda=vqhip -filter_hw_device vqhip
+FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-vmaf
+fate-filter-vqhip-cuda-vmaf: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-vmaf: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
+
+FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-vmaf-depth1
+fate-filter-vqhip-cuda-vmaf-depth1: CMD = vqhip_refcmp_after "$(VQHIP_HIP):depth=1" yuv420p hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-vmaf-depth1: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
+
+FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-psnr-p010
+fate-filter-vqhip-cuda-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le,hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-psnr-p010: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p10
+
+FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-psnr-yuv420p
+fate-filter-vqhip-cuda-psnr-yuv420p: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-psnr-yuv420p: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p
+
+FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-vmaf-nv12
+fate-filter-vqhip-cuda-vmaf-nv12: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p scale,format=nv12,hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-vmaf-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
+
+FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
+                              AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \
+                              HWUPLOAD_CUDA_FILTER METADATA_FILTER        \
+                              WRAPPED_AVFRAME_ENCODER                     \
+                              NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_CUDA-yes)
 
 FATE_VQHIP_HIP_PASSTHROUGH-yes += fate-filter-vqhip-hip-passthrough-depth1
 fate-filter-vqhip-hip-passthrough-depth1: CMD = $(call VQHIP_PASSTHROUGH,$(VQHIP_HIP):depth=1:feature=name=psnr)
