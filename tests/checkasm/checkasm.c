@@ -21,6 +21,8 @@ static const CaTable *const tables[] = {
     &ca_table_motion,
     &ca_table_psnr,
     &ca_table_vif,
+    &ca_table_psnr_hvs,
+    &ca_table_ciede,
 };
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
 

@@ -118,5 +118,7 @@ extern const CaTable ca_table_adm;
 extern const CaTable ca_table_motion;
 extern const CaTable ca_table_psnr;
 extern const CaTable ca_table_vif;
+extern const CaTable ca_table_psnr_hvs;
+extern const CaTable ca_table_ciede;
 
 #endif

@@ -1,15 +1,16 @@
 /*
- * ciede's CPU row variants (checkasm style): every variant this machine
- * runs against vq_ciede_pixel(), the per-sample composition the GPU kernel
- * uses, on random rows of every bit depth, both chroma subsamplings, odd
- * widths, clamped chroma columns, extreme and identical samples. The
- * records must be identical. Prints which variants ran.
+ * ciede's CPU row (the C function of its DSP table, and the variant this
+ * machine would use) against vq_ciede_pixel(), the per-sample composition
+ * the GPU kernel uses, on random rows of every bit depth, both chroma
+ * subsamplings, odd widths, clamped chroma columns, extreme and identical
+ * samples. The records must be identical. (tests/checkasm compares the
+ * variants with the C function.)
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "extractors/ciede/ciede_cpu.h"
+#include "extractors/ciede/ciede_dsp.h"
 #include "test.h"
 
 static uint64_t rng_state = 0x853c49e6748fea9bULL;
@@ -40,13 +41,15 @@ static unsigned get(const uint8_t *row, unsigned bps, unsigned x)
 
 int main(void)
 {
-    VqCiedeRowFn fns[2];
-    const char *names[2];
-    unsigned nv = vq_ciede_row_variants(fns, names);
-    printf("ciede row variants:");
-    for (unsigned v = 0; v < nv; v++)
-        printf(" %s", names[v]);
-    printf("\n");
+    VqCiedeDsp c, best;
+    vq_ciede_dsp_init(&c, 0);
+    vq_ciede_dsp_init(&best, vq_cpu_flags());
+    vq_ciede_row_fn fns[2] = { c.row, best.row };
+    const char *names[2] = { "c", "this machine's variant" };
+    unsigned nv = 2;
+    char flags[64];
+    printf("ciede row: c and the variant for CPU flags %s\n",
+           vq_cpu_flags_string(vq_cpu_flags(), flags, sizeof(flags)));
     static const unsigned bpcs[] = { 8, 10, 12, 16 };
     unsigned cases = 0;
     for (unsigned round = 0; round < 96; round++) {

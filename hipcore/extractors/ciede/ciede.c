@@ -13,10 +13,10 @@
 #include <stddef.h>
 
 #include "../gpu_fn.h"
-#include "ciede_cpu.h"
+#include "ciede_dsp.h"
 
 typedef struct CiedePriv {
-    VqCiedeRowFn row; /* the CPU variant, chosen at init */
+    VqCiedeDsp dsp; /* the CPU variants, chosen at init */
 } CiedePriv;
 
 static const char *const ciede_outputs[] = { "ciede2000", NULL };
@@ -36,7 +36,7 @@ static int ciede_init(VqFex *fex, const VqFormat *fmt)
     fex->planes = VQ_PLANE_ALL;
     fex->acc_size = sizeof(VqCiedeAcc);
     fex->scratch_size = vq_ciede_row_scratch(fmt->w[0]);
-    ((CiedePriv *)fex->priv)->row = vq_ciede_row_best();
+    vq_ciede_dsp_init(&((CiedePriv *)fex->priv)->dsp, vq_cpu_flags());
     return 0;
 }
 
@@ -53,7 +53,7 @@ static int ciede_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
             const VqPlane *p = &(k < 3 ? ref : dis)->plane[k % 3];
             row[k] = p->data + (ptrdiff_t)(k % 3 ? cy : y) * p->stride;
         }
-        s->row(row, f->bytes_per_sample, f->w[0], f->ss_x, f->w[1], f->bpc,
+        s->dsp.row(row, f->bytes_per_sample, f->w[0], f->ss_x, f->w[1], f->bpc,
                scratch, acc);
     }
     return 0;

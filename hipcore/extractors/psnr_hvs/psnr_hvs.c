@@ -97,9 +97,7 @@ static int psnr_hvs_init(VqFex *fex, const VqFormat *fmt)
         s->bx[p] = vq_hvs_blocks(fmt->w[p]);
         s->by[p] = vq_hvs_blocks(fmt->h[p]);
     }
-    VqHvsPlaneFn fns[2];
-    const char *names[2];
-    s->plane = fns[vq_psnr_hvs_plane_variants(fns, names) - 1];
+    vq_psnr_hvs_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_ALL;
     fex->acc_size = sizeof(VqPsnrHvsAcc);
     return 0;
@@ -113,9 +111,10 @@ static int psnr_hvs_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     const PsnrHvsPriv *s = fex->priv;
     VqPsnrHvsAcc *a = acc;
     for (unsigned p = 0; p < 3; p++)
-        a->sum[p] = s->plane(&ref->plane[p], &dis->plane[p],
-                             fex->fmt.bytes_per_sample, s->bx[p], s->by[p],
-                             &s->tab[p]);
+        a->sum[p] = s->dsp.plane(ref->plane[p].data, ref->plane[p].stride,
+                                 dis->plane[p].data, dis->plane[p].stride,
+                                 fex->fmt.bytes_per_sample, s->bx[p], s->by[p],
+                                 &s->tab[p]);
     return 0;
 }
 

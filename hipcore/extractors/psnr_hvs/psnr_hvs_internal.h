@@ -5,19 +5,12 @@
 #include "../../../kernels/psnr_hvs/psnr_hvs.h"
 #include "../../../kernels/psnr_hvs/psnr_hvs_sum.h"
 #include "../gpu_fn.h"
-
-/* One plane's float sum of terms, CPU (psnr_hvs_cpu.c). */
-typedef float (*VqHvsPlaneFn)(const VqPlane *ref, const VqPlane *dis,
-                              unsigned bps, unsigned nbx, unsigned nby,
-                              const VqHvsTables *tab);
-
-/* The variants this machine runs, the baseline first (at most 2). */
-unsigned vq_psnr_hvs_plane_variants(VqHvsPlaneFn *fns, const char **names);
+#include "psnr_hvs_dsp.h"
 
 typedef struct PsnrHvsPriv {
     VqHvsTables tab[3];
     unsigned bx[3], by[3]; /* blocks across and down each plane */
-    VqHvsPlaneFn plane;    /* the CPU variant, chosen at init */
+    VqPsnrHvsDsp dsp;      /* the CPU variants, chosen at init */
 } PsnrHvsPriv;
 
 #if defined(VQ_HAVE_HIP)

@@ -1,22 +1,16 @@
 /*
- * ciede, CPU path. Per row, the stages of the Lab conversion run over all
+ * ciede's DSP function (ciede_dsp.h). Per row, the stages of the Lab conversion run over all
  * 2w samples (the reference's, then the distorted's) one stage at a time,
  * and so do the stages of CIEDE2000 over the row's w samples: the samples
  * are independent, so the processor overlaps them, and the Lab stages
  * vectorize where the ISA has gathers for their tables. Same helpers, same
  * values as vq_ciede_pixel() (what the GPU computes).
  *
- * On x86-64 the row is also compiled for AVX2 (the same source; IEEE
- * operations give the same bits in any vector width, and -ffp-contract=off
- * keeps multiplies and adds apart) and chosen once, at start.
+ * The variants compile the same source for AVX2 and AVX-512 (gathers let
+ * the Lab stages vectorize); IEEE operations give the same bits in any
+ * vector width, and -ffp-contract=off keeps multiplies and adds apart.
  */
-#include "ciede_cpu.h"
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#define CIEDE_AVX2 1
-#else
-#define CIEDE_AVX2 0
-#endif
+#include "ciede_dsp.h"
 
 size_t vq_ciede_row_scratch(unsigned w)
 {
@@ -28,9 +22,9 @@ static inline unsigned px(const uint8_t *row, unsigned bps, unsigned x)
     return bps == 1 ? row[x] : ((const uint16_t *)(const void *)row)[x];
 }
 
-static inline __attribute__((always_inline)) void
-row_body(const uint8_t *const row[6], unsigned bps, unsigned w, unsigned ss_x,
-         unsigned cw, unsigned bpc, void *scratch, VqCiedeAcc *a)
+VQ_DSP_TEMPLATE void row_body(const uint8_t *const row[6], unsigned bps,
+                              unsigned w, unsigned ss_x, unsigned cw,
+                              unsigned bpc, void *scratch, VqCiedeAcc *a)
 {
     const unsigned n = 2 * w;
     double *c = scratch; /* c[k * n + i]: channel k of sample i */
@@ -81,39 +75,27 @@ row_body(const uint8_t *const row[6], unsigned bps, unsigned w, unsigned ss_x,
     }
 }
 
-static void row_c(const uint8_t *const row[6], unsigned bps, unsigned w,
-                  unsigned ss_x, unsigned cw, unsigned bpc, void *scratch,
-                  VqCiedeAcc *acc)
-{
-    row_body(row, bps, w, ss_x, cw, bpc, scratch, acc);
-}
-
-#if CIEDE_AVX2
-__attribute__((target("avx2"))) static void
-row_avx2(const uint8_t *const row[6], unsigned bps, unsigned w, unsigned ss_x,
-         unsigned cw, unsigned bpc, void *scratch, VqCiedeAcc *acc)
-{
-    row_body(row, bps, w, ss_x, cw, bpc, scratch, acc);
-}
-#endif
-
-unsigned vq_ciede_row_variants(VqCiedeRowFn *fns, const char **names)
-{
-    unsigned n = 0;
-    fns[n] = row_c;
-    names[n++] = "c";
-#if CIEDE_AVX2
-    if (__builtin_cpu_supports("avx2")) {
-        fns[n] = row_avx2;
-        names[n++] = "avx2";
+#define CIEDE_VARIANT(isa, TARGET)                                            \
+    TARGET decl_ciede_row_fn(vq_ciede_row_##isa)                              \
+    {                                                                         \
+        row_body(row, bps, w, ss_x, cw, bpc, scratch, acc);                   \
     }
-#endif
-    return n;
-}
 
-VqCiedeRowFn vq_ciede_row_best(void)
+CIEDE_VARIANT(c, )
+#if VQ_ARCH_X86_64
+CIEDE_VARIANT(avx2, VQ_TARGET_AVX2)
+CIEDE_VARIANT(avx512, VQ_TARGET_AVX512)
+#endif
+
+void vq_ciede_dsp_init(VqCiedeDsp *c, unsigned flags)
 {
-    VqCiedeRowFn fns[2];
-    const char *names[2];
-    return fns[vq_ciede_row_variants(fns, names) - 1];
+    c->row = vq_ciede_row_c;
+#if VQ_ARCH_X86_64
+    if (flags & VQ_CPU_AVX2)
+        c->row = vq_ciede_row_avx2;
+    if (flags & VQ_CPU_AVX512)
+        c->row = vq_ciede_row_avx512;
+#else
+    (void)flags;
+#endif
 }
