@@ -131,6 +131,20 @@ fate-filter-vqhip-float-ms-ssim: CMD = refcmp_metadata "$(VQHIP_CPU):feature=nam
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-ssim
 fate-filter-vqhip-ssim: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=ssim" yuv444p12le $(VQHIP_FUZZ)
 
+# float_moment, float_ansnr, psnr_hvs and ciede; libvmaf wrote the values
+# (its vmaf tool on the same frames as raw video, fate/make-refs.sh).
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-moment
+fate-filter-vqhip-float-moment: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=float_moment" yuv422p10le $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-ansnr
+fate-filter-vqhip-float-ansnr: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=float_ansnr" yuv420p $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-hvs
+fate-filter-vqhip-psnr-hvs: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr_hvs" yuv420p10le $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-ciede
+fate-filter-vqhip-ciede: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=ciede" yuv420p10le $(VQHIP_FUZZ)
+
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER      \
                           EXTRACTPLANES_FILTER METADATA_FILTER            \
@@ -277,6 +291,22 @@ fate-filter-vqhip-hip-float-ms-ssim: REF = $(SRC_PATH)/tests/ref/fate/filter-vqh
 FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-ssim
 fate-filter-vqhip-hip-ssim: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=ssim" yuv444p12le $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-ssim: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-ssim
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-moment
+fate-filter-vqhip-hip-float-moment: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=float_moment" yuv422p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-moment: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-moment
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-ansnr
+fate-filter-vqhip-hip-float-ansnr: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=float_ansnr" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-ansnr: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-ansnr
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-hvs
+fate-filter-vqhip-hip-psnr-hvs: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=psnr_hvs" yuv420p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-hvs: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-hvs
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-ciede
+fate-filter-vqhip-hip-ciede: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=ciede" yuv420p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-ciede: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-ciede
 
 FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \

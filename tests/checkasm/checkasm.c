@@ -28,6 +28,8 @@ static const CaTable *const tables[] = {
     &ca_table_float_ssim,
     &ca_table_float_ms_ssim,
     &ca_table_ssim,
+    &ca_table_psnr_hvs,
+    &ca_table_ciede,
 };
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
 

@@ -125,5 +125,7 @@ extern const CaTable ca_table_vif;
 extern const CaTable ca_table_float_ssim;
 extern const CaTable ca_table_float_ms_ssim;
 extern const CaTable ca_table_ssim;
+extern const CaTable ca_table_psnr_hvs;
+extern const CaTable ca_table_ciede;
 
 #endif

@@ -111,6 +111,10 @@ static const char *const cambi_specs[] = {
 static const unsigned cambi_sizes[][2] = {
     { 217, 301 }, { 301, 217 }, { 960, 541 }, { 0, 0 }
 };
+static const char *const float_moment_specs[] = { "float_moment", NULL };
+static const char *const float_ansnr_specs[] = { "float_ansnr", NULL };
+static const char *const psnr_hvs_specs[] = { "psnr_hvs", NULL };
+static const char *const ciede_specs[] = { "ciede", NULL };
 
 const ParityCase parity_cases[] = {
     /* name          option sets        min w, h   frames */
@@ -129,6 +133,11 @@ const ParityCase parity_cases[] = {
     { "speed_chroma", speed_chroma_specs, 160, 160, 2 },
     { "speed_temporal", speed_temporal_specs, 160, 160, 3 },
     { "cambi",       cambi_specs,       216, 216,  2 },
+    { "float_moment", float_moment_specs, 1, 1,    2 },
+    { "float_ansnr", float_ansnr_specs, 3, 3,      2 },
+    /* 8x8 per plane: 4:4:4 at the minimum, 4:2:x from 16 wide */
+    { "psnr_hvs",    psnr_hvs_specs,    8, 8,      2 },
+    { "ciede",       ciede_specs,       1, 1,      2 },
     { NULL, NULL, 0, 0, 0 },
 };
 

@@ -22,8 +22,15 @@
  * non-finite (libvmaf's null). SIMD-dependent values (caveats.tsv) are
  * taken from the C-path log.
  *
+ * Reference logs that are not in ../shared/golden (made with libvmaf's tool
+ * outside the repository, tests/golden/ref/README.md) are read from the
+ * folder given with --extra: <clip>.<what>.json, compared the same way.
+ * Golden values where vqhip deliberately differs from libvmaf are marked
+ * "documented-difference" in tests/golden/caveats.tsv and compared against
+ * such a reference instead.
+ *
  * usage: golden_check GOLDEN_DIR CLIPS_DIR [--clip NAME] [--backend cpu|hip]
- *                     [--caveats MORE_CAVEATS.tsv]
+ *                     [--caveats MORE_CAVEATS.tsv] [--extra DIR]
  */
 #include <json-c/json.h>
 #include <math.h>
@@ -126,9 +133,11 @@ static int account(GoldenRun *run, const char *json_name, const char *key,
                    int found, GoldenTally *t)
 {
     const char *kind = caveat(json_name, key), *owner = NULL;
-    switch (golden_account(run, key, found,
-                           kind && !strcmp(kind, "not-reproducible"), t,
-                           &owner)) {
+    /* documented-difference: vqhip differs from libvmaf on purpose there
+     * and is compared with another reference (tests/golden/ref) instead */
+    int skip = kind && (!strcmp(kind, "not-reproducible") ||
+                        !strcmp(kind, "documented-difference"));
+    switch (golden_account(run, key, found, skip, t, &owner)) {
     case GOLDEN_COMPARE:
         return found;
     case GOLDEN_NO_CLASS:
@@ -246,15 +255,27 @@ static int read_manifest(Clip *clips, unsigned max)
     return (int)n;
 }
 
-static json_object *load_json(const char *name, const char *suffix)
+static const char *extra_dir; /* --extra: reference logs made outside */
+
+/* dir NULL: the golden set's json/ folder. */
+static json_object *load_json_in(const char *dir, const char *name,
+                                 const char *suffix)
 {
     char path[512];
-    snprintf(path, sizeof(path), "%s/json/%s%s", golden_dir, name, suffix);
+    if (dir)
+        snprintf(path, sizeof(path), "%s/%s%s", dir, name, suffix);
+    else
+        snprintf(path, sizeof(path), "%s/json/%s%s", golden_dir, name, suffix);
     FILE *f = fopen(path, "r");
     if (!f)
         return NULL;
     fclose(f);
     return json_object_from_file(path);
+}
+
+static json_object *load_json(const char *name, const char *suffix)
+{
+    return load_json_in(NULL, name, suffix);
 }
 
 /* The extractors libvmaf ran for the main golden logs (golden README). */
@@ -443,15 +464,16 @@ static int run(const Clip *c, VqBackend backend, const char *const *features,
 }
 
 
-static void check(const Clip *c, VqBackend backend, const char *suffix,
-                  const char *const *features, const char *const *models)
+static void check_in(const char *dir, const Clip *c, VqBackend backend,
+                     const char *suffix, const char *const *features,
+                     const char *const *models)
 {
-    json_object *gold = load_json(c->name, suffix);
+    json_object *gold = load_json_in(dir, c->name, suffix);
     if (!gold)
         return;
     char json_name[192];
     snprintf(json_name, sizeof(json_name), "%s%s", c->name, suffix);
-    json_object *cpath = load_json(c->name, ".c_path.json");
+    json_object *cpath = dir ? NULL : load_json(c->name, ".c_path.json");
     VqContext *ctx;
     double **ours;
     GoldenRun rinfo;
@@ -486,11 +508,17 @@ static void check(const Clip *c, VqBackend backend, const char *suffix,
         json_object_put(cpath);
 }
 
+static void check(const Clip *c, VqBackend backend, const char *suffix,
+                  const char *const *features, const char *const *models)
+{
+    check_in(NULL, c, backend, suffix, features, models);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: golden_check GOLDEN_DIR CLIPS_DIR [--clip NAME] "
-                        "[--backend cpu|hip]\n");
+                        "[--backend cpu|hip] [--caveats FILE] [--extra DIR]\n");
         return 2;
     }
     golden_dir = argv[1];
@@ -502,6 +530,8 @@ int main(int argc, char **argv)
             only = argv[i + 1];
         else if (!strcmp(argv[i], "--caveats"))
             more_caveats = argv[i + 1];
+        else if (!strcmp(argv[i], "--extra"))
+            extra_dir = argv[i + 1];
         else if (!strcmp(argv[i], "--backend"))
             backend = strcmp(argv[i + 1], "hip") ? VQ_BACKEND_CPU : VQ_BACKEND_HIP;
     }
@@ -531,6 +561,14 @@ int main(int argc, char **argv)
         check(&clips[i], backend, ".json", main_features, vmaf_model);
         check(&clips[i], backend, ".models.json", NULL, extra_models);
         check(&clips[i], backend, ".v1.json", NULL, v1_model);
+        if (extra_dir) {
+            static const char *const ansnr[] = { "float_ansnr", NULL };
+            static const char *const ciede[] = { "ciede", NULL };
+            check_in(extra_dir, &clips[i], backend, ".float_ansnr.json", ansnr,
+                     NULL);
+            check_in(extra_dir, &clips[i], backend, ".ciede444.json", ciede,
+                     NULL);
+        }
         checked++;
     }
     printf("golden: %u clip(s), %u log(s), %u keys: %u compared, %u not in "

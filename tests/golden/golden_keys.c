@@ -6,7 +6,7 @@
 
 /* Longer prefixes first. */
 static const GoldenKey golden_keys[] = {
-    { "psnr_hvs", "psnr_hvs", 5e-4 },
+    { "psnr_hvs", "psnr_hvs", 0 },
     { "psnr_", "psnr", 0 },
     { "mse_", "psnr", 0 },
     { "apsnr_", "psnr", 0 },
@@ -14,8 +14,10 @@ static const GoldenKey golden_keys[] = {
     /* exact: vqhip computes libvmaf's float operations in its order */
     { "float_ssim", "float_ssim", 0 },
     { "float_ms_ssim", "float_ms_ssim", 0 },
-    { "float_moment", "float_moment", 1e-6 },
-    { "ciede2000", "ciede", 1e-6 },
+    { "float_moment", "float_moment", 0 },
+    { "float_ansnr", "float_ansnr", 0 },
+    { "float_anpsnr", "float_ansnr", 0 },
+    { "ciede2000", "ciede", 0 },
     { "cambi", "cambi", 0 },
     { "VMAF_integer_feature_motion", "motion", 0 },
     { "integer_motion", "motion", 0 },
