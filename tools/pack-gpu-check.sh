@@ -60,8 +60,32 @@ rm -rf "$dev"
 fsrc=$dev/fate/build/src
 mkdir -p "$dev/build/tests" "$dev/build/tools" \
          "$fsrc/tests/ref/fate" "$dev/fate/build/tests/data/fate"
-cp "$nvbuild/tests/checkgpu" "$dev/build/tests/"
+# GPU tests: parity, GPU against libvmaf's numbers, layouts and device
+# pictures, and the golden test on the GPU backend
+gpu_tests="checkgpu layout_test acc_parity adm_check motion_test vif_libvmaf
+           cambi_libvmaf golden_check speed/speed_test speed/motion_v2_test"
+for t in $gpu_tests; do
+    cp "$nvbuild/tests/$t" "$dev/build/tests/"
+done
+cp "$repo/tests/speed/data/speed_model.json" "$dev/build/tests/"
 cp "$nvbuild/tools/vqhip_bench" "$nvbuild/tools/vqhip" "$dev/build/tools/"
+# Golden data for golden_check on the GPU: the logs and caveats, and the
+# small clips (compressed; the big ones stay here: 64 MB travel limit).
+golden=${VQHIP_GOLDEN_DIR:-$repo/../shared/golden}
+clips=$repo/build/tests/golden-clips
+mkdir -p "$dev/golden/json" "$dev/golden/clips"
+cp "$golden/manifest.tsv" "$golden/caveats.tsv" "$dev/golden/"
+cp "$golden/json/"*.json "$dev/golden/json/"
+cp "$repo/tests/golden/caveats.tsv" "$dev/golden/repo-caveats.tsv"
+cp -r "$repo/tests/golden/ref" "$dev/golden/ref"
+for c in g01_576x324_420p_plasma_crf35 g06_960x540_444p_spectrum_shift1 \
+         g07_203x117_420p_plasma_blur_noise g08_320x240_420p_flat_grey; do
+    for k in ref dis; do
+        if [ -f "$clips/${c}_$k.yuv" ]; then
+            gzip -1 -c "$clips/${c}_$k.yuv" > "$dev/golden/clips/${c}_$k.yuv.gz"
+        fi
+    done
+done
 cp "$ffsrc/tests/"*.sh "$ffsrc/tests/"*.awk "$fsrc/tests/"
 cp "$ffsrc/tests/ref/fate/filter-vqhip-"* "$fsrc/tests/ref/fate/"
 cp "$ffbuild/ffmpeg" "$ffbuild/ffprobe" "$dev/fate/build/"
@@ -114,9 +138,10 @@ cat > "$dev/check-bundle.sh" <<'EOF'
 cd "$(dirname "$0")" || exit 1
 allowed='^(linux-vdso\.so\.1|/lib64/ld-linux-x86-64\.so\.2|ld-linux-x86-64\.so\.2|libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1)$'
 bad=0 n=0
-for f in build/tests/checkgpu build/tools/* fate/build/ffmpeg fate/build/ffprobe \
+for f in build/tests/* build/tools/* fate/build/ffmpeg fate/build/ffprobe \
          fate/build/tests/base64 fate/build/tests/tiny_psnr \
          fate/build/tests/tiny_ssim fate/build/tests/audiomatch; do
+    case $f in *.json) continue ;; esac
     if [ ! -x "$f" ]; then
         echo "bundle: $f is missing"; bad=1; continue
     fi
@@ -135,38 +160,7 @@ echo "bundle: $n binaries checked with ldd, $([ $bad -eq 0 ] && echo ok || echo 
 exit $bad
 EOF
 
-cat > "$dev/run.sh" <<'EOF'
-#!/bin/sh
-# On the GPU machine, from the repository root (.device carried there):
-#   .device/run.sh [checkgpu args; default --seed 1, the full set]
-# 1. the bundle's binaries need nothing beyond glibc, libstdc++ and libgcc
-# 2. FATE on the CPU backend (the packed FFmpeg, its helpers, the models)
-# 3. whether a GPU is present (checkgpu --device)
-# 4. FATE on the GPU backend, then tools/gpu-check.sh (parity, benchmark)
-# Exit: 0 all passed; 1 something failed; 77 no GPU present (then steps 1
-# and 2 passed and step 4 was skipped, which is not a pass).
-cd "$(dirname "$0")/.." || exit 1
-fail=0
-echo "== bundle"
-.device/check-bundle.sh || fail=1
-echo "== FATE, CPU backend"
-.device/fate/run.sh cpu || fail=1
-echo "== GPU"
-.device/build/tests/checkgpu --device
-gpu=$?
-if [ "$gpu" -eq 77 ]; then
-    echo "run.sh: no GPU present: FATE on the GPU, parity and benchmark skipped"
-    [ "$fail" -eq 0 ] && exit 77
-    exit 1
-fi
-[ "$gpu" -eq 0 ] || fail=1
-echo "== FATE, GPU backend"
-.device/fate/run.sh hip || fail=1
-[ $# -gt 0 ] || set -- --seed 1
-tools/gpu-check.sh .device/build "$@" || fail=1
-echo "run.sh: $([ "$fail" -eq 0 ] && echo "all passed" || echo FAILED)"
-exit "$fail"
-EOF
+cp "$repo/tools/device-run.sh" "$dev/run.sh"
 chmod +x "$dev/run.sh" "$dev/fate/run.sh" "$dev/check-bundle.sh"
 "$dev/check-bundle.sh"
 echo "pack-gpu-check: $(du -sh "$dev" | cut -f1) in .device; on the GPU machine: .device/run.sh"
