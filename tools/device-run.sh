@@ -20,6 +20,10 @@
 # passed, 1 otherwise, 77 when no GPU is present (then nothing GPU ran).
 cd "$(dirname "$0")/.." || exit 1
 D=.device
+if [ ! -d $D/build ]; then
+    command -v xz >/dev/null || { echo "run.sh: xz is needed to unpack the bundle"; exit 1; }
+    xz -dc $D/bundle.tar.xz | tar -C $D -xf - || exit 1
+fi
 B=$D/build
 T=$B/tests
 [ $# -gt 0 ] || set -- bundle fate tests parity bench io
