@@ -106,7 +106,7 @@ fate_group() { # fate_group GROUP MAKE_TARGET
             printf '    if %s >%s.out 2>&1; then\n' "$cmd" "$name"
             echo "        echo \"PASS $name\"; pass=\$((pass + 1))"
             echo "    else"
-            echo "        echo \"FAIL $name\"; tail -n 8 $name.out; tail -n 12 tests/data/fate/\${name#fate-}.err 2>/dev/null; fail=\$((fail + 1))"
+            echo "        echo \"FAIL $name\"; tail -n 8 $name.out; tail -n 12 tests/data/fate/${name#fate-}.err 2>/dev/null; fail=\$((fail + 1))"
             echo "    fi"
         done
     echo "fi"
