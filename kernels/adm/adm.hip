@@ -19,6 +19,10 @@
 #define ADM_OR (ADM_TY + 2)
 #define ADM_OC (ADM_TX + 2)
 #define ADM_HALO (2 * ADM_OC + 2 * ADM_TY)
+/* the input tile is loaded by whole columns: ADM_LOAD_ROWS rows at a time */
+#define ADM_LOAD_ROWS (ADM_THREADS / ADM_IN_C)
+#define ADM_LOADERS (ADM_LOAD_ROWS * ADM_IN_C)
+#define ADM_LOAD_ITERS ((ADM_IN_R + ADM_LOAD_ROWS - 1) / ADM_LOAD_ROWS)
 
 template <bool S0> struct AdmT;
 template <> struct AdmT<true> {
@@ -170,20 +174,22 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
                       i0 < sc.bottom && i0 + ADM_TY > sc.top;
 
     /* Input tile: rows 2 i0 - 3 .., columns 2 j0 - 3 .., mirrored, and
-     * clamped where only positions outside the bands would read. */
+     * clamped where only positions outside the bands would read. Each of
+     * the first ADM_LOADERS threads keeps one column and walks its rows. */
     const int yb = 2 * i0 - 3, xb = 2 * j0 - 3;
-    const int n_in = ADM_IN_R * ADM_IN_C;
+    if (tid < ADM_LOADERS) {
+        const int lx = tid % ADM_IN_C;
+        int x = vq_adm_mirror(xb + lx, sc.in_w);
+        x = x < 0 ? 0 : (x >= sc.in_w ? sc.in_w - 1 : x);
 #pragma unroll
-    for (int it = 0; it < (n_in + ADM_THREADS - 1) / ADM_THREADS; it++) {
-        int idx = tid + it * ADM_THREADS;
-        if (idx < n_in) {
-            int ly = idx / ADM_IN_C, lx = idx - ly * ADM_IN_C;
-            int y = vq_adm_mirror(yb + ly, sc.in_h);
-            int x = vq_adm_mirror(xb + lx, sc.in_w);
-            y = y < 0 ? 0 : (y >= sc.in_h ? sc.in_h - 1 : y);
-            x = x < 0 ? 0 : (x >= sc.in_w ? sc.in_w - 1 : x);
-            in_r[idx] = (In)adm_load<TIn>(a.ref, a.ref_pitch, y, x);
-            in_d[idx] = (In)adm_load<TIn>(a.dis, a.dis_pitch, y, x);
+        for (int it = 0; it < ADM_LOAD_ITERS; it++) {
+            const int ly = tid / ADM_IN_C + it * ADM_LOAD_ROWS;
+            if (ly < ADM_IN_R) {
+                int y = vq_adm_mirror(yb + ly, sc.in_h);
+                y = y < 0 ? 0 : (y >= sc.in_h ? sc.in_h - 1 : y);
+                in_r[ly * ADM_IN_C + lx] = (In)adm_load<TIn>(a.ref, a.ref_pitch, y, x);
+                in_d[ly * ADM_IN_C + lx] = (In)adm_load<TIn>(a.dis, a.dis_pitch, y, x);
+            }
         }
     }
     __syncthreads();
@@ -333,20 +339,19 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
         return; /* uniform per block: nothing to sum */
     __syncthreads();
 
-    /* Row sums over the tile's columns, then one atomic per row and
-     * quantity. */
+    /* Row sums over the tile's columns, one thread per row and quantity,
+     * then one atomic each. A thread starts at its own offset in the row,
+     * so the threads of a wave read different banks. */
     for (int k = 0; k < VQ_ADM_NQ; k++)
         red[k * ADM_THREADS + tid] = q[k];
     __syncthreads();
-    for (int s = ADM_TX / 2; s > 0; s >>= 1) {
-        if (tx < s)
-            for (int k = 0; k < VQ_ADM_NQ; k++)
-                red[k * ADM_THREADS + tid] += red[k * ADM_THREADS + tid + s];
-        __syncthreads();
-    }
     if (tid < VQ_ADM_NQ * ADM_TY) {
-        int k = tid / ADM_TY, r = tid - k * ADM_TY;
-        unsigned long long v = red[k * ADM_THREADS + r * ADM_TX];
+        const int k = tid / ADM_TY, r = tid - k * ADM_TY;
+        const unsigned long long *row = red + k * ADM_THREADS + r * ADM_TX;
+        unsigned long long v = 0;
+#pragma unroll 8
+        for (int c = 0; c < ADM_TX; c++)
+            v += row[(unsigned)(c + tid) % ADM_TX];
         if (v && i0 + r < sc.h)
             atomicAdd(&a.rows[(size_t)k * sc.h + i0 + r], v);
     }
