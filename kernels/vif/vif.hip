@@ -4,32 +4,53 @@
  * Phase 1, per column segment: a register window of the column feeds the
  * vertical pass of the five statistics and, on even rows, of the next
  * scale's filter. Phase 2, per run of NX pixels of a row: the horizontal
- * passes (each loaded value serves every output of the run whose taps reach
- * it), the per-pixel terms of kernels/vif.h, and the next scale's samples
- * at even columns. The block's integer sums are reduced in shared memory
- * and added to the frame's record with 64-bit atomics, so the result does
- * not depend on the order.
+ * passes (each statistic's run of values loaded once into registers and
+ * serving every output of the run), the per-pixel terms of kernels/vif.h,
+ * and the next scale's samples at even columns. The block's integer sums
+ * are reduced in shared memory and added to the frame's record with 64-bit
+ * atomics, so the result does not depend on the order.
+ *
+ * Layout (a performance choice only; every thread computes the same
+ * integers whatever the mapping): consecutive threads of phase 1 take
+ * consecutive columns, consecutive threads of phase 2 consecutive rows, and
+ * the vertical results' row pitches are odd in 32-bit words, so both
+ * phases read and write shared memory without bank conflicts.
  */
 #include <type_traits>
 
 #include "../hip_device.h"
 #include "vif.h"
 
-#define VIF_THREADS 128 /* a power of two (tree reduction), not a wave size */
-#define VIF_TW 32       /* output tile: even, so decimation stays aligned */
-#define VIF_TH 16
+#define VIF_THREADS 256 /* a power of two (tree reduction), not a wave size */
+#define VIF_TH 32       /* output rows per tile: phase 2 runs one per thread */
+#define VIF_GROUPS 8    /* runs per tile row: VIF_TH * VIF_GROUPS items */
 #define VIF_SEG 8       /* rows per phase-1 item (even) */
-#define VIF_NX 4        /* pixels per phase-2 item */
 
-/* NVIDIA: ask for six resident blocks per SM (at most 80 registers); on an
- * H200 that ran scale 0 at 1080p in 71 us against 79 us at 128 registers.
+/* NVIDIA: three resident blocks per SM (at most 80 registers), the
+ * occupancy of the 128-thread version that ran scale 0 at 1080p in 71 us.
  * HIP reads a second bound differently (waves per SIMD): AMD keeps the
  * compiler's choice. */
 #if defined(__CUDACC__)
-#define VIF_BOUNDS __launch_bounds__(VIF_THREADS, 6)
+#define VIF_BOUNDS __launch_bounds__(VIF_THREADS, 3)
 #else
 #define VIF_BOUNDS __launch_bounds__(VIF_THREADS)
 #endif
+
+/* Tile geometry of scale S reading samples of type T. Widths are even (the
+ * decimation stays aligned) and VIF_GROUPS runs of NX outputs; everything
+ * fits the 48 KiB of static shared memory. */
+template <typename T, int S> struct VifTile {
+    static constexpr int R = VQ_VIF_HALF(S);
+    static constexpr int TW = S > 0 ? 56 : sizeof(T) == 1 ? 48 : 40;
+    static constexpr int NX = TW / VIF_GROUPS;
+    static constexpr int IW = TW + 2 * R, IH = VIF_TH + 2 * R;
+    /* row pitches of the vertical results: 16-bit rows an odd number of
+     * words, 32-bit rows an odd number of words */
+    static constexpr int P16 = IW + (6 - IW % 4) % 4;
+    static constexpr int P32 = IW | 1;
+    static_assert(TW % 2 == 0 && NX * VIF_GROUPS == TW, "tile width");
+    static_assert(P16 % 4 == 2 && P16 >= IW && P32 >= IW, "pitches");
+};
 
 struct VifArgs {
     const uint16_t *log2_tab;
@@ -66,45 +87,110 @@ __device__ __forceinline__ int vif_src_row(int k, int n)
 }
 
 template <typename T>
-__device__ __forceinline__ uint16_t vif_load(const VqDevPlane &p, int y, int x)
+__device__ __forceinline__ T vif_load(const VqDevPlane &p, int y, int x)
 {
     return ((const T *)((const char *)p.data + (size_t)y * p.pitch))[x];
+}
+
+/* Horizontal pass of a 16-bit statistic over NX outputs from the run's
+ * NX + 2R values: symmetric taps, pairs of values share a multiplication
+ * (pairs of 16-bit values times a tap, and the whole sum, stay below 2^32:
+ * the same integers as tap by tap). */
+template <int S, int NX>
+__device__ __forceinline__ void vif_hpass16(const uint16_t *v, uint32_t *out)
+{
+    constexpr int R = VQ_VIF_HALF(S);
+    uint32_t b[NX + 2 * R];
+#pragma unroll
+    for (int k = 0; k < NX + 2 * R; k++)
+        b[k] = v[k];
+#pragma unroll
+    for (int i = 0; i < NX; i++) {
+        uint32_t m = vif_tap<S>(R) * b[i + R];
+#pragma unroll
+        for (int k = 0; k < R; k++)
+            m += vif_tap<S>(k) * (b[i + k] + b[i + 2 * R - k]);
+        out[i] = m;
+    }
+}
+
+/* Horizontal pass of a second moment over NX outputs (64-bit sums), turned
+ * into the variance or covariance with the means ma, mb. */
+template <int S, int NX>
+__device__ __forceinline__ void vif_hpass_sigma(const uint32_t *v,
+                                                const uint32_t *ma,
+                                                const uint32_t *mb,
+                                                int32_t *out)
+{
+    constexpr int R = VQ_VIF_HALF(S);
+    uint32_t b[NX + 2 * R];
+#pragma unroll
+    for (int k = 0; k < NX + 2 * R; k++)
+        b[k] = v[k];
+#pragma unroll
+    for (int i = 0; i < NX; i++) {
+        uint64_t s = 0;
+#pragma unroll
+        for (int k = 0; k <= 2 * R; k++)
+            s += (uint64_t)vif_tap<S>(k) * b[i + k];
+        out[i] = vq_vif_sigma(s, ma[i], mb[i]);
+    }
 }
 
 template <typename T, int S, bool STAT, bool DOWN>
 __global__ VIF_BOUNDS void vif_scale_kernel(
     VqDevPlane ref, VqDevPlane dis, VifArgs a)
 {
-    constexpr int R = VQ_VIF_HALF(S);
+    typedef VifTile<T, S> G;
+    constexpr int R = G::R, TW = G::TW, NX = G::NX, IW = G::IW, IH = G::IH;
+    constexpr int P16 = G::P16, P32 = G::P32;
     constexpr int D = DOWN ? VQ_VIF_HALF(S + 1) : 0;
-    constexpr int IW = VIF_TW + 2 * R, IH = VIF_TH + 2 * R;
-    constexpr int DW = VIF_TW + 2 * D, DH = DOWN ? VIF_TH / 2 : 1;
+    constexpr int DW = TW + 2 * D, DH = DOWN ? VIF_TH / 2 : 1;
     constexpr int VH = STAT ? VIF_TH : 1;
     constexpr int WIN = VIF_SEG + 2 * R;
+    constexpr int NT = VIF_THREADS;
     /* 8-bit second moments fit 32 bits (65536 * 255^2 < 2^32) */
     typedef typename std::conditional<sizeof(T) == 1, uint32_t,
                                       uint64_t>::type SqSum;
 
-    __shared__ uint16_t in_r[IH * IW], in_d[IH * IW];
-    __shared__ uint16_t v_m1[VH * IW], v_m2[VH * IW];
-    __shared__ uint32_t v_xx[VH * IW], v_yy[VH * IW], v_xy[VH * IW];
+    /* the input tile keeps the sample type; the block's sums reuse the
+     * 32-bit vertical results once phase 2 is over */
+    constexpr int SQ_BYTES = STAT ? 3 * VIF_TH * P32 * 4 : 8;
+    static_assert(!STAT || SQ_BYTES >= 4 * NT * 8,
+                  "the reduction fits the vertical results");
+    __shared__ T in_r[IH * IW], in_d[IH * IW];
+    __shared__ uint16_t v_m1[VH * P16], v_m2[VH * P16];
+    __shared__ __align__(16) unsigned char v_sq[SQ_BYTES];
     __shared__ uint16_t dv_r[DH * DW], dv_d[DH * DW];
-    __shared__ long long red[STAT ? 4 * VIF_THREADS : 1];
+    uint32_t *const v_xx = (uint32_t *)v_sq;
+    uint32_t *const v_yy = v_xx + VH * P32, *const v_xy = v_xx + 2 * VH * P32;
+    long long *const red = (long long *)v_sq;
 
     const int w = (int)ref.w, h = (int)ref.h;
-    const int x0 = blockIdx.x * VIF_TW, y0 = blockIdx.y * VIF_TH;
-    const int tid = threadIdx.x, nt = blockDim.x;
+    const int x0 = blockIdx.x * TW, y0 = blockIdx.y * VIF_TH;
+    const int tid = threadIdx.x;
 
-    for (int i = tid; i < IH * IW; i += nt) {
-        int ly = i / IW, lx = i - ly * IW;
-        int gy = vif_src_row(y0 - R + ly, h);
-        int gx = vif_src_col(x0 - R + lx, w);
-        in_r[i] = vif_load<T>(ref, gy, gx);
-        in_d[i] = vif_load<T>(dis, gy, gx);
+    if (NT % IW == 0) {
+        /* each thread keeps one column */
+        const int lx = tid % IW;
+        const int gx = vif_src_col(x0 - R + lx, w);
+        for (int ly = tid / IW; ly < IH; ly += NT / IW) {
+            int gy = vif_src_row(y0 - R + ly, h);
+            in_r[ly * IW + lx] = vif_load<T>(ref, gy, gx);
+            in_d[ly * IW + lx] = vif_load<T>(dis, gy, gx);
+        }
+    } else {
+        for (int i = tid; i < IH * IW; i += NT) {
+            int ly = i / IW, lx = i - ly * IW;
+            int gy = vif_src_row(y0 - R + ly, h);
+            int gx = vif_src_col(x0 - R + lx, w);
+            in_r[i] = vif_load<T>(ref, gy, gx);
+            in_d[i] = vif_load<T>(dis, gy, gx);
+        }
     }
     __syncthreads();
 
-    for (int item = tid; item < IW * (VIF_TH / VIF_SEG); item += nt) {
+    for (int item = tid; item < IW * (VIF_TH / VIF_SEG); item += NT) {
         const int lx = item % IW, row0 = item / IW * VIF_SEG;
         uint32_t wr[WIN], wd[WIN], xs[WIN], ys[WIN], cs[WIN];
 #pragma unroll
@@ -141,15 +227,16 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
                         xy += (SqSum)c * cs[r + k] + (SqSum)c * cs[e];
                     }
                 }
-                int o = (row0 + r) * IW + lx;
-                v_m1[o] = (uint16_t)((m1 + a.rnd.mu_add) >> a.rnd.mu_shift);
-                v_m2[o] = (uint16_t)((m2 + a.rnd.mu_add) >> a.rnd.mu_shift);
-                v_xx[o] = (uint32_t)((xx + a.rnd.sq_add) >> a.rnd.sq_shift);
-                v_yy[o] = (uint32_t)((yy + a.rnd.sq_add) >> a.rnd.sq_shift);
-                v_xy[o] = (uint32_t)((xy + a.rnd.sq_add) >> a.rnd.sq_shift);
+                const int o16 = (row0 + r) * P16 + lx;
+                const int o32 = (row0 + r) * P32 + lx;
+                v_m1[o16] = (uint16_t)((m1 + a.rnd.mu_add) >> a.rnd.mu_shift);
+                v_m2[o16] = (uint16_t)((m2 + a.rnd.mu_add) >> a.rnd.mu_shift);
+                v_xx[o32] = (uint32_t)((xx + a.rnd.sq_add) >> a.rnd.sq_shift);
+                v_yy[o32] = (uint32_t)((yy + a.rnd.sq_add) >> a.rnd.sq_shift);
+                v_xy[o32] = (uint32_t)((xy + a.rnd.sq_add) >> a.rnd.sq_shift);
             }
         }
-        if (DOWN && lx >= R - D && lx < R + VIF_TW + D) {
+        if (DOWN && lx >= R - D && lx < R + TW + D) {
 #pragma unroll
             for (int q = 0; q < VIF_SEG / 2; q++) {
                 uint32_t sr = 0, sd = 0;
@@ -170,16 +257,16 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
     if (S == 2 && w / 2 == 1 && blockIdx.x == 0 && y0 <= h - 1 &&
         h - 1 < y0 + VIF_TH && tid == 0) {
         /* the last row's vertical pass at column 1, for scale 3 */
-        int o = (h - 1 - y0) * IW + R + 1;
-        a.edge[VQ_VIF_EDGE_MU1] = v_m1[o];
-        a.edge[VQ_VIF_EDGE_MU2] = v_m2[o];
-        a.edge[VQ_VIF_EDGE_XX] = v_xx[o];
-        a.edge[VQ_VIF_EDGE_YY] = v_yy[o];
-        a.edge[VQ_VIF_EDGE_XY] = v_xy[o];
+        int o16 = (h - 1 - y0) * P16 + R + 1, o32 = (h - 1 - y0) * P32 + R + 1;
+        a.edge[VQ_VIF_EDGE_MU1] = v_m1[o16];
+        a.edge[VQ_VIF_EDGE_MU2] = v_m2[o16];
+        a.edge[VQ_VIF_EDGE_XX] = v_xx[o32];
+        a.edge[VQ_VIF_EDGE_YY] = v_yy[o32];
+        a.edge[VQ_VIF_EDGE_XY] = v_xy[o32];
     }
     if (S == 2 && h / 2 == 1 && y0 == 0) {
         /* scale 2's row 1, kept as row 1 of scale 3 */
-        for (int c = tid; c < VIF_TW; c += nt) {
+        for (int c = tid; c < TW; c += NT) {
             int x = x0 + c;
             if (x < w / 2) {
                 size_t row = a.next_pitch;
@@ -192,60 +279,40 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
     }
     if (S == 3 && STAT && w == 1) {
         /* columns -1 and 1 of a one-column picture: the edge values */
-        for (int ty = tid; ty < VIF_TH; ty += nt)
+        for (int ty = tid; ty < VIF_TH; ty += NT)
             for (int k = -1; k <= 1; k += 2) {
-                int o = ty * IW + R + k;
-                v_m1[o] = (uint16_t)a.edge[VQ_VIF_EDGE_MU1];
-                v_m2[o] = (uint16_t)a.edge[VQ_VIF_EDGE_MU2];
-                v_xx[o] = a.edge[VQ_VIF_EDGE_XX];
-                v_yy[o] = a.edge[VQ_VIF_EDGE_YY];
-                v_xy[o] = a.edge[VQ_VIF_EDGE_XY];
+                int o16 = ty * P16 + R + k, o32 = ty * P32 + R + k;
+                v_m1[o16] = (uint16_t)a.edge[VQ_VIF_EDGE_MU1];
+                v_m2[o16] = (uint16_t)a.edge[VQ_VIF_EDGE_MU2];
+                v_xx[o32] = a.edge[VQ_VIF_EDGE_XX];
+                v_yy[o32] = a.edge[VQ_VIF_EDGE_YY];
+                v_xy[o32] = a.edge[VQ_VIF_EDGE_XY];
             }
         __syncthreads();
     }
 
     VqVifScaleAcc acc = { 0, 0, 0, 0 };
     if (STAT) {
-        for (int item = tid; item < VIF_TH * (VIF_TW / VIF_NX); item += nt) {
-            const int ty = item / (VIF_TW / VIF_NX);
-            const int tx = (item - ty * (VIF_TW / VIF_NX)) * VIF_NX;
-            uint32_t m1[VIF_NX], m2[VIF_NX];
-            uint64_t xx[VIF_NX], yy[VIF_NX], xy[VIF_NX];
+        for (int item = tid; item < VIF_TH * VIF_GROUPS; item += NT) {
+            const int ty = item % VIF_TH, tx = item / VIF_TH * NX;
+            uint32_t m1[NX], m2[NX];
+            int32_t s1[NX], s2[NX], s12[NX];
+            vif_hpass16<S, NX>(v_m1 + ty * P16 + tx, m1);
+            vif_hpass16<S, NX>(v_m2 + ty * P16 + tx, m2);
+            vif_hpass_sigma<S, NX>(v_xx + ty * P32 + tx, m1, m1, s1);
+            vif_hpass_sigma<S, NX>(v_yy + ty * P32 + tx, m2, m2, s2);
+            vif_hpass_sigma<S, NX>(v_xy + ty * P32 + tx, m1, m2, s12);
 #pragma unroll
-            for (int i = 0; i < VIF_NX; i++) {
-                m1[i] = m2[i] = 0;
-                xx[i] = yy[i] = xy[i] = 0;
-            }
-#pragma unroll
-            for (int k = 0; k < VIF_NX + 2 * R; k++) {
-                int o = ty * IW + tx + k;
-                uint32_t b1 = v_m1[o], b2 = v_m2[o];
-                uint32_t bx = v_xx[o], by = v_yy[o], bc = v_xy[o];
-#pragma unroll
-                for (int i = 0; i < VIF_NX; i++) {
-                    if (k - i < 0 || k - i > 2 * R)
-                        continue;
-                    uint32_t c = vif_tap<S>(k - i);
-                    m1[i] += c * b1;
-                    m2[i] += c * b2;
-                    xx[i] += (uint64_t)c * bx;
-                    yy[i] += (uint64_t)c * by;
-                    xy[i] += (uint64_t)c * bc;
-                }
-            }
-#pragma unroll
-            for (int i = 0; i < VIF_NX; i++)
+            for (int i = 0; i < NX; i++)
                 if (y0 + ty < h && x0 + tx + i < w)
-                    vq_vif_pixel(a.log2_tab, vq_vif_sigma(xx[i], m1[i], m1[i]),
-                                 vq_vif_sigma(yy[i], m2[i], m2[i]),
-                                 vq_vif_sigma(xy[i], m1[i], m2[i]),
+                    vq_vif_pixel(a.log2_tab, s1[i], s2[i], s12[i],
                                  a.gain_limit, &acc);
         }
     }
     if (DOWN) {
         const int ow = w / 2, oh = h / 2;
-        for (int i = tid; i < DH * (VIF_TW / 2); i += nt) {
-            int q = i / (VIF_TW / 2), c = i - q * (VIF_TW / 2);
+        for (int i = tid; i < DH * (TW / 2); i += NT) {
+            int q = i / (TW / 2), c = i - q * (TW / 2);
             int oy = y0 / 2 + q, ox = x0 / 2 + c;
             if (oy >= oh || ox >= ow)
                 continue;
@@ -265,20 +332,21 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
     }
 
     if (STAT) {
+        __syncthreads(); /* red overlays the vertical results */
         red[tid] = acc.num_log;
-        red[nt + tid] = acc.den_log;
-        red[2 * nt + tid] = acc.num_non_log;
-        red[3 * nt + tid] = acc.den_non_log;
+        red[NT + tid] = acc.den_log;
+        red[2 * NT + tid] = acc.num_non_log;
+        red[3 * NT + tid] = acc.den_non_log;
         __syncthreads();
-        for (int s = nt / 2; s > 0; s >>= 1) {
+        for (int s = NT / 2; s > 0; s >>= 1) {
             if (tid < s)
                 for (int k = 0; k < 4; k++)
-                    red[k * nt + tid] += red[k * nt + tid + s];
+                    red[k * NT + tid] += red[k * NT + tid + s];
             __syncthreads();
         }
-        if (tid < 4 && red[tid * nt]) {
+        if (tid < 4 && red[tid * NT]) {
             unsigned long long *dst = (unsigned long long *)a.acc;
-            atomicAdd(dst + tid, (unsigned long long)red[tid * nt]);
+            atomicAdd(dst + tid, (unsigned long long)red[tid * NT]);
         }
     }
 }
@@ -287,7 +355,8 @@ template <typename T, int S, bool STAT, bool DOWN>
 static void vif_launch(hipStream_t stream, const VqDevPlane *ref,
                        const VqDevPlane *dis, const VifArgs &a)
 {
-    dim3 grid(vq_div_ceil(ref->w, VIF_TW), vq_div_ceil(ref->h, VIF_TH));
+    constexpr int TW = VifTile<T, S>::TW;
+    dim3 grid(vq_div_ceil(ref->w, TW), vq_div_ceil(ref->h, VIF_TH));
     vif_scale_kernel<T, S, STAT, DOWN><<<grid, VIF_THREADS, 0, stream>>>(
         *ref, *dis, a);
 }
