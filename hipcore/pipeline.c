@@ -155,6 +155,14 @@ static int choose_backends(VqContext *ctx)
     if (!err && n_gpu)
         err = vq_staging_open(&ctx->staging, ctx->gpu, &ctx->fmt, planes,
                               ctx->cfg.depth, acc_gpu, ctx->pool, &ctx->err);
+    /* Several GPU extractors: each on its own lane (VQHIP_LANES=N caps the
+     * number, 0 or 1 keeps one stream). */
+    const char *ln = getenv("VQHIP_LANES");
+    unsigned lanes = ln && *ln ? (unsigned)atoi(ln) : VQ_GPU_MAX_LANES;
+    if (lanes > n_gpu)
+        lanes = n_gpu;
+    if (!err && lanes > 1)
+        err = vq_staging_use_lanes(ctx->staging, lanes);
     return err;
 }
 
@@ -326,13 +334,27 @@ static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
         else
             err = vq_staging_upload(st, slot, ref, dis);
         double t1 = vq_now();
+        if (!err && st->lanes)
+            err = vq_staging_fork(st, slot);
+        /* An extractor's lane is its rank among the GPU extractors, the
+         * same on every frame. */
+        unsigned rank = 0;
         for (unsigned i = 0; !err && i < ctx->n_fex; i++) {
             VqFex *fex = ctx->fex[i];
-            if (fex->on_gpu && vq_fex_runs_on(ctx, fex, index))
-                err = fex->desc->gpu_run(fex, ctx->gpu, &slot->view[0],
-                                         &slot->view[1], index,
-                                         slot->acc_dev + fex->acc_off);
+            if (!fex->on_gpu)
+                continue;
+            unsigned lane = rank++;
+            if (!vq_fex_runs_on(ctx, fex, index))
+                continue;
+            if (st->lanes)
+                vq_gpu_use_lane(ctx->gpu, (int)(lane % st->lanes));
+            err = fex->desc->gpu_run(fex, ctx->gpu, &slot->view[0],
+                                     &slot->view[1], index,
+                                     slot->acc_dev + fex->acc_off);
+            vq_gpu_use_lane(ctx->gpu, -1);
         }
+        if (!err && st->lanes)
+            err = vq_staging_join(st);
         if (!err)
             err = vq_staging_finish(st, slot);
         ctx->t_copy += t1 - t0;

@@ -37,6 +37,10 @@ const char *vq_gpu_name(const VqGpu *gpu) { (void)gpu; return ""; }
 int vq_gpu_wave_size(const VqGpu *gpu) { (void)gpu; return 0; }
 VqStream vq_gpu_compute_stream(const VqGpu *gpu) { (void)gpu; return NULL; }
 VqStream vq_gpu_upload_stream(const VqGpu *gpu) { (void)gpu; return NULL; }
+int vq_gpu_lanes(VqGpu *gpu, unsigned n) { (void)gpu; (void)n; return 0; }
+void vq_gpu_use_lane(VqGpu *gpu, int lane) { (void)gpu; (void)lane; }
+VqStream vq_gpu_lane_stream(const VqGpu *gpu, unsigned lane)
+{ (void)gpu; (void)lane; return NULL; }
 int vq_gpu_fail(VqGpu *gpu, int hip_err, const char *what)
 { (void)what; (void)gpu; return hip_err ? VQ_EDEVICE : 0; }
 void vq_gpu_set_errbuf(VqGpu *gpu, VqErrBuf *e) { (void)gpu; (void)e; }
@@ -91,6 +95,9 @@ struct VqGpu {
     int wave_size;
     int integrated;
     hipStream_t compute, upload;
+    hipStream_t lane[VQ_GPU_MAX_LANES];
+    unsigned n_lanes;
+    hipStream_t current; /* vq_gpu_compute_stream's answer; NULL: compute */
     VqErrBuf *err;
 };
 
@@ -239,14 +246,48 @@ void vq_gpu_close(VqGpu **pgpu)
         hipStreamSynchronize(gpu->upload);
         hipStreamDestroy(gpu->upload);
     }
+    for (unsigned i = 0; i < gpu->n_lanes; i++) {
+        hipStreamSynchronize(gpu->lane[i]);
+        hipStreamDestroy(gpu->lane[i]);
+    }
     free(gpu);
     *pgpu = NULL;
 }
 
 const char *vq_gpu_name(const VqGpu *gpu) { return gpu->name; }
 int vq_gpu_wave_size(const VqGpu *gpu) { return gpu->wave_size; }
-VqStream vq_gpu_compute_stream(const VqGpu *gpu) { return (VqStream)gpu->compute; }
+VqStream vq_gpu_compute_stream(const VqGpu *gpu)
+{
+    return (VqStream)(gpu->current ? gpu->current : gpu->compute);
+}
+
 VqStream vq_gpu_upload_stream(const VqGpu *gpu) { return (VqStream)gpu->upload; }
+
+int vq_gpu_lanes(VqGpu *gpu, unsigned n)
+{
+    if (n > VQ_GPU_MAX_LANES)
+        n = VQ_GPU_MAX_LANES;
+    while (gpu->n_lanes < n) {
+        int err = check(gpu, hipStreamCreateWithFlags(&gpu->lane[gpu->n_lanes],
+                                                      hipStreamNonBlocking),
+                        "creating a compute lane");
+        if (err)
+            return err;
+        gpu->n_lanes++;
+    }
+    return (int)gpu->n_lanes;
+}
+
+void vq_gpu_use_lane(VqGpu *gpu, int lane)
+{
+    gpu->current = lane >= 0 && (unsigned)lane < gpu->n_lanes ? gpu->lane[lane]
+                                                               : NULL;
+}
+
+VqStream vq_gpu_lane_stream(const VqGpu *gpu, unsigned lane)
+{
+    return (VqStream)(lane < gpu->n_lanes ? gpu->lane[lane] : gpu->compute);
+}
 
 int vq_gpu_malloc(VqGpu *gpu, void **ptr, size_t size, const char *what)
 {

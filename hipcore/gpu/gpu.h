@@ -23,8 +23,21 @@ int vq_gpu_open(VqGpu **gpu, int index, int use_current, VqErrBuf *e);
 void vq_gpu_close(VqGpu **gpu);
 const char *vq_gpu_name(const VqGpu *gpu);
 int vq_gpu_wave_size(const VqGpu *gpu);
+/* The stream kernels are enqueued on: the compute stream, or while
+ * vq_gpu_use_lane(gpu, k) is in effect, lane k's stream. */
 VqStream vq_gpu_compute_stream(const VqGpu *gpu);
 VqStream vq_gpu_upload_stream(const VqGpu *gpu);
+
+/* Lanes: more compute streams, so that the kernels of independent
+ * extractors run side by side. vq_gpu_lanes creates up to n of them (at most
+ * VQ_GPU_MAX_LANES; those that exist are kept) and returns how many exist or
+ * a negative error. vq_gpu_use_lane(gpu, k) makes vq_gpu_compute_stream
+ * return lane k's stream (k < 0 or k >= the number of lanes: the compute
+ * stream itself); the pipeline sets it around one extractor's gpu_run. */
+#define VQ_GPU_MAX_LANES 4
+int vq_gpu_lanes(VqGpu *gpu, unsigned n);
+void vq_gpu_use_lane(VqGpu *gpu, int lane);
+VqStream vq_gpu_lane_stream(const VqGpu *gpu, unsigned lane);
 /* Compile-time platform: "amd", "nvidia" or "none". */
 const char *vq_gpu_platform(void);
 

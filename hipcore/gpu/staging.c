@@ -48,6 +48,8 @@ void vq_staging_close(VqStaging **pst)
         }
         free(st->slot);
     }
+    for (unsigned i = 0; i < st->lanes; i++)
+        vq_gpu_event_destroy(st->gpu, st->joined[i]);
     free(st);
     *pst = NULL;
 }
@@ -230,17 +232,64 @@ static int stored_to_planar(VqStaging *st, VqSlot *slot, unsigned k,
     return 0;
 }
 
-/* After the planes are on the device: the compute stream waits for them
- * and clears the accumulators. */
+/* After the planes' uploads: the accumulators are cleared on the upload
+ * stream (the slot's last download finished before it was reused), then
+ * `uploaded` is recorded; without lanes the compute stream waits for it. */
 static int uploads_queued(VqStaging *st, VqSlot *slot, VqStream up)
 {
-    VqStream cs = vq_gpu_compute_stream(st->gpu);
-    int err = vq_gpu_event_record(st->gpu, slot->uploaded, up);
+    int err = vq_gpu_memset(st->gpu, up, slot->acc_dev, 0, st->acc_size);
     if (!err)
-        err = vq_gpu_event_wait(st->gpu, cs, slot->uploaded);
-    if (!err)
-        err = vq_gpu_memset(st->gpu, cs, slot->acc_dev, 0, st->acc_size);
+        err = vq_gpu_event_record(st->gpu, slot->uploaded, up);
+    if (!err && !st->lanes)
+        err = vq_gpu_event_wait(st->gpu, vq_gpu_compute_stream(st->gpu),
+                                slot->uploaded);
     return err;
+}
+
+int vq_staging_use_lanes(VqStaging *st, unsigned n)
+{
+    /* Lanes do not wait for the compute stream: what the extractors' setup
+     * left on it (clearing their buffers) completes first. */
+    int err = vq_gpu_sync(st->gpu, vq_gpu_compute_stream(st->gpu));
+    if (err)
+        return err;
+    int got = vq_gpu_lanes(st->gpu, n);
+    if (got < 0)
+        return got;
+    for (unsigned i = st->lanes; i < (unsigned)got; i++) {
+        err = vq_gpu_event_create(st->gpu, &st->joined[i]);
+        if (err)
+            return err;
+        st->lanes = i + 1;
+    }
+    return 0;
+}
+
+int vq_staging_fork(VqStaging *st, VqSlot *slot)
+{
+    for (unsigned i = 0; i < st->lanes; i++) {
+        int err = vq_gpu_event_wait(st->gpu, vq_gpu_lane_stream(st->gpu, i),
+                                    slot->uploaded);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* One event per lane serves every frame: a wait applies to the record made
+ * just before it. */
+int vq_staging_join(VqStaging *st)
+{
+    VqStream cs = vq_gpu_compute_stream(st->gpu);
+    for (unsigned i = 0; i < st->lanes; i++) {
+        int err = vq_gpu_event_record(st->gpu, st->joined[i],
+                                      vq_gpu_lane_stream(st->gpu, i));
+        if (!err)
+            err = vq_gpu_event_wait(st->gpu, cs, st->joined[i]);
+        if (err)
+            return err;
+    }
+    return 0;
 }
 
 /* Uploads stored plane sp of picture k from host memory (pinned) into its

@@ -6,9 +6,17 @@
  * Order of work for one slot (all asynchronous after the host copy):
  *   host: caller's planes -> pinned staging (vq_staging_upload returns after
  *         this, so the caller's memory is never read later)
- *   upload stream: pinned -> device planes; event `uploaded`
- *   compute stream: wait `uploaded`; clear accumulators; the extractors'
- *         kernels; accumulators -> pinned host; event `done`
+ *   upload stream: pinned -> device planes; clear accumulators; event
+ *         `uploaded`
+ *   compute stream: wait `uploaded`; the extractors' kernels; accumulators
+ *         -> pinned host; event `done`
+ * With lanes (vq_staging_use_lanes), each extractor's kernels go to its own
+ * lane instead: every lane waits `uploaded` (vq_staging_fork), the compute
+ * stream waits for every lane (vq_staging_join) before the download. The
+ * compute stream then holds only joins and downloads, so the lanes of frame
+ * N+1 start as soon as its uploads are done and each lane has finished its
+ * own work of frame N: frames overlap across lanes, and an extractor's
+ * frames stay in order on its lane (its device state is per extractor).
  * A slot is reused only after `done` completed and its results were read,
  * so uploads of frame N+1 (next slot) overlap the kernels of frame N.
  */
@@ -54,6 +62,8 @@ typedef struct VqStaging {
      * memory is the host's: one copy instead of two). VQHIP_ZERO_COPY=1/0
      * forces it on or off. */
     bool mapped;
+    unsigned lanes;            /* 0: everything on the compute stream */
+    VqEvent joined[VQ_GPU_MAX_LANES];
 } VqStaging;
 
 int vq_staging_open(VqStaging **st, VqGpu *gpu, const VqFormat *fmt,
@@ -62,8 +72,8 @@ int vq_staging_open(VqStaging **st, VqGpu *gpu, const VqFormat *fmt,
 void vq_staging_close(VqStaging **st);
 
 /* Copies the planes into the slot's pinned memory, enqueues their uploads and
- * the clearing of the accumulators, and makes the compute stream wait for the
- * uploads. Returns once the caller's memory is no longer needed. */
+ * the clearing of the accumulators, and (without lanes) makes the compute
+ * stream wait for the uploads. Returns once the caller's memory is no longer needed. */
 int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                       const VqFrame *dis);
 /* As vq_staging_upload for pictures in pinned host memory (vq_host_alloc):
@@ -80,5 +90,13 @@ int vq_staging_upload_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                              const VqFrame *dis, VqStream producer);
 /* Enqueues the accumulator download and records the slot's `done` event. */
 int vq_staging_finish(VqStaging *st, VqSlot *slot);
+
+/* Runs the extractors of later frames on n lanes (n >= 2; fewer when the
+ * device gives fewer). */
+int vq_staging_use_lanes(VqStaging *st, unsigned n);
+/* Before a slot's extractors: every lane waits for the slot's uploads. */
+int vq_staging_fork(VqStaging *st, VqSlot *slot);
+/* After them: the compute stream waits for every lane. */
+int vq_staging_join(VqStaging *st);
 
 #endif
