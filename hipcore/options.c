@@ -83,7 +83,8 @@ void vq_opt_set_defaults(const VqOption *opts, void *obj)
         char *p = (char *)obj + o->offset;
         switch (o->type) {
         case VQ_OPT_BOOL: *(bool *)p = o->def.b; break;
-        case VQ_OPT_INT: *(int *)p = o->def.i; break;
+        case VQ_OPT_INT:
+        case VQ_OPT_ENUM: *(int *)p = o->def.i; break;
         case VQ_OPT_DOUBLE: *(double *)p = o->def.d; break;
         }
     }
@@ -170,8 +171,34 @@ int vq_opt_set(const VqOption *opts, void *obj, const char *owner,
         *(double *)p = v;
         return 0;
     }
+    case VQ_OPT_ENUM: {
+        char names[512];
+        size_t len = 0;
+        names[0] = '\0';
+        for (const VqOptName *n = o->names; n && n->name; n++) {
+            if (!strcasecmp(n->name, val)) {
+                *(int *)p = n->value;
+                return 0;
+            }
+            int w = snprintf(names + len, sizeof(names) - len, "%s%s",
+                             len ? ", " : "", n->name);
+            if (w > 0 && (size_t)w < sizeof(names) - len)
+                len += (size_t)w;
+        }
+        return vq_fail(e, VQ_EINVAL, "%s option %s: '%s' is not one of: %s",
+                       owner, o->name, val, names);
+    }
     }
     return vq_fail(e, VQ_EINVAL, "%s option %s: unknown type", owner, o->name);
+}
+
+/* The first name of an ENUM option's value. */
+static const char *enum_name(const VqOption *o, int value)
+{
+    for (const VqOptName *n = o->names; n && n->name; n++)
+        if (n->value == value)
+            return n->name;
+    return "?";
 }
 
 int vq_opt_is_default(const VqOption *o, const void *obj)
@@ -179,7 +206,8 @@ int vq_opt_is_default(const VqOption *o, const void *obj)
     const char *p = (const char *)obj + o->offset;
     switch (o->type) {
     case VQ_OPT_BOOL: return *(const bool *)p == o->def.b;
-    case VQ_OPT_INT: return *(const int *)p == o->def.i;
+    case VQ_OPT_INT:
+    case VQ_OPT_ENUM: return *(const int *)p == o->def.i;
     case VQ_OPT_DOUBLE: return *(const double *)p == o->def.d;
     }
     return 1;
@@ -221,6 +249,10 @@ char *vq_opt_output_name(const char *base, const VqOption *opts,
         case VQ_OPT_DOUBLE:
             w = snprintf(buf + len, sizeof(buf) - len, "_%s_%g", key,
                          *(const double *)p);
+            break;
+        case VQ_OPT_ENUM:
+            w = snprintf(buf + len, sizeof(buf) - len, "_%s_%s", key,
+                         enum_name(o, *(const int *)p));
             break;
         }
         if (w < 0)

@@ -15,7 +15,14 @@ typedef enum VqOptType {
     VQ_OPT_BOOL,   /* stored as bool */
     VQ_OPT_INT,    /* stored as int */
     VQ_OPT_DOUBLE, /* stored as double */
+    VQ_OPT_ENUM,   /* stored as int; set by one of the names in `names` */
 } VqOptType;
+
+/* One named value of a VQ_OPT_ENUM option (several names may share one). */
+typedef struct VqOptName {
+    const char *name;
+    int value;
+} VqOptName;
 
 enum {
     /* A non-default value changes the output names, as libvmaf's
@@ -36,6 +43,7 @@ typedef struct VqOption {
     } def;
     double min, max;   /* for INT and DOUBLE */
     unsigned flags;
+    const VqOptName *names; /* for ENUM: NULL-name terminated; def.i is a value */
 } VqOption;
 
 /* key=value list parsed from a spec, in the given order. */

@@ -42,13 +42,35 @@ int vq_format_from_picture(VqFormat *fmt, const VqPicture *pic,
     fmt->n_planes = pic->fmt == VQ_PIX_FMT_GRAY ? 1 : 3;
     fmt->ss_x = pic->fmt == VQ_PIX_FMT_420 || pic->fmt == VQ_PIX_FMT_422;
     fmt->ss_y = pic->fmt == VQ_PIX_FMT_420;
-    fmt->w[0] = pic->w;
-    fmt->h[0] = pic->h;
+    fmt->w[0] = fmt->sw[0] = pic->w;
+    fmt->h[0] = fmt->sh[0] = pic->h;
     for (unsigned p = 1; p < fmt->n_planes; p++) {
         fmt->w[p] = pic->w >> fmt->ss_x;
         fmt->h[p] = pic->h >> fmt->ss_y;
+        fmt->sw[p] = (pic->w + fmt->ss_x) >> fmt->ss_x;
+        fmt->sh[p] = (pic->h + fmt->ss_y) >> fmt->ss_y;
+    }
+    return vq_format_set_color(fmt, pic, pic);
+}
+
+/* Copied as given: only extractors that read it (VQ_FEX_USES_COLOR) check
+ * it, so callers that leave it uninitialised lose nothing elsewhere. */
+int vq_format_set_color(VqFormat *fmt, const VqPicture *ref,
+                        const VqPicture *dis)
+{
+    const VqPicture *pic[2] = { ref, dis ? dis : ref };
+    for (unsigned k = 0; k < 2; k++) {
+        fmt->matrix[k] = pic[k]->matrix;
+        fmt->range[k] = pic[k]->range;
+        fmt->chroma_loc[k] = pic[k]->chroma_loc;
     }
     return 0;
+}
+
+int vq_color_differs(const VqFormat *fmt, unsigned k, const VqPicture *pic)
+{
+    return pic->matrix != fmt->matrix[k] || pic->range != fmt->range[k] ||
+           pic->chroma_loc != fmt->chroma_loc[k];
 }
 
 int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,

@@ -111,9 +111,12 @@ static int choose_backends(VqContext *ctx)
     return err;
 }
 
-int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
+int vq_pipeline_start(VqContext *ctx, const VqPicture *ref,
+                      const VqPicture *dis)
 {
     int err = vq_format_from_picture(&ctx->fmt, ref, "reference", &ctx->err);
+    if (!err && dis)
+        err = vq_format_set_color(&ctx->fmt, ref, dis);
     if (err)
         return err;
     if (!ctx->n_fex && !ctx->n_model)
@@ -175,6 +178,15 @@ static int collect_slot(VqContext *ctx, VqSlot *slot)
         fex->n_finalized++;
     }
     return 0;
+}
+
+/* Whether an active extractor reads the pictures' colour description. */
+static bool uses_color(const VqContext *ctx)
+{
+    for (unsigned i = 0; i < ctx->n_fex; i++)
+        if (ctx->fex[i]->desc->flags & VQ_FEX_USES_COLOR)
+            return true;
+    return false;
 }
 
 /* Collects finished GPU slots and CPU frames in order; with wait, all. */
@@ -280,7 +292,7 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
     int err;
     if (!ctx->started) {
         ctx->t_start = vq_now();
-        err = vq_pipeline_start(ctx, ref);
+        err = vq_pipeline_start(ctx, ref, dis);
         if (err) {
             ctx->failed = true;
             vq_pipeline_stop(ctx);
@@ -294,6 +306,15 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
         err = vq_frame_from_picture(&d, &ctx->fmt, dis, "distorted", &ctx->err);
     if (err)
         return err;
+    if (!ctx->color_warned && uses_color(ctx) &&
+        (vq_color_differs(&ctx->fmt, 0, ref) ||
+         vq_color_differs(&ctx->fmt, 1, dis))) {
+        ctx->color_warned = true;
+        vq_log(ctx, VQ_LOG_LEVEL_WARNING,
+               "frame %u: the colour description (matrix, range, chroma "
+               "location) changed; the first frame's is kept for the run",
+               ctx->n_submitted);
+    }
     unsigned index = ctx->n_submitted;
     if (ctx->staging)
         err = submit_gpu(ctx, &r, &d, index);

@@ -3,9 +3,11 @@
 
 #include "staging.h"
 
+/* The stored planes (FFmpeg's rounded-up chroma) are staged, so an
+ * extractor may read the chroma column/row that the scored size drops. */
 static size_t plane_bytes(const VqFormat *fmt, unsigned p)
 {
-    return (size_t)fmt->w[p] * fmt->bytes_per_sample * fmt->h[p];
+    return (size_t)fmt->sw[p] * fmt->bytes_per_sample * fmt->sh[p];
 }
 
 void vq_staging_close(VqStaging **pst)
@@ -54,8 +56,8 @@ static int slot_open(VqStaging *st, VqSlot *s)
                 continue;
             size_t pitch = 0;
             err = vq_gpu_malloc_pitch(st->gpu, &s->dev[k][p], &pitch,
-                                      (size_t)fmt->w[p] * fmt->bytes_per_sample,
-                                      fmt->h[p], "device plane allocation");
+                                      (size_t)fmt->sw[p] * fmt->bytes_per_sample,
+                                      fmt->sh[p], "device plane allocation");
             s->view[k].plane[p].data = s->dev[k][p];
             s->view[k].plane[p].pitch = pitch;
             s->view[k].plane[p].w = fmt->w[p];
@@ -127,23 +129,24 @@ static void copy_rows(void *arg, unsigned i)
         memcpy(d, s, t->row);
 }
 
-/* Adds the bands that pack the scored w x h region of a plane. */
+/* Adds the bands that pack the stored w x h region of a plane. */
 static void add_plane_copy(CopyJob *job, uint8_t *dst, const VqPlane *src,
-                           unsigned bps, unsigned bands_left)
+                           unsigned w, unsigned h, unsigned bps,
+                           unsigned bands_left)
 {
-    size_t row = (size_t)src->w * bps;
+    size_t row = (size_t)w * bps;
     unsigned per = (unsigned)(VQ_COPY_BAND_BYTES / (row ? row : 1));
     if (per < 1)
         per = 1;
-    while (per * (size_t)bands_left < src->h)
+    while (per * (size_t)bands_left < h)
         per++;
-    for (unsigned y = 0; y < src->h && job->n < VQ_MAX_COPY_TASKS; y += per) {
+    for (unsigned y = 0; y < h && job->n < VQ_MAX_COPY_TASKS; y += per) {
         CopyTask *t = &job->task[job->n++];
         t->dst = dst + y * row;
         t->src = src->data + (ptrdiff_t)y * src->stride;
         t->stride = src->stride;
         t->row = row;
-        t->rows = src->h - y < per ? src->h - y : per;
+        t->rows = h - y < per ? h - y : per;
     }
 }
 
@@ -157,20 +160,20 @@ int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
     job.n = 0;
     for (unsigned k = 0; k < 2; k++)
         for (unsigned p = 0; p < fmt->n_planes; p++)
-            if ((st->planes & (1u << p)) && fmt->w[p] && fmt->h[p])
+            if ((st->planes & (1u << p)) && fmt->sw[p] && fmt->sh[p])
                 add_plane_copy(&job, slot->host + slot->host_off[k][p],
-                               &pic[k]->plane[p], fmt->bytes_per_sample,
-                               VQ_MAX_COPY_TASKS / 6);
+                               &pic[k]->plane[p], fmt->sw[p], fmt->sh[p],
+                               fmt->bytes_per_sample, VQ_MAX_COPY_TASKS / 6);
     vq_parallel_for(st->pool, job.n, copy_rows, &job);
     for (unsigned k = 0; k < 2; k++) {
         for (unsigned p = 0; p < fmt->n_planes; p++) {
-            if (!(st->planes & (1u << p)) || !fmt->w[p] || !fmt->h[p])
+            if (!(st->planes & (1u << p)) || !fmt->sw[p] || !fmt->sh[p])
                 continue;
             uint8_t *h = slot->host + slot->host_off[k][p];
-            size_t row = (size_t)fmt->w[p] * fmt->bytes_per_sample;
+            size_t row = (size_t)fmt->sw[p] * fmt->bytes_per_sample;
             int err = vq_gpu_upload2d(st->gpu, up, slot->dev[k][p],
                                       slot->view[k].plane[p].pitch, h, row,
-                                      row, fmt->h[p]);
+                                      row, fmt->sh[p]);
             if (err)
                 return err;
         }
