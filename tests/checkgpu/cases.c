@@ -32,6 +32,13 @@ static const char *const vif_specs[] = {
     NULL
 };
 
+static const char *const ssimulacra2_specs[] = {
+    "ssimulacra2",
+    "name=ssimulacra2:matrix=bt2020nc:range=full",
+    "name=ssimulacra2:matrix=ycgco",
+    NULL
+};
+
 const ParityCase parity_cases[] = {
     /* name          option sets        min w, h   frames */
     { "psnr",        psnr_specs,        2, 2,      3 },
@@ -39,5 +46,6 @@ const ParityCase parity_cases[] = {
     { "adm",         adm_specs,         33, 33,    2 },
     { "motion",      motion_specs,      3, 3,      5 },
     { "vif",         vif_specs,         8, 8,      2 },
+    { "ssimulacra2", ssimulacra2_specs, 8, 8,      2 },
     { NULL, NULL, 0, 0, 0 },
 };

@@ -1,0 +1,45 @@
+/* ssimulacra2's host side: state shared by its files. */
+#ifndef VQHIP_SSIMULACRA2_INTERNAL_H
+#define VQHIP_SSIMULACRA2_INTERNAL_H
+
+#include "../../../kernels/ssimulacra2/ssimulacra2.h"
+#include "../../extractor.h"
+
+/* Option values: 0 = take it from the picture. */
+enum { S2_MATRIX_AUTO = 0 };
+enum { S2_RANGE_AUTO = 0 };
+
+typedef struct S2Priv {
+    int matrix; /* VqMatrix or S2_MATRIX_AUTO */
+    int range;  /* VqRange or S2_RANGE_AUTO */
+    /* derived in init */
+    VqS2Params par;
+    VqS2Dims dims;
+} S2Priv;
+
+/* libjxl's CreateRecursiveGaussian(sigma) coefficients. */
+void vq_s2_blur_coeffs(VqS2Blur *bl, double sigma);
+/* Scale sizes and record layout of a w x h frame. */
+void vq_s2_dims(VqS2Dims *d, unsigned w, unsigned h);
+/* Conversion of input k (0 reference, 1 distorted) from the format's
+ * colour description and the options; VQ_EUNSUPPORTED for a matrix it
+ * cannot convert. */
+int vq_s2_color(VqS2Color *c, const VqFormat *fmt, unsigned k, int matrix,
+                int range, VqErrBuf *e);
+/* -cbrt(opsin bias) as libjxl's ComputePremulAbsorb. */
+float vq_s2_neg_bias_cbrt(void);
+
+/* CPU path (ssimulacra2_cpu.c). */
+size_t vq_s2_cpu_scratch_size(const VqS2Dims *d);
+void vq_s2_cpu_frame(const VqS2Params *par, const VqS2Dims *d,
+                     const VqFormat *fmt, const VqFrame *ref,
+                     const VqFrame *dis, void *scratch, double *rec);
+
+/* GPU path (ssimulacra2_gpu.c, built with a HIP platform). */
+struct VqGpu;
+int vq_s2_gpu_init(VqFex *fex, struct VqGpu *gpu);
+int vq_s2_gpu_run(VqFex *fex, struct VqGpu *gpu, const VqDevFrame *ref,
+                  const VqDevFrame *dis, unsigned index, void *acc_dev);
+void vq_s2_gpu_close(VqFex *fex, struct VqGpu *gpu);
+
+#endif
