@@ -243,6 +243,36 @@ static int queue_frame(AVFilterContext *ctx, AVFrame *frame, int scored)
     return release_pending(ctx);
 }
 
+/* The frame's colour description in libvqhip's terms (ssimulacra2 converts
+ * to RGB with it); what libvqhip does not know is VQ_MATRIX_OTHER. */
+static VqMatrix vq_matrix(enum AVColorSpace cs)
+{
+    switch (cs) {
+    case AVCOL_SPC_UNSPECIFIED: return VQ_MATRIX_UNSPECIFIED;
+    case AVCOL_SPC_BT709:       return VQ_MATRIX_BT709;
+    case AVCOL_SPC_BT470BG:
+    case AVCOL_SPC_SMPTE170M:   return VQ_MATRIX_BT601;
+    case AVCOL_SPC_SMPTE240M:   return VQ_MATRIX_SMPTE240M;
+    case AVCOL_SPC_FCC:         return VQ_MATRIX_FCC;
+    case AVCOL_SPC_BT2020_NCL:  return VQ_MATRIX_BT2020_NCL;
+    case AVCOL_SPC_YCGCO:       return VQ_MATRIX_YCGCO;
+    default:                    return VQ_MATRIX_OTHER;
+    }
+}
+
+static VqChromaLoc vq_chroma_loc(enum AVChromaLocation loc)
+{
+    switch (loc) {
+    case AVCHROMA_LOC_LEFT:       return VQ_CHROMA_LOC_LEFT;
+    case AVCHROMA_LOC_CENTER:     return VQ_CHROMA_LOC_CENTER;
+    case AVCHROMA_LOC_TOPLEFT:    return VQ_CHROMA_LOC_TOPLEFT;
+    case AVCHROMA_LOC_TOP:        return VQ_CHROMA_LOC_TOP;
+    case AVCHROMA_LOC_BOTTOMLEFT: return VQ_CHROMA_LOC_BOTTOMLEFT;
+    case AVCHROMA_LOC_BOTTOM:     return VQ_CHROMA_LOC_BOTTOM;
+    default:                      return VQ_CHROMA_LOC_UNSPECIFIED;
+    }
+}
+
 static void wrap_picture(VqPicture *pic, const AVFrame *f, VqPixFmt fmt,
                          unsigned bpc)
 {
@@ -255,6 +285,11 @@ static void wrap_picture(VqPicture *pic, const AVFrame *f, VqPixFmt fmt,
         pic->data[p]   = f->data[p];
         pic->stride[p] = f->linesize[p];
     }
+    pic->matrix     = vq_matrix(f->colorspace);
+    pic->range      = f->color_range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL :
+                      f->color_range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED :
+                                                           VQ_RANGE_UNSPECIFIED;
+    pic->chroma_loc = vq_chroma_loc(f->chroma_location);
 }
 
 static int do_vqhip(FFFrameSync *fs)
