@@ -12,11 +12,17 @@
  *   plane sum:      the segment sums, ascending (in finalize).
  * Every value is formed by the VQ_HOST_DEVICE helpers below, in the same
  * order on both sides, without FMA contraction: the GPU's record equals
- * the CPU's bit for bit.
+ * the CPU's bit for bit. Where libjxl evaluates with fused multiply-adds
+ * (its SIMD code on FMA machines: XYB, the sRGB curve, the blur), the
+ * helpers call fmaf() explicitly in libjxl's order: fmaf is correctly
+ * rounded on every CPU (hardware or libm) and GPU, so the values stay
+ * identical across backends and follow libjxl's rounding. The blur's
+ * rounding decides the score on flat content (E[x^2] - E[x]^2 cancels).
  */
 #ifndef VQHIP_KERNELS_SSIMULACRA2_H
 #define VQHIP_KERNELS_SSIMULACRA2_H
 
+#include <math.h>
 #include <string.h>
 
 #include "../vq_kernel_api.h"
@@ -36,9 +42,12 @@ extern "C" {
 
 /* libjxl's recursive Gaussian (Charalampidis 2016), three terms k = 1, 3, 5:
  * y_k[n] = n2_k * (in[n-N-1] + in[n+N-1]) - d1_k * y_k[n-1] - y_k[n-2],
- * out[n] = y_1 + y_3 + y_5, started at n = -N+1 with zero state. */
+ * out[n] = y_1 + y_3 + y_5, started at n = -N+1 with zero state. Along rows
+ * libjxl computes four outputs at a time from the two previous ones (the
+ * recursion expanded: mul_in, mul_prev, mul_prev2 per output j = 0..3). */
 typedef struct VqS2Blur {
     float n2[3], d1[3];
+    float mul_in[3][4], mul_prev[3][4], mul_prev2[3][4];
 } VqS2Blur;
 
 /* YUV -> R'G'B' of one input. Chroma sample i sits at luma position
@@ -121,20 +130,21 @@ static inline VQ_HOST_DEVICE float vq_s2_clamp01(float v)
 
 /* sRGB -> linear as libjxl's TF_SRGB::DisplayFromEncoded: a rational
  * polynomial above 0.04045 (coefficients from libjxl's
- * lib/jxl/cms/transfer_functions-inl.h), Horner's scheme, one division.
+ * lib/jxl/cms/transfer_functions-inl.h), Horner's scheme in fused
+ * multiply-adds, one division.
  * Both branches are evaluated and one is selected (vectorizes on the CPU). */
 static inline VQ_HOST_DEVICE float vq_s2_srgb_to_linear(float x)
 {
     float lin = x * (1.0f / 12.92f);
     float p = 8.210152774e-01f, q = 6.521209011e-03f;
-    p = p * x + 7.961564959e-01f;
-    q = q * x + -5.512498495e-02f;
-    p = p * x + 1.624820318e-01f;
-    q = q * x + 4.987528350e-01f;
-    p = p * x + 1.043637593e-02f;
-    q = q * x + 1.076976492e+00f;
-    p = p * x + 2.200248328e-04f;
-    q = q * x + 2.631846970e-01f;
+    p = fmaf(p, x, 7.961564959e-01f);
+    q = fmaf(q, x, -5.512498495e-02f);
+    p = fmaf(p, x, 1.624820318e-01f);
+    q = fmaf(q, x, 4.987528350e-01f);
+    p = fmaf(p, x, 1.043637593e-02f);
+    q = fmaf(q, x, 1.076976492e+00f);
+    p = fmaf(p, x, 2.200248328e-04f);
+    q = fmaf(q, x, 2.631846970e-01f);
     return x > 0.04045f ? p / q : lin;
 }
 
@@ -171,20 +181,26 @@ static inline VQ_HOST_DEVICE void vq_s2_pixel_linear(
 
 /* ---- XYB ------------------------------------------------------------------ */
 
-/* Cube root of x >= 0 in float: exponent/3 guess (fdlibm's cbrtf bias),
- * four Newton steps; within an ulp or two, identical on every platform.
- * Branch-free (x <= 0 gives 0) so that CPU loops vectorize. */
-static inline VQ_HOST_DEVICE float vq_s2_cbrt(float x)
+/* cbrt(x) + add for x >= 0, as libjxl's CubeRootAndAdd computes it: an
+ * exponent guess of x^(-1/3) (its constants 0x54800000, 0x002AAAAA), three
+ * Newton steps and a last one in fused multiply-adds, then x * r^2 + add.
+ * Integer and float operations only, identical on every platform. */
+static inline VQ_HOST_DEVICE float vq_s2_cbrt_add(float x, float add)
 {
-    float xs = x > 0.0f ? x : 1.0f;
-    unsigned int i;
-    memcpy(&i, &xs, sizeof(i));
-    i = i / 3u + 709958130u;
-    float y;
-    memcpy(&y, &i, sizeof(y));
-    for (int k = 0; k < 4; k++)
-        y = y - (y - xs / (y * y)) * (1.0f / 3.0f);
-    return x > 0.0f ? y : 0.0f;
+    int m1;
+    memcpy(&m1, &x, sizeof(m1));
+    int m2 = m1 == 0 ? 0 : 0x54800000 - (m1 >> 23) * 0x002AAAAA;
+    float r;
+    memcpy(&r, &m2, sizeof(r));
+    float x3 = (1.0f / 3.0f) * x;
+    for (int k = 0; k < 3; k++) {
+        float r2 = r * r;
+        r = fmaf(-x3, r2 * r2, (4.0f / 3.0f) * r);
+    }
+    float r2 = r * r;
+    r = fmaf(1.0f / 3.0f, fmaf(-x, r2 * r2, r), r);
+    r2 = r * r;
+    return fmaf(r2, x, add);
 }
 
 /* libjxl's opsin absorbance (lib/jxl/cms/opsin_params.h) and bias. */
@@ -203,9 +219,9 @@ static inline VQ_HOST_DEVICE float vq_s2_mix(float m0, float m1, float m2,
                                              float r, float g, float b,
                                              float neg_bias_cbrt)
 {
-    float v = m0 * r + (m1 * g + (m2 * b + VQ_S2_BIAS));
-    v = v < 0.0f ? 0.0f : v;
-    return vq_s2_cbrt(v) + neg_bias_cbrt;
+    float v = fmaf(m0, r, fmaf(m1, g, fmaf(m2, b, VQ_S2_BIAS)));
+    v = v > 0.0f ? v : 0.0f;
+    return vq_s2_cbrt_add(v, neg_bias_cbrt);
 }
 
 /* Linear sRGB -> XYB, then ssimulacra2's MakePositiveXYB. */
@@ -243,17 +259,64 @@ static inline VQ_HOST_DEVICE float vq_s2_blur_input(int k, float a, float b)
     }
 }
 
-/* One step of the recursion; p/pp: y_k[n-1], y_k[n-2]. */
-static inline VQ_HOST_DEVICE float vq_s2_blur_step(const VqS2Blur *bl, float s,
-                                                   float p[3], float pp[3])
+/* One step of the vertical recursion (libjxl's evaluation: two fused
+ * multiply-adds); p/pp: y_k[n-1], y_k[n-2]. */
+static inline VQ_HOST_DEVICE float vq_s2_blur_v_step(const VqS2Blur *bl,
+                                                     float s, float p[3],
+                                                     float pp[3])
 {
     float y[3];
     for (int k = 0; k < 3; k++) {
-        y[k] = (bl->n2[k] * s - pp[k]) - bl->d1[k] * p[k];
+        y[k] = fmaf(bl->n2[k], s, fmaf(-bl->d1[k], p[k], -pp[k]));
         pp[k] = p[k];
         p[k] = y[k];
     }
     return y[0] + (y[1] + y[2]);
+}
+
+/* One step of the horizontal recursion, as libjxl's row ends compute it. */
+static inline VQ_HOST_DEVICE float vq_s2_blur_h_step(const VqS2Blur *bl,
+                                                     float s, float p[3],
+                                                     float pp[3])
+{
+    float y[3];
+    for (int k = 0; k < 3; k++) {
+        y[k] = fmaf(bl->mul_prev[k][0], p[k],
+                    fmaf(bl->mul_prev2[k][0], pp[k], s * bl->mul_in[k][0]));
+        pp[k] = p[k];
+        p[k] = y[k];
+    }
+    return y[0] + (y[1] + y[2]);
+}
+
+/* Four horizontal outputs from their four input sums and the two previous
+ * outputs, as libjxl's unrolled row loop computes them. */
+static inline VQ_HOST_DEVICE void vq_s2_blur_h4(const VqS2Blur *bl,
+                                                const float s[4], float p[3],
+                                                float pp[3], float out[4])
+{
+    float y[3][4];
+    for (int k = 0; k < 3; k++) {
+        for (int j = 0; j < 4; j++) {
+            float a = s[0] * bl->mul_in[k][j];
+            for (int i = 1; i <= j; i++)
+                a = fmaf(bl->mul_in[k][j - i], s[i], a);
+            a = fmaf(bl->mul_prev2[k][j], pp[k], a);
+            y[k][j] = fmaf(bl->mul_prev[k][j], p[k], a);
+        }
+        pp[k] = y[k][2];
+        p[k] = y[k][3];
+    }
+    for (int j = 0; j < 4; j++)
+        out[j] = y[0][j] + (y[1][j] + y[2][j]);
+}
+
+/* Which form libjxl uses for output n of a row of w: single steps up to
+ * n = 7 and for the last outputs, groups of four from n = 8 while n + 7 < w
+ * (its loop bounds with four lanes). */
+static inline VQ_HOST_DEVICE int vq_s2_blur_h4_at(int n, int w)
+{
+    return n >= 8 && n < w - 7;
 }
 
 /* ---- per-pixel terms -------------------------------------------------------- */

@@ -139,6 +139,7 @@ __device__ __forceinline__ float4 s2_quad(const float *a, const float *b,
 
 /* Output n needs inputs n-6 and n+4 (N = 5): for outputs 4q..4q+3 those
  * are the last two of quad q-2, the first two of quad q-1, and quad q+1.
+ * A quad's outputs are single steps or one group of four, as on the CPU.
  * Quads are loaded two iterations before their first use (one row per
  * thread: few threads, so latency is hidden by distance, not by warps). */
 __global__ void s2_blur_h_kernel(VqS2Buf xyb, VqS2Buf tmp, unsigned w,
@@ -160,12 +161,16 @@ __global__ void s2_blur_h_kernel(VqS2Buf xyb, VqS2Buf tmp, unsigned w,
     int nq = (int)((w + 3) / 4);
     for (int q = -1; q < nq; q++) {
         float4 q5 = s2_quad(a, b, k, q + 3, w);
-        float o0 = vq_s2_blur_step(&bl, q0.z + q3.x, p, pp);
-        float o1 = vq_s2_blur_step(&bl, q0.w + q3.y, p, pp);
-        float o2 = vq_s2_blur_step(&bl, q1.x + q3.z, p, pp);
-        float o3 = vq_s2_blur_step(&bl, q1.y + q3.w, p, pp);
+        float s[4] = { q0.z + q3.x, q0.w + q3.y, q1.x + q3.z, q1.y + q3.w };
+        float o[4];
+        if (vq_s2_blur_h4_at(4 * q, (int)w)) {
+            vq_s2_blur_h4(&bl, s, p, pp, o);
+        } else {
+            for (int j = 0; j < 4; j++)
+                o[j] = vq_s2_blur_h_step(&bl, s[j], p, pp);
+        }
         if (q >= 0)
-            *(float4 *)(out + 4 * q) = make_float4(o0, o1, o2, o3);
+            *(float4 *)(out + 4 * q) = make_float4(o[0], o[1], o[2], o[3]);
         q0 = q1;
         q1 = q2;
         q2 = q3;
@@ -210,7 +215,7 @@ __global__ void s2_blur_v_kernel(VqS2Buf tmp, VqS2Buf blur, unsigned w,
 #pragma unroll
         for (int j = 0; j < S2_V_BATCH; j++) {
             int n = n0 + j;
-            float o = vq_s2_blur_step(&bl, top[j] + bot[j], p, pp);
+            float o = vq_s2_blur_v_step(&bl, top[j] + bot[j], p, pp);
             if (n >= 0 && n < ih)
                 out[(size_t)n * blur.pitch] = o;
         }

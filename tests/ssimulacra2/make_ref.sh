@@ -5,11 +5,16 @@
 # For every clip pair of ../shared/golden (regenerated raw clips), each frame
 # of both inputs is converted to RGB by FFmpeg's zscale filter (zimg,
 # bilinear chroma, no dither) with the colour interpretation listed below,
-# written as a 16-bit PNG without colour chunks (libjxl reads it as sRGB),
-# and scored by the tool. Odd sizes (which zimg refuses for subsampled
-# chroma) are padded by one column/row before zscale and cropped after: the
-# padded luma sample touches no kept pixel and the chroma planes keep their
-# size, so the kept pixels are those of the odd-size picture.
+# and scored by the tool twice:
+#   libjxl_png16  from 16-bit PNGs without colour chunks (libjxl reads them
+#                 as sRGB): zimg rounds and clips to 16 bits;
+#   libjxl_float  from PFMs (32-bit float, read as sRGB too) of zimg's float
+#                 output clipped to [0,1] by a few lines of python: the same
+#                 pixels without the 16-bit rounding.
+# Odd sizes (which zimg refuses for subsampled chroma) are padded by one
+# column/row before zscale and cropped after: the padded luma sample
+# touches no kept pixel and the chroma planes keep their size, so the kept
+# pixels are those of the odd-size picture.
 #
 # usage: make_ref.sh SSIMULACRA2_TOOL CLIPS_DIR [OUT.tsv]
 #   SSIMULACRA2_TOOL  libjxl's tools/ssimulacra2 binary
@@ -65,8 +70,37 @@ with open(src, 'rb') as f, open(dst, 'wb') as o:
 PY
 }
 
-# png FILE W H PIXFMT ZMATRIX ZRANGE ZLOC PREFIX
-png() {
+# to_pfm RAW W H PREFIX: gbrpf32le frames -> PREFIX<n>.pfm (n from 1), each
+# sample clipped to [0,1] as the 16-bit PNG's integers are.
+to_pfm() {
+  python3 - "$@" <<'PY'
+import array, sys
+src, w, h, prefix = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+n = w * h
+data = open(src, 'rb').read()
+for f in range(len(data) // (12 * n)):
+    gbr = []
+    for p in range(3):
+        a = array.array('f')
+        a.frombytes(data[(3 * f + p) * 4 * n:(3 * f + p + 1) * 4 * n])
+        if sys.byteorder != 'little':
+            a.byteswap()
+        gbr.append(array.array('f', (0.0 if v < 0.0 else 1.0 if v > 1.0 else v
+                                     for v in a)))
+    g, b, r = gbr
+    with open('%s%d.pfm' % (prefix, f + 1), 'wb') as o:
+        o.write(b'PF\n%d %d\n%s\n' % (w, h, b'-1.0' if sys.byteorder == 'little' else b'1.0'))
+        row = array.array('f', bytes(12 * w))
+        for y in range(h - 1, -1, -1):  # PFM rows run bottom to top
+            row[0::3] = r[y * w:(y + 1) * w]
+            row[1::3] = g[y * w:(y + 1) * w]
+            row[2::3] = b[y * w:(y + 1) * w]
+            o.write(row.tobytes())
+PY
+}
+
+# rgb FILE W H PIXFMT ZMATRIX ZRANGE ZLOC PREFIX: PREFIX<n>.png and .pfm
+rgb() {
   local file=$1 w=$2 h=$3 pf=$4 zm=$5 zr=$6 zl=$7 prefix=$8
   local post="" pw=$w ph=$h
   case "$pf" in
@@ -82,25 +116,30 @@ png() {
     file=$TMP/padded.yuv
     post=",crop=$w:$h:0:0"
   fi
+  local z="zscale=matrixin=$zm:rangein=$zr:chromalin=$zl:filter=bilinear:dither=none"
   "${FF[@]}" -f rawvideo -pix_fmt "$pf" -s "${pw}x${ph}" -i "$file" \
-    -vf "zscale=matrixin=$zm:rangein=$zr:chromalin=$zl:filter=bilinear:dither=none,format=gbrp16le${post},scale=flags=accurate_rnd+bitexact,format=rgb48be" \
-    -f image2 -c:v png "$prefix%04d.png"
+    -vf "$z,format=gbrp16le${post},scale=flags=accurate_rnd+bitexact,format=rgb48be" \
+    -f image2 -c:v png "$prefix%d.png"
+  "${FF[@]}" -f rawvideo -pix_fmt "$pf" -s "${pw}x${ph}" -i "$file" \
+    -vf "$z,format=gbrpf32le${post}" -f rawvideo "$TMP/float.raw"
+  to_pfm "$TMP/float.raw" "$w" "$h" "$prefix"
+  rm -f "$TMP/float.raw"
 }
 
 {
-  printf '# ssimulacra2 of libjxl %s on zscale RGB of the golden clips (see README.md)\n' \
+  printf '# ssimulacra2 of libjxl %s on zscale RGB of the golden clips (tests/ssimulacra2/README.md)\n' \
     "${LIBJXL_COMMIT:-unknown}"
-  printf 'name\tframe\tmatrix\trange\tchroma_loc\tlibjxl\n'
+  printf 'name\tframe\tmatrix\trange\tchroma_loc\tlibjxl_float\tlibjxl_png16\n'
 } > "$OUT"
 tail -n +2 "$MANIFEST" | while IFS=$'\t' read -r name w h pf bd vp frames ref rs dis ds desc; do
   read -r m r l zm zr zl <<<"$(interp "$name")"
-  rm -f "$TMP"/*.png
-  png "$CLIPS/$ref" "$w" "$h" "$pf" "$zm" "$zr" "$zl" "$TMP/r"
-  png "$CLIPS/$dis" "$w" "$h" "$pf" "$zm" "$zr" "$zl" "$TMP/d"
-  for ((f = 0; f < frames; f++)); do
-    n=$(printf '%04d' $((f + 1)))
-    s=$("$TOOL" "$TMP/r$n.png" "$TMP/d$n.png")
-    printf '%s\t%d\t%s\t%s\t%s\t%s\n' "$name" "$f" "$m" "$r" "$l" "$s" >> "$OUT"
+  rm -f "$TMP"/*.png "$TMP"/*.pfm
+  rgb "$CLIPS/$ref" "$w" "$h" "$pf" "$zm" "$zr" "$zl" "$TMP/r"
+  rgb "$CLIPS/$dis" "$w" "$h" "$pf" "$zm" "$zr" "$zl" "$TMP/d"
+  for ((f = 1; f <= frames; f++)); do
+    sf=$("$TOOL" "$TMP/r$f.pfm" "$TMP/d$f.pfm")
+    sp=$("$TOOL" "$TMP/r$f.png" "$TMP/d$f.png")
+    printf '%s\t%d\t%s\t%s\t%s\t%s\t%s\n' "$name" $((f - 1)) "$m" "$r" "$l" "$sf" "$sp" >> "$OUT"
   done
   echo "  $name: $frames frames" >&2
 done

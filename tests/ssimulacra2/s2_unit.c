@@ -11,6 +11,7 @@
 
 #include "../unit/test.h"
 #include "extractors/ssimulacra2/ssimulacra2_internal.h"
+#include "picture.h"
 #include "vqhip.h"
 
 /* Impulse response of the recursion on a long line: a Gaussian of sigma
@@ -27,7 +28,7 @@ static void test_blur(void)
     for (int n = -(VQ_S2_RADIUS - 1); n < L; n++) {
         int l = n - VQ_S2_RADIUS - 1, r = n + VQ_S2_RADIUS - 1;
         float s = (l >= 0 ? in[l] : 0.0f) + (r < L ? in[r] : 0.0f);
-        float o = vq_s2_blur_step(&bl, s, p, pp);
+        float o = vq_s2_blur_v_step(&bl, s, p, pp);
         if (n >= 0)
             out[n] = o;
     }
@@ -269,6 +270,76 @@ static void test_threads(void)
     free_pics(d, N);
 }
 
+/* checkasm style: every CPU variant this machine runs against the C path,
+ * record for record, on random pictures (odd sizes, every format/depth). */
+static void test_cpu_variants(void)
+{
+    static const unsigned sizes[][2] = { { 8, 8 }, { 13, 9 }, { 37, 29 },
+                                         { 203, 117 }, { 64, 80 } };
+    static const VqPixFmt fmts[] = { VQ_PIX_FMT_420, VQ_PIX_FMT_422,
+                                     VQ_PIX_FMT_444, VQ_PIX_FMT_GRAY };
+    static const unsigned depths[] = { 8, 10, 12, 16 };
+    char ran[256] = "";
+    for (const VqS2CpuVariant *v = vq_s2_cpu_variants; v->name; v++) {
+        if (!v->supported()) {
+            printf("cpu variant %s: not supported here, skipped\n", v->name);
+            continue;
+        }
+        snprintf(ran + strlen(ran), sizeof(ran) - strlen(ran), " %s", v->name);
+        if (v == vq_s2_cpu_variants)
+            continue;
+        unsigned cases = 0, diffs = 0;
+        for (unsigned i = 0; i < 5; i++) {
+            for (unsigned f = 0; f < 4; f++) {
+                unsigned w = sizes[i][0], h = sizes[i][1];
+                unsigned bpc = depths[(i + f) % 4];
+                Pic r, d;
+                make_pic(&r, fmts[f], bpc, w, h, i * 7 + f, 0);
+                make_pic(&d, fmts[f], bpc, w, h, i * 7 + f + 50, 0);
+                r.pic.chroma_loc = d.pic.chroma_loc = (VqChromaLoc)(f + i) % 7;
+                VqFormat fmt;
+                VqFrame fr, fd;
+                VqErrBuf e = { 0 };
+                S2Priv s;
+                memset(&s, 0, sizeof(s));
+                if (vq_format_from_picture(&fmt, &r.pic, "ref", &e) ||
+                    vq_format_set_color(&fmt, &r.pic, &d.pic) ||
+                    vq_frame_from_picture(&fr, &fmt, &r.pic, "ref", &e) ||
+                    vq_frame_from_picture(&fd, &fmt, &d.pic, "dis", &e) ||
+                    vq_s2_color(&s.par.color[0], &fmt, 0, 0, 0, &e) ||
+                    vq_s2_color(&s.par.color[1], &fmt, 1, 0, 0, &e)) {
+                    CHECK_MSG(0, "setup: %s", e.msg);
+                    continue;
+                }
+                vq_s2_blur_coeffs(&s.par.blur, 1.5);
+                s.par.neg_bias_cbrt = vq_s2_neg_bias_cbrt();
+                vq_s2_dims(&s.dims, w, h);
+                size_t n = s.dims.n_doubles, ss = vq_s2_cpu_scratch_size(&s.dims);
+                double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double));
+                void *scr = aligned_alloc(64, (ss + 63) & ~(size_t)63);
+                vq_s2_cpu_frame_c(&s.par, &s.dims, &fmt, &fr, &fd, scr, a);
+                memset(scr, 0x5a, ss); /* stale scratch must not matter */
+                v->frame(&s.par, &s.dims, &fmt, &fr, &fd, scr, b);
+                cases++;
+                if (memcmp(a, b, n * sizeof(double))) {
+                    diffs++;
+                    printf("FAIL variant %s %ux%u %s %u-bit differs from c\n",
+                           v->name, w, h, vq_pix_fmt_name(fmts[f]), bpc);
+                }
+                free(a);
+                free(b);
+                free(scr);
+                free_pics(&r, 1);
+                free_pics(&d, 1);
+            }
+        }
+        CHECK(diffs == 0);
+        printf("cpu variant %s: %u cases, %u differ from c\n", v->name, cases,
+               diffs);
+    }
+    printf("cpu variants run:%s\n", ran);
+}
+
 int main(void)
 {
     test_blur();
@@ -277,5 +348,6 @@ int main(void)
     test_sizes_and_options();
     test_color_change();
     test_threads();
+    test_cpu_variants();
     TEST_END();
 }

@@ -72,6 +72,7 @@ static int s2_init(VqFex *fex, const VqFormat *fmt)
     fex->planes = fmt->fmt == VQ_PIX_FMT_GRAY ? VQ_PLANE_Y : VQ_PLANE_ALL;
     fex->acc_size = s->dims.n_doubles * sizeof(double);
     fex->scratch_size = vq_s2_cpu_scratch_size(&s->dims);
+    s->cpu_frame = vq_s2_cpu_choose(NULL);
     return 0;
 }
 
@@ -80,7 +81,7 @@ static int s2_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
 {
     (void)index;
     const S2Priv *s = fex->priv;
-    vq_s2_cpu_frame(&s->par, &s->dims, &fex->fmt, ref, dis, scratch, acc);
+    s->cpu_frame(&s->par, &s->dims, &fex->fmt, ref, dis, scratch, acc);
     return 0;
 }
 

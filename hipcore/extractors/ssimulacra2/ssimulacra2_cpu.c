@@ -16,6 +16,13 @@
 #pragma GCC optimize("no-trapping-math")
 #endif
 
+/* This file is also compiled for other instruction sets by
+ * ssimulacra2_cpu_*.c, which define S2_CPU_FRAME (the entry point's name)
+ * and S2_CPU_VARIANT (leave out what is shared). */
+#ifndef S2_CPU_FRAME
+#define S2_CPU_FRAME vq_s2_cpu_frame_c
+#endif
+
 #include <stdint.h>
 #include <string.h>
 
@@ -81,11 +88,13 @@ static size_t carve(Scratch *s, const VqS2Dims *d, uint8_t *base)
     return off;
 }
 
+#ifndef S2_CPU_VARIANT
 size_t vq_s2_cpu_scratch_size(const VqS2Dims *d)
 {
     Scratch s;
     return carve(&s, d, NULL);
 }
+#endif
 
 /* Where the linear planes of scale sc (>= 1) live. */
 static float *lin_of(const Scratch *s, unsigned sc)
@@ -222,25 +231,45 @@ static void prepare(const VqS2Params *par, const VqS2Dims *d,
 /* ---- the recursive Gaussian ------------------------------------------------ */
 
 /* Horizontal pass on HB transposed rows: t holds input x of lane r at
- * (x + TOFF) * HB + r, zero outside 0..w-1; output n at n * HB + r. */
+ * (x + TOFF) * HB + r, zero outside 0..w-1; output n at n * HB + r. Single
+ * steps or groups of four, as libjxl (vq_s2_blur_h4_at). */
 static void blur_lanes(const VqS2Blur bl, const float *restrict t,
                        float *restrict to, unsigned w)
 {
     float p[3][HB] = { { 0 } }, pp[3][HB] = { { 0 } };
-    int iw = (int)w;
-    for (int n = -(VQ_S2_RADIUS - 1); n < iw; n++) {
+    int iw = (int)w, n = -(VQ_S2_RADIUS - 1);
+    while (n < iw) {
         const float *l = t + (size_t)(n + TOFF - VQ_S2_RADIUS - 1) * HB;
         const float *r = t + (size_t)(n + TOFF + VQ_S2_RADIUS - 1) * HB;
         float *o = to + (size_t)(n < 0 ? 0 : n) * HB; /* n < 0: overwritten */
+        if (vq_s2_blur_h4_at(n, iw)) {
+            for (int k = 0; k < HB; k++) {
+                float sp[3] = { p[0][k], p[1][k], p[2][k] };
+                float spp[3] = { pp[0][k], pp[1][k], pp[2][k] };
+                float sum[4], v[4];
+                for (int j = 0; j < 4; j++)
+                    sum[j] = l[j * HB + k] + r[j * HB + k];
+                vq_s2_blur_h4(&bl, sum, sp, spp, v);
+                for (int j = 0; j < 4; j++)
+                    o[j * HB + k] = v[j];
+                for (int i = 0; i < 3; i++) {
+                    p[i][k] = sp[i];
+                    pp[i][k] = spp[i];
+                }
+            }
+            n += 4;
+            continue;
+        }
         for (int k = 0; k < HB; k++) {
             float sp[3] = { p[0][k], p[1][k], p[2][k] };
             float spp[3] = { pp[0][k], pp[1][k], pp[2][k] };
-            o[k] = vq_s2_blur_step(&bl, l[k] + r[k], sp, spp);
+            o[k] = vq_s2_blur_h_step(&bl, l[k] + r[k], sp, spp);
             for (int i = 0; i < 3; i++) {
                 p[i][k] = sp[i];
                 pp[i][k] = spp[i];
             }
         }
+        n++;
     }
 }
 
@@ -292,7 +321,7 @@ static void blur_col_step(const VqS2Blur bl, const float *restrict top,
 {
     for (unsigned x = 0; x < w; x++) {
         float p[3] = { p0s[x], p1s[x], p2s[x] }, pp[3] = { q0s[x], q1s[x], q2s[x] };
-        out[x] = vq_s2_blur_step(&bl, top[x] + bot[x], p, pp);
+        out[x] = vq_s2_blur_v_step(&bl, top[x] + bot[x], p, pp);
         p0s[x] = p[0];
         p1s[x] = p[1];
         p2s[x] = p[2];
@@ -381,9 +410,9 @@ static void channel(const VqS2Params *par, const VqS2Dims *d, Scratch *s,
     }
 }
 
-void vq_s2_cpu_frame(const VqS2Params *par, const VqS2Dims *d,
-                     const VqFormat *fmt, const VqFrame *ref,
-                     const VqFrame *dis, void *scratch, double *rec)
+void S2_CPU_FRAME(const VqS2Params *par, const VqS2Dims *d,
+                  const VqFormat *fmt, const VqFrame *ref, const VqFrame *dis,
+                  void *scratch, double *rec)
 {
     Scratch s;
     carve(&s, d, scratch);

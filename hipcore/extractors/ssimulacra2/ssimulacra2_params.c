@@ -9,43 +9,67 @@
 /* Charalampidis, "Recursive Implementation of the Gaussian Filter Using
  * Truncated Cosine Functions" (2016), as libjxl's CreateRecursiveGaussian
  * uses it: three cosine terms, radius N = round(3.2795 sigma + 0.2546);
- * equation numbers are the paper's. Computed in double, stored as float. */
+ * equation numbers are the paper's. Computed in double in libjxl's order
+ * (its floats then match bit for bit), stored as float. */
 void vq_s2_blur_coeffs(VqS2Blur *bl, double sigma)
 {
     const double pi = 3.141592653589793238;
     double radius = round(3.2795 * sigma + 0.2546);
     double omega[3], p[3], r[3], rho[3];
     for (int i = 0; i < 3; i++) {
-        omega[i] = (2 * i + 1) * pi / (2.0 * radius);
+        omega[i] = (2 * i + 1) * (pi / (2.0 * radius));
         double sign = i == 1 ? -1.0 : 1.0;             /* (37), (44) */
         p[i] = sign / tan(0.5 * omega[i]);
         r[i] = sign * p[i] * p[i] / sin(omega[i]);
-        rho[i] = exp(-0.5 * sigma * sigma * omega[i] * omega[i]) / radius; /* (50) */
     }
+    double neg_half_sigma2 = -0.5 * sigma * sigma, recip_radius = 1.0 / radius;
+    for (int i = 0; i < 3; i++)                         /* (50) */
+        rho[i] = exp(neg_half_sigma2 * omega[i] * omega[i]) * recip_radius;
     double d13 = p[0] * r[1] - r[0] * p[1];            /* (52) */
     double d35 = p[1] * r[2] - r[1] * p[2];
     double d51 = p[2] * r[0] - r[2] * p[0];
-    double zeta15 = d35 * (1.0 / d13), zeta35 = d51 * (1.0 / d13);
-    /* (53)-(56): A beta = gamma, solved by Cramer's rule. */
+    double recip_d13 = 1.0 / d13;
+    double zeta15 = d35 * recip_d13, zeta35 = d51 * recip_d13;
+    /* (53)-(56): beta = A^-1 gamma, A inverted through its adjugate. */
     double a[3][3] = { { p[0], p[1], p[2] },
                        { r[0], r[1], r[2] },
                        { zeta15, zeta35, 1.0 } };
+    double adj[3][3];
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 3; i++) {
+            int r0 = (i + 1) % 3, r1 = (i + 2) % 3, c0 = (j + 1) % 3,
+                c1 = (j + 2) % 3;
+            adj[j][i] = a[r0][c0] * a[r1][c1] - a[r0][c1] * a[r1][c0];
+        }
+    }
+    double det = a[0][0] * adj[0][0] + a[0][1] * adj[1][0] + a[0][2] * adj[2][0];
+    double idet = 1.0 / det;
     double g[3] = { 1.0, radius * radius - sigma * sigma,
                     zeta15 * rho[0] + zeta35 * rho[1] + rho[2] };
-    double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
-                 a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
-                 a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
     for (int i = 0; i < 3; i++) {
-        double m[3][3];
-        for (int row = 0; row < 3; row++)
-            for (int col = 0; col < 3; col++)
-                m[row][col] = col == i ? g[row] : a[row][col];
-        double di = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
-                    m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-                    m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-        double beta = di / det;
-        bl->n2[i] = (float)(-beta * cos(omega[i] * (radius + 1.0))); /* (33) */
-        bl->d1[i] = (float)(-2.0 * cos(omega[i]));
+        double beta = 0.0;
+        for (int j = 0; j < 3; j++)
+            beta += adj[i][j] * idet * g[j];
+        double n2 = -beta * cos(omega[i] * (radius + 1.0)); /* (33) */
+        double d1 = -2.0 * cos(omega[i]);
+        double d2 = d1 * d1;
+        bl->n2[i] = (float)n2;
+        bl->d1[i] = (float)d1;
+        /* The recursion expanded over four outputs o0..o3 from inputs
+         * i0..i3 and the outputs p, pp before them:
+         * o0 = n i0 - d p - pp, o1 = n i1 - d o0 - p, ... */
+        bl->mul_prev[i][0] = (float)-d1;
+        bl->mul_prev[i][1] = (float)(d2 - 1.0);
+        bl->mul_prev[i][2] = (float)(-d2 * d1 + 2.0 * d1);
+        bl->mul_prev[i][3] = (float)(d2 * d2 - 3.0 * d2 + 1.0);
+        bl->mul_prev2[i][0] = -1.0f;
+        bl->mul_prev2[i][1] = (float)d1;
+        bl->mul_prev2[i][2] = (float)(-d2 + 1.0);
+        bl->mul_prev2[i][3] = (float)(d2 * d1 - 2.0 * d1);
+        bl->mul_in[i][0] = (float)n2;
+        bl->mul_in[i][1] = (float)(-d1 * n2);
+        bl->mul_in[i][2] = (float)(d2 * n2 - n2);
+        bl->mul_in[i][3] = (float)(-d2 * d1 * n2 + 2.0 * d1 * n2);
     }
 }
 
