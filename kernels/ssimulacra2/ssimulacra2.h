@@ -289,21 +289,37 @@ static inline VQ_HOST_DEVICE float vq_s2_blur_h_step(const VqS2Blur *bl,
     return y[0] + (y[1] + y[2]);
 }
 
-/* Four horizontal outputs from their four input sums and the two previous
- * outputs, as libjxl's unrolled row loop computes them. */
+/* Output j (0..3) of term k of a group of four along a row, from the
+ * group's four input sums and the two outputs before the group, as
+ * libjxl's unrolled row loop computes it. */
+static inline VQ_HOST_DEVICE float vq_s2_blur_h4_term(const VqS2Blur *bl,
+                                                      int k, int j,
+                                                      float s0, float s1,
+                                                      float s2, float s3,
+                                                      float p, float pp)
+{
+    const float *m = bl->mul_in[k];
+    float a = s0 * m[j];
+    if (j >= 1)
+        a = fmaf(m[j - 1], s1, a);
+    if (j >= 2)
+        a = fmaf(m[j - 2], s2, a);
+    if (j >= 3)
+        a = fmaf(m[j - 3], s3, a);
+    a = fmaf(bl->mul_prev2[k][j], pp, a);
+    return fmaf(bl->mul_prev[k][j], p, a);
+}
+
+/* Four horizontal outputs (a group) and the recursion's new state. */
 static inline VQ_HOST_DEVICE void vq_s2_blur_h4(const VqS2Blur *bl,
                                                 const float s[4], float p[3],
                                                 float pp[3], float out[4])
 {
     float y[3][4];
     for (int k = 0; k < 3; k++) {
-        for (int j = 0; j < 4; j++) {
-            float a = s[0] * bl->mul_in[k][j];
-            for (int i = 1; i <= j; i++)
-                a = fmaf(bl->mul_in[k][j - i], s[i], a);
-            a = fmaf(bl->mul_prev2[k][j], pp[k], a);
-            y[k][j] = fmaf(bl->mul_prev[k][j], p[k], a);
-        }
+        for (int j = 0; j < 4; j++)
+            y[k][j] = vq_s2_blur_h4_term(bl, k, j, s[0], s[1], s[2], s[3],
+                                         p[k], pp[k]);
         pp[k] = y[k][2];
         p[k] = y[k][3];
     }

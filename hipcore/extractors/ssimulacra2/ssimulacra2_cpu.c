@@ -29,6 +29,11 @@
 #include "ssimulacra2_internal.h"
 
 #define HB 8     /* rows per horizontal block */
+#if defined(__GNUC__) && !defined(__clang__)
+#define S2_UNROLL _Pragma("GCC unroll 4")
+#else
+#define S2_UNROLL
+#endif
 #define RING 32  /* ring rows: n-6 .. n+4 and the block ahead */
 #define TOFF (VQ_S2_RADIUS + 5) /* left zero margin: input n - 6 from n = -4 */
 #define TLEN(w) ((size_t)(w) + TOFF + VQ_S2_RADIUS - 1) /* + right margin */
@@ -243,20 +248,27 @@ static void blur_lanes(const VqS2Blur bl, const float *restrict t,
         const float *r = t + (size_t)(n + TOFF + VQ_S2_RADIUS - 1) * HB;
         float *o = to + (size_t)(n < 0 ? 0 : n) * HB; /* n < 0: overwritten */
         if (vq_s2_blur_h4_at(n, iw)) {
-            for (int k = 0; k < HB; k++) {
-                float sp[3] = { p[0][k], p[1][k], p[2][k] };
-                float spp[3] = { pp[0][k], pp[1][k], pp[2][k] };
-                float sum[4], v[4];
+            /* vq_s2_blur_h4 with the lanes innermost (they vectorize) */
+            float sum[4][HB], y[3][4][HB];
+            for (int i = 0; i < 4; i++)
+                for (int k = 0; k < HB; k++)
+                    sum[i][k] = l[i * HB + k] + r[i * HB + k];
+            S2_UNROLL
+            for (int c = 0; c < 3; c++) {
+                S2_UNROLL
                 for (int j = 0; j < 4; j++)
-                    sum[j] = l[j * HB + k] + r[j * HB + k];
-                vq_s2_blur_h4(&bl, sum, sp, spp, v);
-                for (int j = 0; j < 4; j++)
-                    o[j * HB + k] = v[j];
-                for (int i = 0; i < 3; i++) {
-                    p[i][k] = sp[i];
-                    pp[i][k] = spp[i];
+                    for (int k = 0; k < HB; k++)
+                        y[c][j][k] = vq_s2_blur_h4_term(
+                            &bl, c, j, sum[0][k], sum[1][k], sum[2][k],
+                            sum[3][k], p[c][k], pp[c][k]);
+                for (int k = 0; k < HB; k++) {
+                    pp[c][k] = y[c][2][k];
+                    p[c][k] = y[c][3][k];
                 }
             }
+            for (int j = 0; j < 4; j++)
+                for (int k = 0; k < HB; k++)
+                    o[j * HB + k] = y[0][j][k] + (y[1][j][k] + y[2][j][k]);
             n += 4;
             continue;
         }
