@@ -62,6 +62,9 @@ psnr_metadata yuv444p12le | to_vqhip 0 1           > "$refdir/filter-vqhip-psnr-
 psnr_metadata yuv420p16le,extractplanes=y | to_vqhip 0 1 > "$refdir/filter-vqhip-psnr-gray16"
 psnr_metadata yuv420p,extractplanes=y     | to_vqhip 1 1 | no_psnr > "$refdir/filter-vqhip-float-psnr-gray"
 psnr_metadata yuv420p     | to_vqhip 0 2           > "$refdir/filter-vqhip-psnr-subsample"
+# p010 frames are scored as the same samples in yuv420p10le (the p010
+# tests convert to p010le after format=yuv420p10le).
+psnr_metadata yuv420p10le | to_vqhip 1 1           > "$refdir/filter-vqhip-psnr-yuv420p10"
 
 # libvmaf's per-frame CSV (Frame,name,...) as metadata=print lines.
 csv_to_vqhip() {
@@ -107,6 +110,39 @@ if [ -n "$vmaf" ]; then
           if (!((frame, key) in val)) { print "no libvmaf value for " key > "/dev/stderr"; exit 1 }
           print $0 "=" val[frame, key] }' "$tmp/vmaf.csv" "$tmp/order.txt" \
         > "$refdir/filter-vqhip-vmaf"
+    # float_vif, float_adm, float_motion and vmaf_float_v0.6.1 (libvmaf's
+    # values; the order of the lines from the filter's output, as above).
+    float_ref() { # PIXFMT VMAF_P VMAF_B VQHIP_OPTIONS VMAF_ARGS... > REF
+        fmt=$1 p=$2 b=$3 opts=$4
+        shift 4
+        fsrc="testsrc2=size=300x200:rate=1:duration=5,format=$fmt"
+        "$ffmpeg" -nostdin -loglevel error -y -lavfi "$fsrc" -f rawvideo "$tmp/fref.yuv"
+        "$ffmpeg" -nostdin -loglevel error -y -lavfi "$fsrc,avgblur=4" -f rawvideo "$tmp/fdis.yuv"
+        "$vmaf" -q -r "$tmp/fref.yuv" -d "$tmp/fdis.yuv" -w 300 -h 200 -p "$p" \
+            -b "$b" --cpumask 255 --csv -o "$tmp/float.csv" "$@"
+        "$ffmpeg" -nostdin -nostats -loglevel error \
+            -lavfi "$fsrc,split[ref][tmp];[tmp]avgblur=4[enc];[enc][ref]vqhip=backend=cpu:$opts,metadata=print:file=-" \
+            -f null /dev/null | sed 's/=.*//' > "$tmp/forder.txt"
+        awk -F, 'NR == FNR {
+                if (FNR == 1) { for (i = 2; i <= NF; i++) name[i] = $i; next }
+                for (i = 2; i <= NF; i++) if (name[i] != "") val[$1, name[i]] = $i
+                next
+            }
+            /^frame:/ { frame = substr($1, 7) + 0
+                        printf "frame:%-4d pts:%-7d pts_time:%d\n", frame, frame, frame
+                        next }
+            $0 == "lavfi.vqhip.backend" { print $0 "=cpu"; next }
+            { key = substr($0, 13)
+              if (!((frame, key) in val)) { print "no libvmaf value for " key > "/dev/stderr"; exit 1 }
+              print $0 "=" val[frame, key] }' "$tmp/float.csv" "$tmp/forder.txt"
+    }
+    ffeat='feature=name=float_vif|name=float_adm|name=float_motion'
+    float_ref yuv420p 420 8 "$ffeat" --feature float_vif --feature float_adm \
+        --feature float_motion --no_prediction > "$refdir/filter-vqhip-float-yuv420p"
+    float_ref yuv422p10le 422 10 "$ffeat" --feature float_vif --feature float_adm \
+        --feature float_motion --no_prediction > "$refdir/filter-vqhip-float-yuv422p10"
+    float_ref yuv420p 420 8 model=version=vmaf_float_v0.6.1 \
+        -m version=vmaf_float_v0.6.1 > "$refdir/filter-vqhip-vmaf-float"
 else
     echo "make-refs: no vmaf tool given: filter-vqhip-motion left as it is" >&2
 fi
@@ -176,8 +212,8 @@ else
 fi
 
 # The GPU tests compare with the same values; only the backend differs.
-for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray psnr-subsample motion vmaf \
-         ssimulacra2-yuv420p ssimulacra2-yuv444p10; do
+for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray psnr-subsample psnr-yuv420p10 motion vmaf \
+         float-yuv420p float-yuv422p10 vmaf-float ssimulacra2-yuv420p ssimulacra2-yuv444p10; do
     sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
         "$refdir/filter-vqhip-$t" > "$refdir/filter-vqhip-hip-$t"
 done

@@ -60,6 +60,36 @@ fate-filter-vqhip-motion: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=motio
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-vmaf
 fate-filter-vqhip-vmaf: CMD = refcmp_metadata "$(VQHIP_CPU)" yuv420p $(VQHIP_FUZZ)
 
+# libvmaf's float extractors (float_vif, float_adm, float_motion) and the
+# float model; libvmaf wrote the values (its C path; its float features
+# print the same with its SIMD).
+VQHIP_FLOAT = feature=name=float_vif|name=float_adm|name=float_motion
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-yuv420p
+fate-filter-vqhip-float-yuv420p: CMD = refcmp_metadata "$(VQHIP_CPU):$(VQHIP_FLOAT)" yuv420p $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-yuv422p10
+fate-filter-vqhip-float-yuv422p10: CMD = refcmp_metadata "$(VQHIP_CPU):$(VQHIP_FLOAT)" yuv422p10le $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-vmaf-float
+fate-filter-vqhip-vmaf-float: CMD = refcmp_metadata "$(VQHIP_CPU):model=version=vmaf_float_v0.6.1" yuv420p $(VQHIP_FUZZ)
+
+# Semi-planar frames (as hardware decoders and hwdownload give them) score
+# exactly as the same samples in planar frames: the planar tests'
+# references, both inputs converted losslessly after the blur
+# (vqhip_refcmp_after, added to tests/fate-run.sh by apply.sh).
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-nv12
+fate-filter-vqhip-psnr-nv12: CMD = vqhip_refcmp_after "$(VQHIP_CPU):feature=name=psnr|name=float_psnr" yuv420p scale,format=nv12 $(VQHIP_FUZZ)
+fate-filter-vqhip-psnr-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-psnr-yuv420p
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-vmaf-nv12
+fate-filter-vqhip-vmaf-nv12: CMD = vqhip_refcmp_after "$(VQHIP_CPU)" yuv420p scale,format=nv12 $(VQHIP_FUZZ)
+fate-filter-vqhip-vmaf-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-vmaf
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-p010
+fate-filter-vqhip-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_CPU):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le $(VQHIP_FUZZ)
+fate-filter-vqhip-psnr-p010: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-psnr-yuv420p10
+
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER      \
                           EXTRACTPLANES_FILTER METADATA_FILTER            \
@@ -80,6 +110,11 @@ fate-filter-vqhip-ssimulacra2-yuv420p: CMD = refcmp_metadata "$(VQHIP_CPU):featu
 
 FATE_VQHIP_S2-yes += fate-filter-vqhip-ssimulacra2-yuv444p10
 fate-filter-vqhip-ssimulacra2-yuv444p10: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=ssimulacra2" $(VQHIP_S2_444) $(VQHIP_S2_FUZZ)
+
+# The same yuv420p frames repacked as NV12 (same samples, same tags).
+FATE_VQHIP_S2-yes += fate-filter-vqhip-ssimulacra2-nv12
+fate-filter-vqhip-ssimulacra2-nv12: CMD = vqhip_refcmp_after "$(VQHIP_CPU):feature=name=ssimulacra2" $(VQHIP_S2_420) scale,format=nv12 $(VQHIP_S2_FUZZ)
+fate-filter-vqhip-ssimulacra2-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-ssimulacra2-yuv420p
 
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER      \
@@ -161,6 +196,30 @@ FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-vmaf
 fate-filter-vqhip-hip-vmaf: CMD = refcmp_metadata "$(VQHIP_HIP)" yuv420p $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-vmaf: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
 
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-yuv420p
+fate-filter-vqhip-hip-float-yuv420p: CMD = refcmp_metadata "$(VQHIP_HIP):$(VQHIP_FLOAT)" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-yuv420p: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-yuv420p
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-yuv420p-depth1
+fate-filter-vqhip-hip-float-yuv420p-depth1: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:$(VQHIP_FLOAT)" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-yuv420p-depth1: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-yuv420p
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-yuv422p10
+fate-filter-vqhip-hip-float-yuv422p10: CMD = refcmp_metadata "$(VQHIP_HIP):depth=8:$(VQHIP_FLOAT)" yuv422p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-yuv422p10: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-yuv422p10
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-vmaf-float
+fate-filter-vqhip-hip-vmaf-float: CMD = refcmp_metadata "$(VQHIP_HIP):model=version=vmaf_float_v0.6.1" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-vmaf-float: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf-float
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-vmaf-nv12
+fate-filter-vqhip-hip-vmaf-nv12: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p scale,format=nv12 $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-vmaf-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-p010
+fate-filter-vqhip-hip-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-p010: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p10
+
 FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \
                               EXTRACTPLANES_FILTER METADATA_FILTER        \
@@ -175,11 +234,44 @@ FATE_VQHIP_HIP_S2-yes += fate-filter-vqhip-hip-ssimulacra2-yuv444p10
 fate-filter-vqhip-hip-ssimulacra2-yuv444p10: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:feature=name=ssimulacra2" $(VQHIP_S2_444) $(VQHIP_S2_FUZZ)
 fate-filter-vqhip-hip-ssimulacra2-yuv444p10: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-ssimulacra2-yuv444p10
 
+FATE_VQHIP_HIP_S2-yes += fate-filter-vqhip-hip-ssimulacra2-nv12
+fate-filter-vqhip-hip-ssimulacra2-nv12: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=ssimulacra2" $(VQHIP_S2_420) scale,format=nv12 $(VQHIP_S2_FUZZ)
+fate-filter-vqhip-hip-ssimulacra2-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-ssimulacra2-yuv420p
+
 FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \
                               SETPARAMS_FILTER METADATA_FILTER            \
                               WRAPPED_AVFRAME_ENCODER                     \
                               NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_HIP_S2-yes)
+
+# CUDA frames (hwupload_cuda to one device): libvqhip reads them on the GPU
+# without a copy through the host; same references.
+VQHIP_CUDA_DEV = -init_hw_device cuda=vqhip -filter_hw_device vqhip
+FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-vmaf
+fate-filter-vqhip-cuda-vmaf: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-vmaf: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
+
+FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-vmaf-depth1
+fate-filter-vqhip-cuda-vmaf-depth1: CMD = vqhip_refcmp_after "$(VQHIP_HIP):depth=1" yuv420p hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-vmaf-depth1: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
+
+FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-psnr-p010
+fate-filter-vqhip-cuda-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le,hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-psnr-p010: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p10
+
+FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-psnr-yuv420p
+fate-filter-vqhip-cuda-psnr-yuv420p: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-psnr-yuv420p: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p
+
+FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-vmaf-nv12
+fate-filter-vqhip-cuda-vmaf-nv12: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p scale,format=nv12,hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-vmaf-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
+
+FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
+                              AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \
+                              HWUPLOAD_CUDA_FILTER METADATA_FILTER        \
+                              WRAPPED_AVFRAME_ENCODER                     \
+                              NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_CUDA-yes)
 
 FATE_VQHIP_HIP_PASSTHROUGH-yes += fate-filter-vqhip-hip-passthrough-depth1
 fate-filter-vqhip-hip-passthrough-depth1: CMD = $(call VQHIP_PASSTHROUGH,$(VQHIP_HIP):depth=1:feature=name=psnr)

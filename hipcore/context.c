@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "cpu.h"
 
 #define VQ_DEFAULT_DEPTH 2
 
@@ -62,11 +63,21 @@ int vq_open(VqContext **pctx, const VqConfig *cfg)
         return vq_fail(&ctx->err, VQ_EINVAL, "unknown backend %d",
                        (int)ctx->cfg.backend);
     ctx->coll.n_subsample = ctx->cfg.n_subsample;
+    const char *bad_mask = vq_cpu_mask_env_error();
+    if (bad_mask)
+        vq_log(ctx, VQ_LOG_LEVEL_WARNING,
+               "VQHIP_CPU_MASK=%s not understood (avx2, avx512, all, none, "
+               "comma separated, or a number): the CPU path uses its C code",
+               bad_mask);
+    char cpu_names[64];
+    vq_log(ctx, VQ_LOG_LEVEL_INFO, "CPU SIMD variants: %s",
+           vq_cpu_flags_string(vq_cpu_flags(), cpu_names, sizeof(cpu_names)));
 
     if (ctx->cfg.backend != VQ_BACKEND_CPU) {
         VqErrBuf why;
         vq_err_clear(&why);
-        int err = vq_gpu_open(&ctx->gpu, ctx->cfg.device, &why);
+        int err = vq_gpu_open(&ctx->gpu, ctx->cfg.device, ctx->cfg.use_current_context,
+                              &why);
         if (err) {
             if (ctx->cfg.strict)
                 return vq_fail(&ctx->err, err,
@@ -118,6 +129,10 @@ void vq_close(VqContext **pctx)
     vq_gpu_close(&ctx->gpu);
     vq_collector_free(&ctx->coll);
     free(ctx->frame_scores);
+    free(ctx->dl);
+    while (ctx->n_host_buf)
+        vq_host_free(ctx, ctx->host_buf[0].ptr);
+    free(ctx->host_buf);
     free(ctx);
     *pctx = NULL;
 }
@@ -209,7 +224,8 @@ static int same_options(const VqFex *a, const VqFex *b)
 {
     for (const VqOption *o = a->desc->options; o && o->name; o++) {
         size_t sz = o->type == VQ_OPT_BOOL ? sizeof(bool) :
-                    o->type == VQ_OPT_INT ? sizeof(int) : sizeof(double);
+                    o->type == VQ_OPT_INT || o->type == VQ_OPT_ENUM
+                    ? sizeof(int) : sizeof(double);
         if (memcmp((char *)a->priv + o->offset, (char *)b->priv + o->offset, sz))
             return 0;
     }
@@ -398,4 +414,92 @@ int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt)
         }
     }
     return VQ_EINVAL;
+}
+
+void *vq_host_alloc(VqContext *ctx, size_t size)
+{
+    if (!ctx || !size)
+        return NULL;
+    struct VqHostBuf *list = realloc(ctx->host_buf,
+                                     (ctx->n_host_buf + 1) * sizeof(*list));
+    if (!list) {
+        vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        return NULL;
+    }
+    ctx->host_buf = list;
+    struct VqHostBuf *b = &list[ctx->n_host_buf];
+    b->size = size;
+    b->pinned = ctx->gpu != NULL;
+    if (b->pinned) {
+        void *p = NULL;
+        if (vq_gpu_host_alloc(ctx->gpu, &p, size, "pinned picture buffer"))
+            return NULL;
+        b->ptr = p;
+    } else {
+        b->ptr = aligned_alloc(64, (size + 63) & ~(size_t)63);
+        if (!b->ptr) {
+            vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+            return NULL;
+        }
+    }
+    ctx->n_host_buf++;
+    return b->ptr;
+}
+
+void vq_host_free(VqContext *ctx, void *ptr)
+{
+    if (!ctx || !ptr)
+        return;
+    for (unsigned i = 0; i < ctx->n_host_buf; i++) {
+        struct VqHostBuf *b = &ctx->host_buf[i];
+        if (b->ptr != ptr)
+            continue;
+        if (b->pinned)
+            vq_gpu_host_free(ctx->gpu, ptr);
+        else
+            free(ptr);
+        ctx->host_buf[i] = ctx->host_buf[--ctx->n_host_buf];
+        return;
+    }
+}
+
+bool vq_in_host_buf(const VqContext *ctx, const void *p, size_t len)
+{
+    const uint8_t *a = p;
+    for (unsigned i = 0; i < ctx->n_host_buf; i++) {
+        const struct VqHostBuf *b = &ctx->host_buf[i];
+        if (b->pinned && a >= b->ptr && len <= b->size &&
+            (size_t)(a - b->ptr) <= b->size - len)
+            return true;
+    }
+    return false;
+}
+
+int vq_import_dmabuf(VqContext *ctx, int fd, size_t size, VqImport **imp,
+                     void **dev)
+{
+    if (!ctx || !imp || !dev)
+        return VQ_EINVAL;
+    *imp = NULL;
+    *dev = NULL;
+    if (!ctx->gpu)
+        return vq_fail(&ctx->err, VQ_EUNSUPPORTED,
+                       "importing frames needs the GPU backend");
+    if (fd < 0 || !size)
+        return vq_fail(&ctx->err, VQ_EINVAL, "bad dma-buf (fd %d, %zu bytes)",
+                       fd, size);
+    void *handle = NULL;
+    int err = vq_gpu_import_dmabuf(ctx->gpu, fd, size, &handle, dev);
+    if (!err)
+        *imp = handle;
+    return err;
+}
+
+void vq_import_release(VqContext *ctx, VqImport **imp)
+{
+    if (!ctx || !imp || !*imp)
+        return;
+    if (ctx->gpu)
+        vq_gpu_release_import(ctx->gpu, *imp);
+    *imp = NULL;
 }

@@ -52,6 +52,15 @@ struct VqContext {
     double t_copy, t_enqueue, t_wait, t_cpu;
     unsigned n_gpu_frames;
 
+    struct VqHostBuf {  /* vq_host_alloc's buffers */
+        uint8_t *ptr;
+        size_t size;
+        bool pinned;
+    } *host_buf;
+    unsigned n_host_buf;
+    void *dl;           /* host copies of device pictures for CPU extractors */
+    size_t dl_size;
+
     VqScore *frame_scores;
     unsigned frame_scores_cap;
     char backend_name[16];
@@ -68,6 +77,9 @@ static inline bool vq_fex_runs_on(const VqContext *ctx, const VqFex *fex,
     unsigned sub = ctx->cfg.n_subsample;
     return (fex->desc->flags & VQ_FEX_TEMPORAL) || sub <= 1 || !(index % sub);
 }
+
+/* Whether [p, p + len) lies in one of vq_host_alloc's pinned buffers. */
+bool vq_in_host_buf(const VqContext *ctx, const void *p, size_t len);
 
 /* pipeline.c */
 int vq_pipeline_start(VqContext *ctx, const VqPicture *ref,

@@ -33,6 +33,7 @@ struct VqCpuRun {
     size_t acc_size;            /* vq_acc_layout of the CPU extractors */
     unsigned planes;
     bool any;
+    bool owned;                 /* frames are copied into the slots */
     CpuSlot *slot;
     unsigned n_slots, n_queued, n_done;
     pthread_mutex_t order_lock; /* temporal extractors' frame order */
@@ -131,12 +132,15 @@ int vq_cpu_open(VqCpuRun **prun, VqContext *ctx)
     run->slot = calloc(run->n_slots, sizeof(*run->slot));
     if (!run->slot)
         return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+    /* Inline runs read the caller's planes in place, unless they must be
+     * converted (semi-planar, high-bit samples) into the slot first. */
+    run->owned = run->pool || vq_format_converts(&ctx->fmt);
     for (unsigned s = 0; s < run->n_slots; s++) {
         vq_taskgroup_init(&run->slot[s].group);
-        if (run->pool && run->any && slot_open(run, &run->slot[s]))
+        if (run->owned && run->any && slot_open(run, &run->slot[s]))
             return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
     }
-    if (!run->pool) {
+    if (!run->pool && !run->owned) {
         run->slot[0].acc = malloc(run->acc_size ? run->acc_size : 1);
         if (!run->slot[0].acc)
             return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
@@ -211,6 +215,11 @@ static void copy_frame(VqCpuRun *run, VqFrame *dst, const VqFrame *src)
         if (!(run->planes & (1u << p)))
             continue;
         size_t row = plane_row(fmt, p);
+        if (vq_format_converts(fmt)) {
+            vq_frame_convert_plane(fmt, src, p, (uint8_t *)dst->plane[p].data,
+                                   row);
+            continue;
+        }
         uint8_t *d = (uint8_t *)dst->plane[p].data;
         const uint8_t *sp = src->plane[p].data;
         for (unsigned y = 0; y < fmt->sh[p]; y++)
@@ -231,8 +240,13 @@ int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
     if (!run->pool) {
         CpuSlot *s = &run->slot[0];
         s->index = index;
-        s->ref = *ref;
-        s->dis = *dis;
+        if (run->owned) {
+            copy_frame(run, &s->ref, ref);
+            copy_frame(run, &s->dis, dis);
+        } else {
+            s->ref = *ref;
+            s->dis = *dis;
+        }
         for (unsigned i = 0; i < ctx->n_fex; i++) {
             VqFex *fex = ctx->fex[i];
             s->err[i] = 0;
@@ -267,4 +281,9 @@ int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
             return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
     }
     return 0;
+}
+
+bool vq_cpu_active(const VqCpuRun *run)
+{
+    return run && run->any;
 }

@@ -20,6 +20,8 @@ int vq_cpu_open(VqCpuRun **run, struct VqContext *ctx);
 void vq_cpu_close(VqCpuRun **run);
 int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
                   unsigned index);
+/* Whether any extractor runs on the CPU. */
+bool vq_cpu_active(const VqCpuRun *run);
 /* Finalizes finished frames in order; with wait, every frame in flight. */
 int vq_cpu_collect(VqCpuRun *run, bool wait);
 

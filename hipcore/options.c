@@ -83,9 +83,9 @@ void vq_opt_set_defaults(const VqOption *opts, void *obj)
         char *p = (char *)obj + o->offset;
         switch (o->type) {
         case VQ_OPT_BOOL: *(bool *)p = o->def.b; break;
-        case VQ_OPT_INT:
-        case VQ_OPT_ENUM: *(int *)p = o->def.i; break;
+        case VQ_OPT_INT: *(int *)p = o->def.i; break;
         case VQ_OPT_DOUBLE: *(double *)p = o->def.d; break;
+        case VQ_OPT_ENUM: *(int *)p = o->def.i; break;
         }
     }
 }
@@ -172,33 +172,24 @@ int vq_opt_set(const VqOption *opts, void *obj, const char *owner,
         return 0;
     }
     case VQ_OPT_ENUM: {
-        char names[512];
+        char list[256];
         size_t len = 0;
-        names[0] = '\0';
-        for (const VqOptName *n = o->names; n && n->name; n++) {
-            if (!strcasecmp(n->name, val)) {
-                *(int *)p = n->value;
+        list[0] = '\0';
+        for (int i = 0; o->choices && o->choices[i]; i++) {
+            if (!strcmp(o->choices[i], val)) {
+                *(int *)p = i;
                 return 0;
             }
-            int w = snprintf(names + len, sizeof(names) - len, "%s%s",
-                             len ? ", " : "", n->name);
-            if (w > 0 && (size_t)w < sizeof(names) - len)
-                len += (size_t)w;
+            int n = snprintf(list + len, sizeof(list) - len, "%s%s",
+                             i ? ", " : "", o->choices[i]);
+            if (n > 0 && (size_t)n < sizeof(list) - len)
+                len += (size_t)n;
         }
-        return vq_fail(e, VQ_EINVAL, "%s option %s: '%s' is not one of: %s",
-                       owner, o->name, val, names);
+        return vq_fail(e, VQ_EINVAL, "%s option %s: '%s' is not one of %s",
+                       owner, o->name, val, list);
     }
     }
     return vq_fail(e, VQ_EINVAL, "%s option %s: unknown type", owner, o->name);
-}
-
-/* The first name of an ENUM option's value. */
-static const char *enum_name(const VqOption *o, int value)
-{
-    for (const VqOptName *n = o->names; n && n->name; n++)
-        if (n->value == value)
-            return n->name;
-    return "?";
 }
 
 int vq_opt_is_default(const VqOption *o, const void *obj)
@@ -206,9 +197,9 @@ int vq_opt_is_default(const VqOption *o, const void *obj)
     const char *p = (const char *)obj + o->offset;
     switch (o->type) {
     case VQ_OPT_BOOL: return *(const bool *)p == o->def.b;
-    case VQ_OPT_INT:
-    case VQ_OPT_ENUM: return *(const int *)p == o->def.i;
+    case VQ_OPT_INT: return *(const int *)p == o->def.i;
     case VQ_OPT_DOUBLE: return *(const double *)p == o->def.d;
+    case VQ_OPT_ENUM: return *(const int *)p == o->def.i;
     }
     return 1;
 }
@@ -252,7 +243,7 @@ char *vq_opt_output_name(const char *base, const VqOption *opts,
             break;
         case VQ_OPT_ENUM:
             w = snprintf(buf + len, sizeof(buf) - len, "_%s_%s", key,
-                         enum_name(o, *(const int *)p));
+                         o->choices[*(const int *)p]);
             break;
         }
         if (w < 0)

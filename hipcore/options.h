@@ -15,14 +15,8 @@ typedef enum VqOptType {
     VQ_OPT_BOOL,   /* stored as bool */
     VQ_OPT_INT,    /* stored as int */
     VQ_OPT_DOUBLE, /* stored as double */
-    VQ_OPT_ENUM,   /* stored as int; set by one of the names in `names` */
+    VQ_OPT_ENUM,   /* one of `choices` by name, stored as its index (int) */
 } VqOptType;
-
-/* One named value of a VQ_OPT_ENUM option (several names may share one). */
-typedef struct VqOptName {
-    const char *name;
-    int value;
-} VqOptName;
 
 enum {
     /* A non-default value changes the output names, as libvmaf's
@@ -43,7 +37,7 @@ typedef struct VqOption {
     } def;
     double min, max;   /* for INT and DOUBLE */
     unsigned flags;
-    const VqOptName *names; /* for ENUM: NULL-name terminated; def.i is a value */
+    const char *const *choices; /* for ENUM: names, NULL terminated */
 } VqOption;
 
 /* key=value list parsed from a spec, in the given order. */
@@ -72,7 +66,8 @@ void vq_opt_list(const VqOption *opts, char *buf, size_t size);
 int vq_opt_is_default(const VqOption *opt, const void *obj);
 /* Output name for a provided feature, suffixed libvmaf's way by every
  * FEATURE_PARAM option that is not at its default (keys sorted
- * alphabetically; "_key" for bools, "_key_%g" otherwise). Caller frees. */
+ * alphabetically; "_key" for bools, "_key_<name>" for enums, "_key_%g"
+ * otherwise). Caller frees. */
 char *vq_opt_output_name(const char *base, const VqOption *opts,
                          const void *obj);
 

@@ -12,6 +12,12 @@ const char *vq_pix_fmt_name(VqPixFmt fmt)
     case VQ_PIX_FMT_420: return "4:2:0";
     case VQ_PIX_FMT_422: return "4:2:2";
     case VQ_PIX_FMT_444: return "4:4:4";
+    case VQ_PIX_FMT_NV12: return "NV12 (4:2:0 semi-planar)";
+    case VQ_PIX_FMT_NV16: return "NV16 (4:2:2 semi-planar)";
+    case VQ_PIX_FMT_NV24: return "NV24 (4:4:4 semi-planar)";
+    case VQ_PIX_FMT_P010: return "P010 (4:2:0 semi-planar, high bits)";
+    case VQ_PIX_FMT_P210: return "P210 (4:2:2 semi-planar, high bits)";
+    case VQ_PIX_FMT_P410: return "P410 (4:4:4 semi-planar, high bits)";
     }
     return "unknown";
 }
@@ -22,11 +28,20 @@ int vq_format_from_picture(VqFormat *fmt, const VqPicture *pic,
     memset(fmt, 0, sizeof(*fmt));
     if (!pic)
         return vq_fail(e, VQ_EINVAL, "%s picture is NULL", which);
-    if (pic->fmt != VQ_PIX_FMT_GRAY && pic->fmt != VQ_PIX_FMT_420 &&
-        pic->fmt != VQ_PIX_FMT_422 && pic->fmt != VQ_PIX_FMT_444)
+    VqPixFmt sub;
+    switch (pic->fmt) {
+    case VQ_PIX_FMT_GRAY: case VQ_PIX_FMT_420: case VQ_PIX_FMT_422:
+    case VQ_PIX_FMT_444: sub = pic->fmt; break;
+    case VQ_PIX_FMT_NV12: case VQ_PIX_FMT_P010: sub = VQ_PIX_FMT_420; break;
+    case VQ_PIX_FMT_NV16: case VQ_PIX_FMT_P210: sub = VQ_PIX_FMT_422; break;
+    case VQ_PIX_FMT_NV24: case VQ_PIX_FMT_P410: sub = VQ_PIX_FMT_444; break;
+    default:
         return vq_fail(e, VQ_EINVAL,
                        "%s picture: unknown pixel format %d (gray, 4:2:0, "
-                       "4:2:2 and 4:4:4 are supported)", which, (int)pic->fmt);
+                       "4:2:2, 4:4:4, planar or semi-planar, are supported)",
+                       which, (int)pic->fmt);
+    }
+    bool high_bits = pic->fmt >= VQ_PIX_FMT_P010;
     if (pic->bpc != 8 && pic->bpc != 10 && pic->bpc != 12 && pic->bpc != 16)
         return vq_fail(e, VQ_EINVAL,
                        "%s picture: %u bits per sample (8, 10, 12 and 16 are "
@@ -36,12 +51,20 @@ int vq_format_from_picture(VqFormat *fmt, const VqPicture *pic,
                        "%s picture: size %ux%u outside 1x1..%ux%u", which,
                        pic->w, pic->h, VQ_MAX_SIDE, VQ_MAX_SIDE);
 
-    fmt->fmt = pic->fmt;
+    if (high_bits && pic->bpc == 8)
+        return vq_fail(e, VQ_EINVAL,
+                       "%s picture: %s holds 10, 12 or 16-bit samples, not 8",
+                       which, vq_pix_fmt_name(pic->fmt));
+
+    fmt->fmt = sub;
+    fmt->layout = pic->fmt;
+    fmt->semiplanar = pic->fmt >= VQ_PIX_FMT_NV12;
+    fmt->msb_shift = high_bits ? 16 - pic->bpc : 0;
     fmt->bpc = pic->bpc;
     fmt->bytes_per_sample = pic->bpc > 8 ? 2 : 1;
-    fmt->n_planes = pic->fmt == VQ_PIX_FMT_GRAY ? 1 : 3;
-    fmt->ss_x = pic->fmt == VQ_PIX_FMT_420 || pic->fmt == VQ_PIX_FMT_422;
-    fmt->ss_y = pic->fmt == VQ_PIX_FMT_420;
+    fmt->n_planes = sub == VQ_PIX_FMT_GRAY ? 1 : 3;
+    fmt->ss_x = sub == VQ_PIX_FMT_420 || sub == VQ_PIX_FMT_422;
+    fmt->ss_y = sub == VQ_PIX_FMT_420;
     fmt->w[0] = fmt->sw[0] = pic->w;
     fmt->h[0] = fmt->sh[0] = pic->h;
     for (unsigned p = 1; p < fmt->n_planes; p++) {
@@ -81,7 +104,7 @@ int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
     int err = vq_format_from_picture(&f, pic, which, e);
     if (err)
         return err;
-    if (f.fmt != fmt->fmt || f.bpc != fmt->bpc || f.w[0] != fmt->w[0] ||
+    if (f.layout != fmt->layout || f.bpc != fmt->bpc || f.w[0] != fmt->w[0] ||
         f.h[0] != fmt->h[0])
         return vq_fail(e, VQ_EINVAL,
                        "%s picture is %ux%u %s %u-bit, but the run is %ux%u "
@@ -90,10 +113,12 @@ int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
                        fmt->h[0], vq_pix_fmt_name(fmt->fmt), fmt->bpc);
 
     memset(frame, 0, sizeof(*frame));
-    for (unsigned p = 0; p < fmt->n_planes; p++) {
+    unsigned n_stored = fmt->semiplanar ? 2 : fmt->n_planes;
+    for (unsigned p = 0; p < n_stored; p++) {
         /* A plane's stored width is FFmpeg's rounded-up size. */
         unsigned stored_w = p ? (pic->w + fmt->ss_x) >> fmt->ss_x : pic->w;
-        size_t row = (size_t)stored_w * fmt->bytes_per_sample;
+        size_t row = (size_t)stored_w * fmt->bytes_per_sample *
+                     (p && fmt->semiplanar ? 2 : 1);
         if (!pic->data[p])
             return vq_fail(e, VQ_EINVAL, "%s picture: plane %u is NULL",
                            which, p);
@@ -112,4 +137,34 @@ int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
         frame->plane[p].h = fmt->h[p];
     }
     return 0;
+}
+
+size_t vq_raw_row_bytes(const VqFormat *fmt, unsigned p)
+{
+    return (size_t)fmt->sw[p] * fmt->bytes_per_sample *
+           (p && fmt->semiplanar ? 2 : 1);
+}
+
+void vq_frame_convert_plane(const VqFormat *fmt, const VqFrame *raw,
+                            unsigned p, uint8_t *dst, size_t dst_stride)
+{
+    /* Interleaved chroma is in raw plane 1: Cb at even, Cr at odd samples. */
+    unsigned src_p = p && fmt->semiplanar ? 1 : p;
+    unsigned step = p && fmt->semiplanar ? 2 : 1;
+    unsigned first = p == 2 && fmt->semiplanar ? 1 : 0;
+    unsigned sh = fmt->msb_shift;
+    const VqPlane *s = &raw->plane[src_p];
+    for (unsigned y = 0; y < fmt->sh[p]; y++) {
+        const uint8_t *row = s->data + (ptrdiff_t)y * s->stride;
+        uint8_t *out = dst + (size_t)y * dst_stride;
+        if (fmt->bytes_per_sample == 1) {
+            for (unsigned x = 0; x < fmt->sw[p]; x++)
+                out[x] = row[x * step + first];
+        } else {
+            const uint16_t *r16 = (const uint16_t *)(const void *)row;
+            uint16_t *o16 = (uint16_t *)(void *)out;
+            for (unsigned x = 0; x < fmt->sw[p]; x++)
+                o16[x] = (uint16_t)(r16[x * step + first] >> sh);
+        }
+    }
 }

@@ -242,8 +242,35 @@ static int update_ready(VqContext *ctx)
     return 0;
 }
 
+/* Device pictures, when a submission has them. */
+typedef struct DeviceInput {
+    VqStream producer;
+} DeviceInput;
+
+/* Whether every stored plane of both frames lies in pinned buffers of
+ * vq_host_alloc (then uploaded without the host copy). */
+static bool frames_pinned(const VqContext *ctx, const VqFrame *r,
+                          const VqFrame *d)
+{
+    const VqFormat *fmt = &ctx->fmt;
+    unsigned n_stored = fmt->semiplanar ? 2 : fmt->n_planes;
+    if (!ctx->n_host_buf || ctx->staging->mapped)
+        return false;
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned p = 0; p < n_stored; p++) {
+            const VqPlane *pl = &(k ? d : r)->plane[p];
+            if (!fmt->sh[p])
+                continue;
+            size_t len = (size_t)pl->stride * (fmt->sh[p] - 1) +
+                         vq_raw_row_bytes(fmt, p);
+            if (!vq_in_host_buf(ctx, pl->data, len))
+                return false;
+        }
+    return true;
+}
+
 static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
-                      unsigned index)
+                      unsigned index, const DeviceInput *dev)
 {
     VqStaging *st = ctx->staging;
     VqSlot *slot = &st->slot[ctx->next_slot];
@@ -257,7 +284,12 @@ static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
             slot->has_work = true;
     if (slot->has_work) {
         double t0 = vq_now();
-        err = vq_staging_upload(st, slot, ref, dis);
+        if (dev)
+            err = vq_staging_upload_device(st, slot, ref, dis, dev->producer);
+        else if (frames_pinned(ctx, ref, dis))
+            err = vq_staging_upload_pinned(st, slot, ref, dis);
+        else
+            err = vq_staging_upload(st, slot, ref, dis);
         double t1 = vq_now();
         for (unsigned i = 0; !err && i < ctx->n_fex; i++) {
             VqFex *fex = ctx->fex[i];
@@ -279,7 +311,59 @@ static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
     return 0;
 }
 
-int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
+/* Host copies of device pictures for the extractors that run on the CPU:
+ * each stored plane downloaded into ctx->dl (caller's layout). */
+static int download_frames(VqContext *ctx, const DeviceInput *dev,
+                           const VqFrame *dref, const VqFrame *ddis,
+                           VqFrame *href, VqFrame *hdis)
+{
+    const VqFormat *fmt = &ctx->fmt;
+    /* Rare path (an extractor without a GPU path): the host waits for the
+     * producer instead of an event chain. */
+    if (dev->producer) {
+        int err = vq_gpu_sync(ctx->gpu, dev->producer);
+        if (err)
+            return err;
+    }
+    unsigned n_stored = fmt->semiplanar ? 2 : fmt->n_planes;
+    size_t need = 0;
+    for (unsigned p = 0; p < n_stored; p++)
+        need += 2 * vq_raw_row_bytes(fmt, p) * fmt->sh[p];
+    if (ctx->dl_size < need) {
+        void *b = realloc(ctx->dl, need);
+        if (!b)
+            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        ctx->dl = b;
+        ctx->dl_size = need;
+    }
+    const VqFrame in[2] = { *dref, *ddis }; /* the outputs may alias them */
+    const VqFrame *src[2] = { &in[0], &in[1] };
+    VqFrame *dst[2] = { href, hdis };
+    VqStream up = vq_gpu_upload_stream(ctx->gpu);
+    size_t off = 0;
+    for (unsigned k = 0; k < 2; k++) {
+        memset(dst[k], 0, sizeof(*dst[k]));
+        for (unsigned p = 0; p < n_stored; p++) {
+            size_t row = vq_raw_row_bytes(fmt, p);
+            VqPlane *d = &dst[k]->plane[p];
+            d->data = (uint8_t *)ctx->dl + off;
+            d->stride = (ptrdiff_t)row;
+            d->w = fmt->w[p];
+            d->h = fmt->h[p];
+            int err = vq_gpu_download2d(ctx->gpu, up, (uint8_t *)ctx->dl + off,
+                                        row, src[k]->plane[p].data,
+                                        (size_t)src[k]->plane[p].stride, row,
+                                        fmt->sh[p]);
+            if (err)
+                return err;
+            off += row * fmt->sh[p];
+        }
+    }
+    return vq_gpu_sync(ctx->gpu, up);
+}
+
+static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
+                  const DeviceInput *dev)
 {
     if (!ctx)
         return VQ_EINVAL;
@@ -299,6 +383,10 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
             return err;
         }
     }
+    if (dev && !ctx->gpu)
+        return vq_fail(&ctx->err, VQ_EUNSUPPORTED,
+                       "pictures in device memory need the GPU backend "
+                       "(this context computes on the CPU)");
     /* A bad picture is refused without stopping the run. */
     VqFrame r, d;
     err = vq_frame_from_picture(&r, &ctx->fmt, ref, "reference", &ctx->err);
@@ -317,7 +405,9 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
     }
     unsigned index = ctx->n_submitted;
     if (ctx->staging)
-        err = submit_gpu(ctx, &r, &d, index);
+        err = submit_gpu(ctx, &r, &d, index, dev);
+    if (!err && dev && vq_cpu_active(ctx->cpu))
+        err = download_frames(ctx, dev, &r, &d, &r, &d);
     if (!err) {
         double t = vq_now();
         err = vq_cpu_submit(ctx->cpu, &r, &d, index);
@@ -332,6 +422,28 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
     if (err)
         ctx->failed = true;
     return err;
+}
+
+int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
+{
+    return submit(ctx, ref, dis, NULL);
+}
+
+int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
+                     const VqDevicePicture *dis)
+{
+    if (!ctx || !ref || !dis)
+        return VQ_EINVAL;
+    if (ref->device != ctx->cfg.device || dis->device != ctx->cfg.device)
+        return vq_fail(&ctx->err, VQ_EINVAL,
+                       "device pictures on GPU %d and %d, but this context "
+                       "uses GPU %d", ref->device, dis->device, ctx->cfg.device);
+    if (ref->stream != dis->stream)
+        return vq_fail(&ctx->err, VQ_EINVAL,
+                       "the reference and distorted device pictures name "
+                       "different producer streams");
+    DeviceInput dev = { (VqStream)ref->stream };
+    return submit(ctx, &ref->pic, &dis->pic, &dev);
 }
 
 int vq_flush(VqContext *ctx)

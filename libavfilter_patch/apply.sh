@@ -124,4 +124,37 @@ done
 insert_line tests/Makefile before '^include \$\(SRC_PATH\)/tests/fate/vqf\.mak$' \
     'include $(SRC_PATH)/tests/fate/vqhip.mak'
 
+# vqhip_refcmp_after: tests/fate-run.sh's refcmp_metadata, with a filter
+# chain applied to both inputs after the blur (a conversion to a layout the
+# blur does not take, e.g. scale,format=nv12, or hwupload_cuda to one CUDA
+# device: two hwupload_cuda filters without a common device would each make
+# their own CUDA context, and frames of two contexts cannot be compared);
+# arguments after the fuzz go to ffmpeg (-init_hw_device ...).
+fr=$src/tests/fate-run.sh
+if ! grep -q '^vqhip_refcmp_after()' "$fr"; then
+    cat > "$tmp/fn" <<'FN'
+vqhip_refcmp_after(){
+    refcmp=$1
+    pixfmt=$2
+    convert=$3
+    fuzz=${4:-0.001}
+    shift 4
+    ffmpeg -auto_conversion_filters $FLAGS $ENC_OPTS "$@" \
+        -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=${pixfmt},split[ref][tmp];[tmp]avgblur=4[enc];[enc]${convert}[encc];[ref]${convert}[refc];[encc][refc]${refcmp},metadata=print:file=-" \
+        -f null /dev/null | awk -v ref=${ref} -v fuzz=${fuzz} -f ${base}/refcmp-metadata.awk -
+}
+
+FN
+    fn=$tmp/fn awk '
+        !done && /^refcmp_metadata\(\)\{$/ {
+            while ((getline l < ENVIRON["fn"]) > 0)
+                print l
+            done = 1
+        }
+        { print }
+        END { if (!done) exit 3 }' "$fr" > "$tmp/fate-run" ||
+        die "tests/fate-run.sh: no refcmp_metadata function to insert before"
+    replace "$fr" "$tmp/fate-run"
+fi
+
 echo "apply.sh: $src has the vqhip filter ($filter_type)"

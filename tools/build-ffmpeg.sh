@@ -21,6 +21,9 @@
 #                      libvqhip and FFmpeg builds go to prefix-NAME/ and
 #                      build/SERIES-NAME/, e.g. VQHIP_VARIANT=nvidia
 #                      VQHIP_MESON_ARGS="-Dhip_platform=nvidia -Dprefer_static=true"
+#   VQHIP_FFMPEG_CUDA  1: FFmpeg with CUDA hardware frames (ffnvcodec headers
+#                      from Debian's nv-codec-headers, hwupload_cuda,
+#                      hwdownload), for a libvqhip built for NVIDIA
 set -eu
 
 newer() { [ -n "$(find "$1" -prune -newer "$2" 2>/dev/null)" ]; }
@@ -85,9 +88,18 @@ set -- \
     --enable-muxer=null,rawvideo,framecrc,yuv4mpegpipe \
     --enable-protocol=file,pipe \
     $x86asm
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+# DRM PRIME and VAAPI frames (the filter imports them into HIP on AMD).
+if [ "${VQHIP_FFMPEG_CUDA:-0}" != 1 ] && pkg-config --exists libdrm libva libva-drm; then
+    set -- "$@" --enable-libdrm --enable-vaapi
+fi
+if [ "${VQHIP_FFMPEG_CUDA:-0}" = 1 ]; then
+    nvpc=$(ffsrc_nvcodec)
+    export PKG_CONFIG_PATH="$nvpc:$PKG_CONFIG_PATH"
+    set -- "$@" --enable-ffnvcodec --enable-filter=hwupload_cuda,hwdownload
+fi
 mkdir -p "$build"
 want="$*"
-export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 if [ ! -f "$build/ffbuild/config.mak" ] ||
    [ "$(cat "$build/.vqhip-configure" 2>/dev/null)" != "$want" ] ||
    newer "$src/configure" "$build/ffbuild/config.mak"; then

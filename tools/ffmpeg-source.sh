@@ -101,3 +101,30 @@ ffsrc_fetch() {
     mv "$dest.tmp" "$dest"
     echo "$dest"
 }
+
+# ffsrc_nvcodec: FFmpeg's NVIDIA headers (Debian's nv-codec-headers, the
+# source of libffmpeg-nvenc-dev, newest version in the archive: FFmpeg 9.0
+# needs a newer one than Debian 12 has), installed once under
+# $FFDIR/nvcodec; prints the pkg-config directory.
+ffsrc_nvcodec() {
+    dest=$FFDIR/nvcodec
+    if [ ! -f "$dest/lib/pkgconfig/ffnvcodec.pc" ]; then
+        ffsrc_apt_update
+        version=$(ffsrc_apt apt-cache showsrc nv-codec-headers |
+                  sed -n 's/^Version: //p' | sort -u | ffsrc_max_version)
+        [ -n "$version" ] || { echo "no nv-codec-headers source" >&2; return 1; }
+        dl=$FFDIR/dl
+        mkdir -p "$dl"
+        (cd "$dl" && ffsrc_apt apt-get -q source --download-only --tar-only \
+            "nv-codec-headers=$version") >&2
+        upstream=${version#*:}
+        upstream=${upstream%-*}
+        tarball=$(ls "$dl"/nv-codec-headers_"$upstream".orig.tar.* | head -n 1)
+        rm -rf "$dest.src"
+        mkdir -p "$dest.src"
+        tar -xf "$tarball" -C "$dest.src" --strip-components=1
+        make -C "$dest.src" PREFIX="$dest" install >&2
+        rm -rf "$dest.src"
+    fi
+    echo "$dest/lib/pkgconfig"
+}

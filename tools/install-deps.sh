@@ -11,7 +11,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 pkgs="meson ninja-build pkg-config gcc g++ libjson-c-dev
       hipcc libamdhip64-dev
-      ffmpeg dpkg-dev xz-utils nasm make
+      ffmpeg dpkg-dev xz-utils nasm make libdrm-dev libva-dev
       clang libclang-rt-14-dev"
 missing=
 for p in $pkgs; do

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame_reader.h"
 #include "vqhip.h"
 #include "yuv_input.h"
 
@@ -38,6 +39,10 @@ static void usage(FILE *f)
         "      --list             list the features and their options\n"
         "      --help\n");
 }
+
+/* Frame buffers the GPU uploads from directly. */
+static void *host_alloc(void *ctx, size_t size) { return vq_host_alloc(ctx, size); }
+static void host_free(void *ctx, void *p) { vq_host_free(ctx, p); }
 
 static void print_frame(const VqFrameScores *fs)
 {
@@ -181,23 +186,39 @@ int main(int argc, char **argv)
     for (unsigned i = 0; !r && i < n_models; i++)
         r = vq_use_model(ctx, models[i]);
 
+    /* Both inputs are read on their own threads, ahead of the frames being
+     * scored, into buffers the GPU uploads from without a host copy. */
+    FrameReader *rr = NULL, *rd = NULL;
+    FrameReaderConfig rc = { .n_buffers = 4, .max_frames = frame_cnt,
+                             .alloc = host_alloc, .release = host_free,
+                             .opaque = ctx };
+    if (!r && (frame_reader_start(&rr, &ref, &rc, err, sizeof(err)) ||
+               frame_reader_start(&rd, &dis, &rc, err, sizeof(err)))) {
+        fprintf(stderr, "vqhip: %s\n", err);
+        r = VQ_ENOMEM;
+    }
     unsigned n = 0;
-    while (!r && (!frame_cnt || n < frame_cnt)) {
+    while (!r) {
         VqPicture rp, dp;
-        int a = yuv_read(&ref, &rp, err, sizeof(err));
-        int b = a < 0 ? 0 : yuv_read(&dis, &dp, err, sizeof(err));
+        char err_d[256] = "";
+        int a = frame_reader_next(rr, &rp, err, sizeof(err));
+        int b = frame_reader_next(rd, &dp, err_d, sizeof(err_d));
         if (a < 0 || b < 0) {
-            fprintf(stderr, "vqhip: frame %u: %s\n", n, err);
+            fprintf(stderr, "vqhip: frame %u: %s\n", n, a < 0 ? err : err_d);
             r = VQ_EIO;
             break;
         }
         if (!a || !b)
             break;
         r = vq_submit(ctx, &rp, &dp);
+        frame_reader_release(rr);
+        frame_reader_release(rd);
         if (!r)
             r = drain(ctx, quiet);
         n++;
     }
+    frame_reader_stop(&rr);
+    frame_reader_stop(&rd);
     if (!r)
         r = vq_flush(ctx);
     if (!r)

@@ -6,7 +6,16 @@
  *
  * usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... [--feature SPEC]...
  *                    [--seconds S] [--max-frames N] [--threads N] [--depth N]
+ *                    [--input host|pinned|device] [--streams N]
+ *
+ * --input: where the frames are: ordinary host memory (vq_submit copies
+ * them into its pinned staging), pinned buffers from vq_host_alloc
+ * (uploaded by DMA without that copy), or device memory (vq_submit_device).
+ * --streams N: N contexts scoring at once, each on its own thread (one GPU
+ * shared by N live streams); the fps printed is their sum, and the slowest
+ * stream's fps follows it.
  */
+#include <pthread.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,9 +23,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu/gpu.h"
 #include "vqhip.h"
 
 #define RING 8
+#define MAX_STREAMS 64
+
+enum { INPUT_HOST, INPUT_PINNED, INPUT_DEVICE };
 #define MAX_ITEMS 64
 
 typedef struct Frames {
@@ -90,7 +103,83 @@ typedef struct Item {
     const char *model;
 } Item;
 
-static unsigned opt_threads, opt_depth;
+static unsigned opt_threads, opt_depth, opt_input, opt_streams = 1;
+
+/* The frames as a context gets them: the shared host ring, or a copy of it
+ * in pinned or device memory. */
+typedef struct Input {
+    VqPicture pic[RING][2];
+    VqDevicePicture dev[RING][2];
+    void *mem[RING][2];
+    VqGpu *gpu;
+} Input;
+
+static size_t frame_bytes(const Frames *fr)
+{
+    size_t cw = (fr->w + 1) / 2, ch = (fr->h + 1) / 2;
+    return (size_t)fr->w * fr->h + 2 * cw * ch;
+}
+
+static void rebase(VqPicture *dst, const VqPicture *src, const uint8_t *from,
+                   uint8_t *to)
+{
+    *dst = *src;
+    for (unsigned c = 0; c < 3; c++)
+        dst->data[c] = to + ((const uint8_t *)src->data[c] - from);
+}
+
+static int input_open(Input *in, VqContext *ctx, const Frames *fr)
+{
+    memset(in, 0, sizeof(*in));
+    size_t size = frame_bytes(fr);
+    VqErrBuf err;
+    if (opt_input == INPUT_DEVICE && vq_gpu_open(&in->gpu, 0, 0, &err)) {
+        fprintf(stderr, "vqhip_bench: %s\n", err.msg);
+        return -1;
+    }
+    for (unsigned f = 0; f < RING; f++)
+        for (unsigned k = 0; k < 2; k++) {
+            const VqPicture *src = &fr->pic[f][k];
+            if (opt_input == INPUT_HOST) {
+                in->pic[f][k] = *src;
+                continue;
+            }
+            if (opt_input == INPUT_PINNED) {
+                in->mem[f][k] = vq_host_alloc(ctx, size);
+                if (!in->mem[f][k])
+                    return -1;
+                memcpy(in->mem[f][k], fr->buf[f][k], size);
+            } else if (vq_gpu_malloc(in->gpu, &in->mem[f][k], size, "frame") ||
+                       vq_gpu_upload2d(in->gpu, vq_gpu_upload_stream(in->gpu),
+                                       in->mem[f][k], size, fr->buf[f][k],
+                                       size, size, 1) ||
+                       vq_gpu_sync(in->gpu, vq_gpu_upload_stream(in->gpu))) {
+                return -1;
+            }
+            rebase(&in->pic[f][k], src, fr->buf[f][k], in->mem[f][k]);
+            in->dev[f][k].pic = in->pic[f][k];
+        }
+    return 0;
+}
+
+static void input_close(Input *in, VqContext *ctx)
+{
+    for (unsigned f = 0; f < RING; f++)
+        for (unsigned k = 0; k < 2; k++) {
+            if (opt_input == INPUT_PINNED)
+                vq_host_free(ctx, in->mem[f][k]);
+            else if (opt_input == INPUT_DEVICE)
+                vq_gpu_free(in->gpu, in->mem[f][k]);
+        }
+    vq_gpu_close(&in->gpu);
+}
+
+static int submit(VqContext *ctx, const Input *in, unsigned k)
+{
+    if (opt_input == INPUT_DEVICE)
+        return vq_submit_device(ctx, &in->dev[k][0], &in->dev[k][1]);
+    return vq_submit(ctx, &in->pic[k][0], &in->pic[k][1]);
+}
 
 /* Returns fps, or a negative error. */
 static double bench(const Item *it, VqBackend backend, const Frames *fr,
@@ -109,18 +198,21 @@ static double bench(const Item *it, VqBackend backend, const Frames *fr,
         e = vq_use_feature(ctx, it->features[i]);
     if (!e && it->model)
         e = vq_use_model(ctx, it->model);
+    Input in;
+    if (!e && input_open(&in, ctx, fr))
+        e = VQ_ENOMEM;
     unsigned n = 0, received = 0;
     VqFrameScores fs;
     double t0 = now(), t = t0;
     /* One untimed frame first: first-use allocations and JIT are not fps. */
     if (!e)
-        e = vq_submit(ctx, &fr->pic[0][0], &fr->pic[0][1]);
+        e = submit(ctx, &in, 0);
     while (!e && !vq_receive(ctx, &fs))
         received++;
     t0 = now();
     while (!e && n < max_frames && (t - t0 < seconds || n < 2 * RING)) {
         unsigned k = (n + 1) % RING;
-        e = vq_submit(ctx, &fr->pic[k][0], &fr->pic[k][1]);
+        e = submit(ctx, &in, k);
         while (!e && !vq_receive(ctx, &fs))
             received++;
         n++;
@@ -136,10 +228,58 @@ static double bench(const Item *it, VqBackend backend, const Frames *fr,
     snprintf(backend_used, 16, "%s", e ? "-" : vq_backend_name(ctx));
     if (e)
         fprintf(stderr, "vqhip_bench: %s: %s\n", it->label, vq_last_error(ctx));
+    input_close(&in, ctx);
     vq_close(&ctx);
     if (e)
         return e;
     return n / (t - t0);
+}
+
+typedef struct StreamJob {
+    const Item *it;
+    VqBackend backend;
+    const Frames *fr;
+    double seconds;
+    unsigned max_frames;
+    char used[16];
+    double fps;
+} StreamJob;
+
+static void *stream_main(void *arg)
+{
+    StreamJob *j = arg;
+    j->fps = bench(j->it, j->backend, j->fr, j->seconds, j->max_frames,
+                   j->used);
+    return NULL;
+}
+
+/* opt_streams contexts at once; returns the sum of their fps, *slowest the
+ * smallest. */
+static double bench_streams(const Item *it, VqBackend backend,
+                            const Frames *fr, double seconds,
+                            unsigned max_frames, char *used, double *slowest)
+{
+    static StreamJob job[MAX_STREAMS];
+    pthread_t th[MAX_STREAMS];
+    unsigned n = opt_streams;
+    for (unsigned i = 0; i < n; i++) {
+        job[i] = (StreamJob){ it, backend, fr, seconds, max_frames, "", 0 };
+        if (pthread_create(&th[i], NULL, stream_main, &job[i]))
+            return -1;
+    }
+    double sum = 0;
+    *slowest = INFINITY;
+    for (unsigned i = 0; i < n; i++) {
+        pthread_join(th[i], NULL);
+        if (job[i].fps < 0)
+            sum = -1;
+        if (sum >= 0)
+            sum += job[i].fps;
+        if (job[i].fps < *slowest)
+            *slowest = job[i].fps;
+    }
+    snprintf(used, 16, "%s", job[0].used);
+    return sum;
 }
 
 int main(int argc, char **argv)
@@ -166,10 +306,25 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--max-frames") && v) max_frames = (unsigned)atoi(argv[++i]);
         else if (!strcmp(a, "--threads") && v) opt_threads = (unsigned)atoi(argv[++i]);
         else if (!strcmp(a, "--depth") && v) opt_depth = (unsigned)atoi(argv[++i]);
-        else {
+        else if (!strcmp(a, "--input") && v) {
+            const char *m = argv[++i];
+            opt_input = !strcmp(m, "pinned") ? INPUT_PINNED
+                      : !strcmp(m, "device") ? INPUT_DEVICE : INPUT_HOST;
+            if (opt_input == INPUT_HOST && strcmp(m, "host")) {
+                fprintf(stderr, "--input: host, pinned or device\n");
+                return 1;
+            }
+        } else if (!strcmp(a, "--streams") && v) {
+            opt_streams = (unsigned)atoi(argv[++i]);
+            if (opt_streams < 1 || opt_streams > MAX_STREAMS) {
+                fprintf(stderr, "--streams: 1 to %d\n", MAX_STREAMS);
+                return 1;
+            }
+        } else {
             fprintf(stderr, "usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... "
                             "[--feature SPEC]... [--seconds S] [--max-frames N] "
-                            "[--threads N] [--depth N]\n");
+                            "[--threads N] [--depth N] "
+                            "[--input host|pinned|device] [--streams N]\n");
             return 1;
         }
     }
@@ -216,7 +371,17 @@ int main(int argc, char **argv)
     if (strcmp(backend_arg, "hip"))
         backends[n_backends++] = VQ_BACKEND_CPU;
 
-    printf("%-11s %-8s %-24s %10s\n", "size", "backend", "features", "fps");
+    if (opt_input == INPUT_DEVICE && !strcmp(backend_arg, "all"))
+        backend_arg = "hip"; /* device frames need the GPU backend */
+    printf("frames in %s memory%s\n",
+           opt_input == INPUT_HOST ? "host" : opt_input == INPUT_PINNED
+                                              ? "pinned host" : "device",
+           opt_streams > 1 ? ", several streams at once" : "");
+    if (opt_streams > 1)
+        printf("%-11s %-8s %-24s %10s %12s\n", "size", "backend", "features",
+               "fps (sum)", "slowest");
+    else
+        printf("%-11s %-8s %-24s %10s\n", "size", "backend", "features", "fps");
     for (unsigned s = 0; s < n_sizes; s++) {
         Frames fr;
         if (make_frames(&fr, sizes[s][0], sizes[s][1])) {
@@ -228,12 +393,19 @@ int main(int argc, char **argv)
         for (unsigned b = 0; b < n_backends; b++) {
             for (unsigned i = 0; i < n_items; i++) {
                 char used[16];
-                double fps = bench(&items[i], backends[b], &fr, seconds,
-                                   max_frames, used);
+                double slowest = 0;
+                double fps = opt_streams > 1
+                    ? bench_streams(&items[i], backends[b], &fr, seconds,
+                                    max_frames, used, &slowest)
+                    : bench(&items[i], backends[b], &fr, seconds, max_frames,
+                            used);
                 if (fps < 0)
                     printf("%-11s %-8s %-24s %10s\n", size,
                            backends[b] == VQ_BACKEND_HIP ? "hip" : "cpu",
                            items[i].label, "n/a");
+                else if (opt_streams > 1)
+                    printf("%-11s %-8s %-24s %10.1f %12.1f\n", size, used,
+                           items[i].label, fps, slowest);
                 else
                     printf("%-11s %-8s %-24s %10.1f\n", size, used,
                            items[i].label, fps);

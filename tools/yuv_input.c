@@ -124,6 +124,12 @@ int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
 
 int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz)
 {
+    return yuv_read_into(in, in->buf, pic, err, errsz);
+}
+
+int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
+                  size_t errsz)
+{
     if (in->y4m) {
         char line[256];
         if (!fgets(line, sizeof(line), in->f))
@@ -133,7 +139,7 @@ int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz)
             return -1;
         }
     }
-    size_t got = fread(in->buf, 1, in->frame_size, in->f);
+    size_t got = fread(buf, 1, in->frame_size, in->f);
     if (got == 0 && feof(in->f))
         return 0;
     if (got != in->frame_size) {
@@ -149,7 +155,7 @@ int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz)
     unsigned bps = in->bpc > 8 ? 2 : 1;
     size_t off = 0;
     for (unsigned p = 0; p < (in->fmt == VQ_PIX_FMT_GRAY ? 1u : 3u); p++) {
-        pic->data[p] = in->buf + off;
+        pic->data[p] = buf + off;
         pic->stride[p] = (ptrdiff_t)in->plane_w[p] * bps;
         off += in->plane_size[p];
     }

@@ -24,6 +24,9 @@ int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
              unsigned w, unsigned h, char *err, size_t errsz);
 /* 1: a frame was read into pic; 0: end of file; -1: error (message in err). */
 int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz);
+/* As yuv_read, into buf (in->frame_size bytes) instead of in->buf. */
+int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
+                  size_t errsz);
 void yuv_close(YuvInput *in);
 int yuv_parse_pix_fmt(const char *s, VqPixFmt *fmt);
 

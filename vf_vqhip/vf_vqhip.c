@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <vqhip.h>
 
+#include "config.h"
 #include "libavutil/avstring.h"
 #include "libavutil/fifo.h"
 #include "libavutil/mem.h"
@@ -27,6 +28,27 @@
 #include "formats.h"
 #include "framesync.h"
 #include "version.h"
+
+/* CUDA hardware frames (hwupload_cuda, -hwaccel cuda) go to libvqhip's
+ * device input without a copy through the host, when FFmpeg has CUDA and
+ * libvqhip runs on NVIDIA. */
+#if CONFIG_CUDA
+#include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_cuda_internal.h"
+#define VQHIP_CUDA 1
+#else
+#define VQHIP_CUDA 0
+#endif
+
+/* DRM PRIME frames (and VAAPI frames, mapped to DRM PRIME) are imported into
+ * HIP by dma-buf file descriptor and read in place (libvqhip on AMD). */
+#if CONFIG_LIBDRM
+#include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_drm.h"
+#define VQHIP_DRM 1
+#else
+#define VQHIP_DRM 0
+#endif
 
 /*
  * API drift between the supported series (5.1 .. 9.0):
@@ -58,6 +80,15 @@ static void copy_frame_rate(AVFilterLink *dst, AVFilterLink *src)
 #endif
 }
 
+static AVBufferRef **link_hw_frames(AVFilterLink *link)
+{
+#if VQHIP_HAVE_FILTERLINK
+    return &ff_filter_link(link)->hw_frames_ctx;
+#else
+    return &link->hw_frames_ctx;
+#endif
+}
+
 /* A main frame waiting for its scores, or (scored == 0) for the frames
  * before it to leave. */
 typedef struct VQHIPPending {
@@ -84,6 +115,11 @@ typedef struct VQHIPContext {
     AVFifo *pending;
     VqPixFmt vq_fmt;
     unsigned bpc;
+    int n_stored;   /* planes of a frame in its layout (semi-planar: 2) */
+#if VQHIP_CUDA
+    AVCUDADeviceContext *cuda; /* set when the inputs are CUDA frames */
+#endif
+    int drm;        /* inputs are DRM PRIME or VAAPI frames */
     uint64_t nb_submitted;
     int got_event;
     int flushed;
@@ -147,6 +183,38 @@ static int vq_report(AVFilterContext *ctx, int err, const char *call)
     else
         av_log(ctx, AV_LOG_ERROR, "%s: %s\n", call, vq_strerror(err));
     return vq_averror(err);
+}
+
+/* With CUDA frames, libvqhip's streams and buffers live in the frames' CUDA
+ * context: it is made current around every call into libvqhip. */
+static int vq_enter(AVFilterContext *ctx)
+{
+#if VQHIP_CUDA
+    VQHIPContext *s = ctx->priv;
+    if (s->cuda) {
+        CudaFunctions *cu = s->cuda->internal->cuda_dl;
+        if (cu->cuCtxPushCurrent(s->cuda->cuda_ctx) != CUDA_SUCCESS) {
+            av_log(ctx, AV_LOG_ERROR, "cannot make the CUDA context current\n");
+            return AVERROR_EXTERNAL;
+        }
+    }
+#else
+    (void)ctx;
+#endif
+    return 0;
+}
+
+static void vq_leave(AVFilterContext *ctx)
+{
+#if VQHIP_CUDA
+    VQHIPContext *s = ctx->priv;
+    if (s->cuda) {
+        CUcontext dummy;
+        s->cuda->internal->cuda_dl->cuCtxPopCurrent(&dummy);
+    }
+#else
+    (void)ctx;
+#endif
 }
 
 static void vq_log_callback(void *opaque, VqLogLevel level, const char *msg)
@@ -273,18 +341,8 @@ static VqChromaLoc vq_chroma_loc(enum AVChromaLocation loc)
     }
 }
 
-static void wrap_picture(VqPicture *pic, const AVFrame *f, VqPixFmt fmt,
-                         unsigned bpc)
+static void set_color(VqPicture *pic, const AVFrame *f)
 {
-    memset(pic, 0, sizeof(*pic));
-    pic->fmt = fmt;
-    pic->bpc = bpc;
-    pic->w   = f->width;
-    pic->h   = f->height;
-    for (int p = 0; p < (fmt == VQ_PIX_FMT_GRAY ? 1 : 3); p++) {
-        pic->data[p]   = f->data[p];
-        pic->stride[p] = f->linesize[p];
-    }
     pic->matrix     = vq_matrix(f->colorspace);
     pic->range      = f->color_range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL :
                       f->color_range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED :
@@ -292,13 +350,138 @@ static void wrap_picture(VqPicture *pic, const AVFrame *f, VqPixFmt fmt,
     pic->chroma_loc = vq_chroma_loc(f->chroma_location);
 }
 
+static void wrap_picture(VqPicture *pic, const AVFrame *f,
+                         const VQHIPContext *s)
+{
+    memset(pic, 0, sizeof(*pic));
+    pic->fmt = s->vq_fmt;
+    pic->bpc = s->bpc;
+    pic->w   = f->width;
+    pic->h   = f->height;
+    for (int p = 0; p < s->n_stored; p++) {
+        pic->data[p]   = f->data[p];
+        pic->stride[p] = f->linesize[p];
+    }
+    set_color(pic, f);
+}
+
+#if VQHIP_DRM
+/* A DRM PRIME frame's planes (in layer order) as device pointers of its
+ * imported objects; VAAPI frames are first mapped to DRM PRIME. */
+typedef struct DrmImport {
+    AVFrame *mapped;
+    VqImport *imp[AV_DRM_MAX_PLANES];
+} DrmImport;
+
+static void drm_release(VQHIPContext *s, DrmImport *d)
+{
+    for (int i = 0; i < AV_DRM_MAX_PLANES; i++)
+        vq_import_release(s->vq, &d->imp[i]);
+    av_frame_free(&d->mapped);
+}
+
+static int drm_import(AVFilterContext *ctx, const AVFrame *f, DrmImport *d,
+                      VqDevicePicture *pic)
+{
+    VQHIPContext *s = ctx->priv;
+    const AVDRMFrameDescriptor *desc;
+    void *base[AV_DRM_MAX_PLANES] = { 0 };
+    int n = 0, ret;
+
+    memset(d, 0, sizeof(*d));
+    if (f->format == AV_PIX_FMT_VAAPI) {
+        if (!(d->mapped = av_frame_alloc()))
+            return AVERROR(ENOMEM);
+        d->mapped->format = AV_PIX_FMT_DRM_PRIME;
+        if ((ret = av_hwframe_map(d->mapped, f, AV_HWFRAME_MAP_READ)) < 0) {
+            av_log(ctx, AV_LOG_ERROR, "cannot map a VAAPI frame to DRM PRIME\n");
+            return ret;
+        }
+        f = d->mapped;
+    }
+    desc = (const AVDRMFrameDescriptor *)f->data[0];
+    for (int i = 0; i < desc->nb_objects; i++) {
+        /* DRM_FORMAT_MOD_LINEAR is 0: other layouts are tiled. */
+        if (desc->objects[i].format_modifier != 0) {
+            av_log(ctx, AV_LOG_ERROR, "DRM frame object %d is not "
+                   "pitch-linear (modifier 0x%"PRIx64"): use hwdownload\n",
+                   i, desc->objects[i].format_modifier);
+            return AVERROR(ENOSYS);
+        }
+        ret = vq_import_dmabuf(s->vq, desc->objects[i].fd,
+                               desc->objects[i].size, &d->imp[i], &base[i]);
+        if (ret < 0)
+            return vq_report(ctx, ret, "vq_import_dmabuf");
+    }
+    memset(pic, 0, sizeof(*pic));
+    pic->device = s->device;
+    pic->pic.fmt = s->vq_fmt;
+    pic->pic.bpc = s->bpc;
+    pic->pic.w = f->width;
+    pic->pic.h = f->height;
+    set_color(&pic->pic, f);
+    for (int l = 0; l < desc->nb_layers; l++)
+        for (int p = 0; p < desc->layers[l].nb_planes && n < 3; p++, n++) {
+            const AVDRMPlaneDescriptor *pl = &desc->layers[l].planes[p];
+            pic->pic.data[n] = (const uint8_t *)base[pl->object_index] + pl->offset;
+            pic->pic.stride[n] = pl->pitch;
+        }
+    if (n != s->n_stored) {
+        av_log(ctx, AV_LOG_ERROR, "DRM frame has %d planes, %d expected\n",
+               n, s->n_stored);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+#endif
+
+/* Hands a frame pair to libvqhip; returns 0 or an AVERROR (logged). */
+static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
+{
+    VQHIPContext *s = ctx->priv;
+    int err;
+#if VQHIP_CUDA
+    if (s->cuda) {
+        /* data[] of CUDA frames are device pointers, written on the
+         * device context's stream. */
+        VqDevicePicture r = { .device = s->device, .stream = s->cuda->stream };
+        VqDevicePicture d = r;
+        wrap_picture(&r.pic, ref, s);
+        wrap_picture(&d.pic, dis, s);
+        err = vq_submit_device(s->vq, &r, &d);
+        return err < 0 ? vq_report(ctx, err, "vq_submit_device") : 0;
+    }
+#endif
+#if VQHIP_DRM
+    if (s->drm) {
+        DrmImport ir, id;
+        VqDevicePicture r, d;
+        int ret = drm_import(ctx, ref, &ir, &r);
+        if (ret >= 0)
+            ret = drm_import(ctx, dis, &id, &d);
+        else
+            memset(&id, 0, sizeof(id));
+        /* vq_submit_device has read the planes when it returns. */
+        if (ret >= 0 && (ret = vq_submit_device(s->vq, &r, &d)) < 0)
+            ret = vq_report(ctx, ret, "vq_submit_device");
+        drm_release(s, &ir);
+        drm_release(s, &id);
+        return ret < 0 ? ret : 0;
+    }
+#endif
+    VqPicture r, d;
+    wrap_picture(&r, ref, s);
+    wrap_picture(&d, dis, s);
+    err = vq_submit(s->vq, &r, &d);
+    return err < 0 ? vq_report(ctx, err, "vq_submit") : 0;
+}
+
 static int do_vqhip(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
     VQHIPContext *s = ctx->priv;
     AVFrame *master, *ref;
-    VqPicture pic_ref, pic_dis;
-    int ret, err;
+    int ret;
 
     ret = ff_framesync_dualinput_get(fs, &master, &ref);
     if (ret < 0)
@@ -314,12 +497,10 @@ static int do_vqhip(FFFrameSync *fs)
                av_color_range_name(ref->color_range));
     }
 
-    wrap_picture(&pic_ref, ref, s->vq_fmt, s->bpc);
-    wrap_picture(&pic_dis, master, s->vq_fmt, s->bpc);
-    err = vq_submit(s->vq, &pic_ref, &pic_dis);
-    if (err < 0) {
+    ret = submit(ctx, ref, master);
+    if (ret < 0) {
         av_frame_free(&master);
-        return vq_report(ctx, err, "vq_submit");
+        return ret;
     }
     s->nb_submitted++;
     return queue_frame(ctx, master, 1);
@@ -341,6 +522,15 @@ static int open_vq(AVFilterContext *ctx, VqBackend backend)
     cfg.log         = vq_log_callback;
     cfg.log_opaque  = ctx;
     cfg.log_level   = VQ_LOG_LEVEL_DEBUG;
+#if VQHIP_CUDA
+    /* libvqhip works in the CUDA context that vq_enter() makes current. */
+    cfg.use_current_context = s->cuda != NULL;
+    if (s->cuda && backend == VQ_BACKEND_CPU) {
+        av_log(ctx, AV_LOG_ERROR, "CUDA frames need backend=hip or auto "
+               "(download them with hwdownload for the CPU backend)\n");
+        return AVERROR(EINVAL);
+    }
+#endif
 
     err = vq_open(&s->vq, &cfg);
     if (err < 0)
@@ -387,12 +577,31 @@ static av_cold int init(AVFilterContext *ctx)
     return 0;
 }
 
-static const int pix_fmts[] = {
+static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_YUV420P,     AV_PIX_FMT_YUV422P,     AV_PIX_FMT_YUV444P,
     AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_YUV422P10LE, AV_PIX_FMT_YUV444P10LE,
     AV_PIX_FMT_YUV420P12LE, AV_PIX_FMT_YUV422P12LE, AV_PIX_FMT_YUV444P12LE,
     AV_PIX_FMT_YUV420P16LE, AV_PIX_FMT_YUV422P16LE, AV_PIX_FMT_YUV444P16LE,
     AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY10LE, AV_PIX_FMT_GRAY12LE, AV_PIX_FMT_GRAY16LE,
+    /* semi-planar, as hardware decoders and hwdownload give them */
+    AV_PIX_FMT_NV12, AV_PIX_FMT_NV16, AV_PIX_FMT_NV24, AV_PIX_FMT_NV20LE,
+    AV_PIX_FMT_P010LE, AV_PIX_FMT_P016LE,
+    AV_PIX_FMT_P210LE, AV_PIX_FMT_P216LE, AV_PIX_FMT_P410LE, AV_PIX_FMT_P416LE,
+#ifdef AV_PIX_FMT_P012
+    AV_PIX_FMT_P012LE,
+#endif
+#ifdef AV_PIX_FMT_P212
+    AV_PIX_FMT_P212LE, AV_PIX_FMT_P412LE,
+#endif
+#if VQHIP_CUDA
+    AV_PIX_FMT_CUDA,
+#endif
+#if VQHIP_DRM
+    AV_PIX_FMT_DRM_PRIME,
+#if CONFIG_VAAPI
+    AV_PIX_FMT_VAAPI,
+#endif
+#endif
     AV_PIX_FMT_NONE
 };
 
@@ -405,14 +614,43 @@ static int query_formats(AVFilterContext *ctx)
     AVFilterFormats *main_fmts;
     int ret;
 
-    ret = ff_formats_ref(ff_make_format_list(pix_fmts),
+    ret = ff_formats_ref(ff_make_format_list((const int *)pix_fmts),
                          &ctx->inputs[1]->outcfg.formats);
     if (ret < 0)
         return ret;
-    main_fmts = ff_make_format_list(pix_fmts);
+    main_fmts = ff_make_format_list((const int *)pix_fmts);
     if ((ret = ff_formats_ref(main_fmts, &ctx->inputs[0]->outcfg.formats)) < 0)
         return ret;
     return ff_formats_ref(main_fmts, &ctx->outputs[0]->incfg.formats);
+}
+
+/* libvqhip's name for a software pixel format, its bit depth and how many
+ * planes its frames have. */
+static int vq_format_of(const AVPixFmtDescriptor *desc, VqPixFmt *fmt,
+                        unsigned *bpc, int *n_stored)
+{
+    static const VqPixFmt semi[2][3] = {
+        { VQ_PIX_FMT_NV12, VQ_PIX_FMT_NV16, VQ_PIX_FMT_NV24 },
+        { VQ_PIX_FMT_P010, VQ_PIX_FMT_P210, VQ_PIX_FMT_P410 },
+    };
+    int sub = desc->log2_chroma_h ? 0 : desc->log2_chroma_w ? 1 : 2;
+
+    *bpc = desc->comp[0].depth;
+    if (desc->nb_components == 1) {
+        *fmt = VQ_PIX_FMT_GRAY;
+        *n_stored = 1;
+    } else if (desc->comp[1].plane == desc->comp[2].plane) {
+        /* Cb then Cr; samples in the high bits when shifted (p010). */
+        if (desc->comp[1].offset > desc->comp[2].offset)
+            return AVERROR(EINVAL);
+        *fmt = semi[desc->comp[0].shift > 0][sub];
+        *n_stored = 2;
+    } else {
+        *fmt = sub == 0 ? VQ_PIX_FMT_420 : sub == 1 ? VQ_PIX_FMT_422
+                                                    : VQ_PIX_FMT_444;
+        *n_stored = 3;
+    }
+    return 0;
 }
 
 static void describe_link(char *buf, size_t size, const AVFilterLink *link)
@@ -423,33 +661,71 @@ static void describe_link(char *buf, size_t size, const AVFilterLink *link)
              desc ? desc->name : "none", desc ? desc->comp[0].depth : 0);
 }
 
+/* The software format behind a link (the frames' format for hardware
+ * frames), and for CUDA frames the device context. */
+static const AVPixFmtDescriptor *link_sw_format(AVFilterContext *ctx,
+                                                AVFilterLink *link)
+{
+#if VQHIP_DRM
+    if (link->format == AV_PIX_FMT_DRM_PRIME || link->format == AV_PIX_FMT_VAAPI) {
+        VQHIPContext *s = ctx->priv;
+        AVBufferRef *ref = *link_hw_frames(link);
+        if (!ref)
+            return NULL;
+        s->drm = 1;
+        return av_pix_fmt_desc_get(((AVHWFramesContext *)ref->data)->sw_format);
+    }
+#endif
+    if (link->format != AV_PIX_FMT_CUDA)
+        return av_pix_fmt_desc_get(link->format);
+#if VQHIP_CUDA
+    {
+        VQHIPContext *s = ctx->priv;
+        AVBufferRef *ref = *link_hw_frames(link);
+        AVHWFramesContext *frames;
+        AVCUDADeviceContext *dev;
+
+        if (!ref)
+            return NULL;
+        frames = (AVHWFramesContext *)ref->data;
+        dev = frames->device_ctx->hwctx;
+        if (s->cuda && s->cuda->cuda_ctx != dev->cuda_ctx) {
+            av_log(ctx, AV_LOG_ERROR, "the main and reference CUDA frames "
+                   "come from different CUDA contexts\n");
+            return NULL;
+        }
+        s->cuda = dev;
+        return av_pix_fmt_desc_get(frames->sw_format);
+    }
+#else
+    (void)ctx;
+    return NULL;
+#endif
+}
+
 static int config_input_ref(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
     VQHIPContext *s = ctx->priv;
     AVFilterLink *mainlink = ctx->inputs[0], *reflink = ctx->inputs[1];
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(mainlink->format);
+    const AVPixFmtDescriptor *desc = link_sw_format(ctx, mainlink);
+    const AVPixFmtDescriptor *ref_desc = link_sw_format(ctx, reflink);
 
     if (mainlink->w != reflink->w || mainlink->h != reflink->h ||
-        mainlink->format != reflink->format) {
-        char main_desc[128], ref_desc[128];
+        mainlink->format != reflink->format || !desc || desc != ref_desc) {
+        char main_desc[128], ref_text[128];
         describe_link(main_desc, sizeof(main_desc), mainlink);
-        describe_link(ref_desc, sizeof(ref_desc), reflink);
+        describe_link(ref_text, sizeof(ref_text), reflink);
         av_log(ctx, AV_LOG_ERROR, "The main input is %s but the reference "
                "input is %s: size, pixel format and bit depth must be the "
-               "same.\n", main_desc, ref_desc);
+               "same.\n", main_desc, ref_text);
         return AVERROR(EINVAL);
     }
-
-    s->bpc = desc->comp[0].depth;
-    if (desc->nb_components == 1)
-        s->vq_fmt = VQ_PIX_FMT_GRAY;
-    else if (desc->log2_chroma_h)
-        s->vq_fmt = VQ_PIX_FMT_420;
-    else if (desc->log2_chroma_w)
-        s->vq_fmt = VQ_PIX_FMT_422;
-    else
-        s->vq_fmt = VQ_PIX_FMT_444;
+    if (vq_format_of(desc, &s->vq_fmt, &s->bpc, &s->n_stored) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "pixel format %s is not supported\n",
+               desc->name);
+        return AVERROR(EINVAL);
+    }
     return 0;
 }
 
@@ -473,8 +749,22 @@ static int config_output(AVFilterLink *outlink)
 
     outlink->time_base = s->fs.time_base;
 
-    if (!s->vq && (ret = open_vq(ctx, s->backend)) < 0)
-        return ret;
+    if (!s->vq) {
+        if ((ret = vq_enter(ctx)) < 0)
+            return ret;
+        ret = open_vq(ctx, s->backend);
+        vq_leave(ctx);
+        if (ret < 0)
+            return ret;
+    }
+#if VQHIP_CUDA
+    if (s->cuda) {
+        AVBufferRef **out = link_hw_frames(outlink);
+        av_buffer_unref(out);
+        if (!(*out = av_buffer_ref(*link_hw_frames(mainlink))))
+            return AVERROR(ENOMEM);
+    }
+#endif
 
     if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
         av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
@@ -485,7 +775,7 @@ static int config_output(AVFilterLink *outlink)
     return 0;
 }
 
-static int activate(AVFilterContext *ctx)
+static int activate_in_context(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
     int ret, err;
@@ -513,6 +803,16 @@ static int activate(AVFilterContext *ctx)
     if (err < 0)
         return vq_report(ctx, err, "vq_flush");
     return release_pending(ctx);
+}
+
+static int activate(AVFilterContext *ctx)
+{
+    int ret = vq_enter(ctx);
+    if (ret < 0)
+        return ret;
+    ret = activate_in_context(ctx);
+    vq_leave(ctx);
+    return ret;
 }
 
 static void print_summary(AVFilterContext *ctx)
@@ -559,6 +859,8 @@ static av_cold void uninit(AVFilterContext *ctx)
         av_frame_free(&p.frame);
     av_fifo_freep2(&s->pending);
 
+    if (s->vq && vq_enter(ctx) < 0)
+        return; /* without its context the GPU state cannot be released */
     if (s->vq && s->nb_submitted && !s->failed) {
         int err = 0;
         /* The output may have closed early (e.g. -frames:v): the scores of
@@ -579,7 +881,10 @@ static av_cold void uninit(AVFilterContext *ctx)
             (err = vq_write_log(s->vq, s->log_path, s->log_fmt)) < 0)
             vq_report(ctx, err, "vq_write_log");
     }
-    vq_close(&s->vq);
+    if (s->vq) {
+        vq_close(&s->vq);
+        vq_leave(ctx);
+    }
 }
 
 static const AVFilterPad vqhip_inputs[] = {

@@ -14,9 +14,10 @@ struct VqGpu {
 
 const char *vq_gpu_platform(void) { return "none"; }
 
-int vq_gpu_open(VqGpu **gpu, int index, VqErrBuf *e)
+int vq_gpu_open(VqGpu **gpu, int index, int use_current, VqErrBuf *e)
 {
     (void)index;
+    (void)use_current;
     *gpu = NULL;
     return vq_fail(e, VQ_EDEVICE,
                    "this libvqhip was built without a HIP platform "
@@ -39,6 +40,14 @@ int vq_gpu_malloc_pitch(VqGpu *gpu, void **p, size_t *pitch, size_t row,
 void vq_gpu_free(VqGpu *gpu, void *p) { (void)gpu; (void)p; }
 int vq_gpu_host_alloc(VqGpu *gpu, void **p, size_t n, const char *w)
 { (void)n; (void)w; *p = NULL; (void)gpu; return VQ_EDEVICE; }
+int vq_gpu_host_alloc_mapped(VqGpu *gpu, void **p, void **d, size_t n,
+                             const char *w)
+{ (void)n; (void)w; *p = *d = NULL; (void)gpu; return VQ_EDEVICE; }
+int vq_gpu_integrated(const VqGpu *gpu) { (void)gpu; return 0; }
+int vq_gpu_import_dmabuf(VqGpu *gpu, int fd, size_t size, void **handle,
+                         void **dev)
+{ (void)gpu; (void)fd; (void)size; *handle = *dev = NULL; return VQ_EDEVICE; }
+void vq_gpu_release_import(VqGpu *gpu, void *handle) { (void)gpu; (void)handle; }
 void vq_gpu_host_free(VqGpu *gpu, void *p) { (void)gpu; (void)p; }
 int vq_gpu_memset(VqGpu *gpu, VqStream s, void *d, int v, size_t n)
 { (void)s; (void)d; (void)v; (void)n; (void)gpu; return VQ_EDEVICE; }
@@ -47,6 +56,12 @@ int vq_gpu_upload2d(VqGpu *gpu, VqStream s, void *d, size_t dp, const void *h,
 { (void)s; (void)d; (void)dp; (void)h; (void)sp; (void)row; (void)rows; (void)gpu; return VQ_EDEVICE; }
 int vq_gpu_download(VqGpu *gpu, VqStream s, void *h, const void *d, size_t n)
 { (void)s; (void)h; (void)d; (void)n; (void)gpu; return VQ_EDEVICE; }
+int vq_gpu_copy2d_device(VqGpu *gpu, VqStream s, void *d, size_t dp,
+                         const void *src, size_t sp, size_t row, size_t rows)
+{ (void)s; (void)d; (void)dp; (void)src; (void)sp; (void)row; (void)rows; (void)gpu; return VQ_EDEVICE; }
+int vq_gpu_download2d(VqGpu *gpu, VqStream s, void *h, size_t hp, const void *d,
+                      size_t dp, size_t row, size_t rows)
+{ (void)s; (void)h; (void)hp; (void)d; (void)dp; (void)row; (void)rows; (void)gpu; return VQ_EDEVICE; }
 int vq_gpu_sync(VqGpu *gpu, VqStream s) { (void)s; (void)gpu; return VQ_EDEVICE; }
 int vq_gpu_event_create(VqGpu *gpu, VqEvent *ev) { *ev = NULL; (void)gpu; return VQ_EDEVICE; }
 void vq_gpu_event_destroy(VqGpu *gpu, VqEvent ev) { (void)gpu; (void)ev; }
@@ -66,6 +81,7 @@ struct VqGpu {
     int device;
     char name[256];
     int wave_size;
+    int integrated;
     hipStream_t compute, upload;
     VqErrBuf *err;
 };
@@ -128,7 +144,7 @@ static int run_probe(VqGpu *gpu)
     return 0;
 }
 
-int vq_gpu_open(VqGpu **out, int index, VqErrBuf *e)
+int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
 {
     *out = NULL;
     int count = 0;
@@ -144,13 +160,24 @@ int vq_gpu_open(VqGpu **out, int index, VqErrBuf *e)
         return vq_fail(e, VQ_ENOMEM, "out of memory");
     gpu->device = index;
     gpu->err = e;
-    int err = check(gpu, hipSetDevice(index), "selecting the device");
+    int err;
+    if (use_current) {
+        /* The runtime then works in the caller's current context. */
+        int cur = -1;
+        err = check(gpu, hipGetDevice(&cur), "reading the current device");
+        if (!err && cur != index)
+            err = vq_fail(e, VQ_EDEVICE, "the current GPU context is on "
+                          "device %d, not %d", cur, index);
+    } else {
+        err = check(gpu, hipSetDevice(index), "selecting the device");
+    }
     hipDeviceProp_t prop;
     if (!err)
         err = check(gpu, hipGetDeviceProperties(&prop, index),
                     "reading device properties");
     if (!err) {
         snprintf(gpu->name, sizeof(gpu->name), "%s", prop.name);
+        gpu->integrated = prop.integrated != 0;
         err = check(gpu, hipStreamCreateWithFlags(&gpu->compute,
                                                   hipStreamNonBlocking),
                     "creating the compute stream");
@@ -228,6 +255,77 @@ int vq_gpu_host_alloc(VqGpu *gpu, void **ptr, size_t size, const char *what)
     return err;
 }
 
+int vq_gpu_host_alloc_mapped(VqGpu *gpu, void **ptr, void **dev, size_t size,
+                             const char *what)
+{
+    *ptr = *dev = NULL;
+    int err = check(gpu, hipHostMalloc(ptr, size ? size : 1,
+                                       hipHostMallocMapped), what);
+    if (!err)
+        err = check(gpu, hipHostGetDevicePointer(dev, *ptr, 0), what);
+    if (err && *ptr) {
+        hipHostFree(*ptr);
+        *ptr = NULL;
+    }
+    return err;
+}
+
+int vq_gpu_integrated(const VqGpu *gpu) { return gpu->integrated; }
+
+#if defined(VQ_HIP_PLATFORM_AMD)
+int vq_gpu_import_dmabuf(VqGpu *gpu, int fd, size_t size, void **handle,
+                         void **dev)
+{
+    *handle = *dev = NULL;
+    hipExternalMemoryHandleDesc desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.type = hipExternalMemoryHandleTypeOpaqueFd;
+    desc.handle.fd = fd;
+    desc.size = size;
+    hipExternalMemory_t mem = NULL;
+    int err = check(gpu, hipImportExternalMemory(&mem, &desc),
+                    "importing a dma-buf");
+    if (err)
+        return err;
+    hipExternalMemoryBufferDesc buf;
+    memset(&buf, 0, sizeof(buf));
+    buf.offset = 0;
+    buf.size = size;
+    err = check(gpu, hipExternalMemoryGetMappedBuffer(dev, mem, &buf),
+                "mapping an imported dma-buf");
+    if (err) {
+        hipDestroyExternalMemory(mem);
+        *dev = NULL;
+        return err;
+    }
+    *handle = mem;
+    return 0;
+}
+
+void vq_gpu_release_import(VqGpu *gpu, void *handle)
+{
+    (void)gpu;
+    if (handle)
+        hipDestroyExternalMemory((hipExternalMemory_t)handle);
+}
+#else
+int vq_gpu_import_dmabuf(VqGpu *gpu, int fd, size_t size, void **handle,
+                         void **dev)
+{
+    (void)fd;
+    (void)size;
+    *handle = *dev = NULL;
+    return vq_fail(gpu->err, VQ_EUNSUPPORTED, "importing dma-buf frames "
+                   "(VAAPI, DRM PRIME) needs the AMD platform");
+}
+
+void vq_gpu_release_import(VqGpu *gpu, void *handle)
+{
+    (void)gpu;
+    (void)handle;
+}
+#endif
+
 void vq_gpu_host_free(VqGpu *gpu, void *ptr)
 {
     (void)gpu;
@@ -247,6 +345,23 @@ int vq_gpu_upload2d(VqGpu *gpu, VqStream s, void *dev, size_t dpitch,
     return check(gpu, hipMemcpy2DAsync(dev, dpitch, host, spitch, row, rows,
                                        hipMemcpyHostToDevice, (hipStream_t)s),
                  "plane upload");
+}
+
+int vq_gpu_copy2d_device(VqGpu *gpu, VqStream s, void *dst, size_t dpitch,
+                         const void *src, size_t spitch, size_t row,
+                         size_t rows)
+{
+    return check(gpu, hipMemcpy2DAsync(dst, dpitch, src, spitch, row, rows,
+                                       hipMemcpyDeviceToDevice, (hipStream_t)s),
+                 "device plane copy");
+}
+
+int vq_gpu_download2d(VqGpu *gpu, VqStream s, void *host, size_t hpitch,
+                      const void *dev, size_t dpitch, size_t row, size_t rows)
+{
+    return check(gpu, hipMemcpy2DAsync(host, hpitch, dev, dpitch, row, rows,
+                                       hipMemcpyDeviceToHost, (hipStream_t)s),
+                 "plane download");
 }
 
 int vq_gpu_download(VqGpu *gpu, VqStream s, void *host, const void *dev,

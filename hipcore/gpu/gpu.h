@@ -16,8 +16,10 @@
 typedef struct VqGpu VqGpu;
 typedef struct VqEventImpl *VqEvent;
 
-/* Opens device `index`, creates the streams and runs the probe kernel. */
-int vq_gpu_open(VqGpu **gpu, int index, VqErrBuf *e);
+/* Opens device `index` (or, with use_current, the device of the context
+ * current on this thread, which must be `index`), creates the streams and
+ * runs the probe kernel. */
+int vq_gpu_open(VqGpu **gpu, int index, int use_current, VqErrBuf *e);
 void vq_gpu_close(VqGpu **gpu);
 const char *vq_gpu_name(const VqGpu *gpu);
 int vq_gpu_wave_size(const VqGpu *gpu);
@@ -34,11 +36,27 @@ int vq_gpu_malloc_pitch(VqGpu *gpu, void **ptr, size_t *pitch, size_t row,
                         size_t rows, const char *what);
 void vq_gpu_free(VqGpu *gpu, void *ptr);
 int vq_gpu_host_alloc(VqGpu *gpu, void **ptr, size_t size, const char *what);
+/* Pinned host memory that kernels can read in place: *dev is its address
+ * on the device. */
+int vq_gpu_host_alloc_mapped(VqGpu *gpu, void **ptr, void **dev, size_t size,
+                             const char *what);
+/* Device memory imported from a dma-buf file descriptor (AMD platform; the
+ * fd is not consumed). *handle is released with vq_gpu_release_import. */
+int vq_gpu_import_dmabuf(VqGpu *gpu, int fd, size_t size, void **handle,
+                         void **dev);
+void vq_gpu_release_import(VqGpu *gpu, void *handle);
+/* An integrated GPU (APU: its memory is the host's). */
+int vq_gpu_integrated(const VqGpu *gpu);
 void vq_gpu_host_free(VqGpu *gpu, void *ptr);
 
 int vq_gpu_memset(VqGpu *gpu, VqStream s, void *dev, int value, size_t size);
 int vq_gpu_upload2d(VqGpu *gpu, VqStream s, void *dev, size_t dpitch,
                     const void *host, size_t spitch, size_t row, size_t rows);
+int vq_gpu_copy2d_device(VqGpu *gpu, VqStream s, void *dst, size_t dpitch,
+                         const void *src, size_t spitch, size_t row,
+                         size_t rows);
+int vq_gpu_download2d(VqGpu *gpu, VqStream s, void *host, size_t hpitch,
+                      const void *dev, size_t dpitch, size_t row, size_t rows);
 int vq_gpu_download(VqGpu *gpu, VqStream s, void *host, const void *dev,
                     size_t size);
 int vq_gpu_sync(VqGpu *gpu, VqStream s);

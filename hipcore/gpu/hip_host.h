@@ -22,9 +22,12 @@ typedef struct cudaDeviceProp hipDeviceProp_t;
 #define hipErrorNotReady cudaErrorNotReady
 #define hipMemcpyHostToDevice cudaMemcpyHostToDevice
 #define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
 #define hipStreamNonBlocking cudaStreamNonBlocking
 #define hipEventDisableTiming cudaEventDisableTiming
 #define hipHostMallocDefault cudaHostAllocDefault
+#define hipHostMallocMapped cudaHostAllocMapped
+#define hipDeviceAttributeIntegrated cudaDevAttrIntegrated
 
 #define hipGetErrorString cudaGetErrorString
 #define hipGetErrorName cudaGetErrorName
@@ -32,11 +35,14 @@ typedef struct cudaDeviceProp hipDeviceProp_t;
 #define hipGetDeviceCount cudaGetDeviceCount
 #define hipGetDeviceProperties cudaGetDeviceProperties
 #define hipSetDevice cudaSetDevice
+#define hipGetDevice cudaGetDevice
 #define hipMalloc cudaMalloc
 #define hipMallocPitch cudaMallocPitch
 #define hipFree cudaFree
 #define hipHostMalloc(p, size, flags) cudaHostAlloc((p), (size), (flags))
 #define hipHostFree cudaFreeHost
+#define hipHostGetDevicePointer cudaHostGetDevicePointer
+#define hipDeviceGetAttribute cudaDeviceGetAttribute
 #define hipMemsetAsync cudaMemsetAsync
 #define hipMemcpyAsync cudaMemcpyAsync
 #define hipMemcpy2DAsync cudaMemcpy2DAsync

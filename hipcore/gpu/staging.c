@@ -1,13 +1,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/convert.h"
 #include "staging.h"
 
-/* The stored planes (FFmpeg's rounded-up chroma) are staged, so an
- * extractor may read the chroma column/row that the scored size drops. */
-static size_t plane_bytes(const VqFormat *fmt, unsigned p)
+/* Planes of the caller's layout ("stored" planes: a semi-planar picture has
+ * two) that hold samples of the planes in `planes`. Staged at their stored
+ * size (FFmpeg's rounded-up chroma: an extractor may read the column/row
+ * that the scored size drops); the views keep the scored size. */
+static bool stored_needed(const VqStaging *st, unsigned sp)
 {
-    return (size_t)fmt->sw[p] * fmt->bytes_per_sample * fmt->sh[p];
+    const VqFormat *fmt = &st->fmt;
+    if (sp >= fmt->n_planes || (fmt->semiplanar && sp == 2))
+        return false;
+    unsigned mask = fmt->semiplanar && sp == 1 ? VQ_PLANE_U | VQ_PLANE_V
+                                               : 1u << sp;
+    return (st->planes & mask) && fmt->sw[sp] && fmt->sh[sp];
+}
+
+/* Whether stored plane sp is uploaded into a raw buffer and converted, or
+ * straight into the planar device plane. */
+static bool stored_converts(const VqFormat *fmt, unsigned sp)
+{
+    return fmt->msb_shift || (sp && fmt->semiplanar);
 }
 
 void vq_staging_close(VqStaging **pst)
@@ -23,11 +38,15 @@ void vq_staging_close(VqStaging **pst)
             vq_gpu_host_free(st->gpu, s->host);
             vq_gpu_host_free(st->gpu, s->acc_host);
             vq_gpu_free(st->gpu, s->acc_dev);
-            for (unsigned k = 0; k < 2; k++)
+            for (unsigned k = 0; k < 2; k++) {
                 for (unsigned p = 0; p < 3; p++)
                     vq_gpu_free(st->gpu, s->dev[k][p]);
+                for (unsigned p = 0; p < 2; p++)
+                    vq_gpu_free(st->gpu, s->raw[k][p]);
+            }
             vq_gpu_event_destroy(st->gpu, s->uploaded);
             vq_gpu_event_destroy(st->gpu, s->done);
+            vq_gpu_event_destroy(st->gpu, s->produced);
         }
         free(st->slot);
     }
@@ -40,21 +59,37 @@ static int slot_open(VqStaging *st, VqSlot *s)
     const VqFormat *fmt = &st->fmt;
     size_t total = 0;
     for (unsigned k = 0; k < 2; k++) {
-        for (unsigned p = 0; p < fmt->n_planes; p++) {
-            if (!(st->planes & (1u << p)))
+        for (unsigned sp = 0; sp < fmt->n_planes; sp++) {
+            if (!stored_needed(st, sp))
                 continue;
-            s->host_off[k][p] = total;
-            total += (plane_bytes(fmt, p) + 63) & ~(size_t)63;
+            /* Read in place by kernels when mapped: rows aligned as a
+             * device allocation's would be. */
+            size_t row = vq_raw_row_bytes(fmt, sp);
+            s->host_pitch[k][sp] = st->mapped ? (row + 255) & ~(size_t)255 : row;
+            s->host_off[k][sp] = total;
+            total += (s->host_pitch[k][sp] * fmt->sh[sp] + 255) & ~(size_t)255;
         }
     }
-    int err = vq_gpu_host_alloc(st->gpu, (void **)&s->host, total,
-                                "pinned staging allocation");
+    int err = st->mapped
+        ? vq_gpu_host_alloc_mapped(st->gpu, (void **)&s->host,
+                                   (void **)&s->host_dev, total,
+                                   "mapped staging allocation")
+        : vq_gpu_host_alloc(st->gpu, (void **)&s->host, total,
+                            "pinned staging allocation");
     for (unsigned k = 0; k < 2 && !err; k++) {
         s->view[k].bpc = fmt->bpc;
         for (unsigned p = 0; p < fmt->n_planes && !err; p++) {
             if (!(st->planes & (1u << p)))
                 continue;
             size_t pitch = 0;
+            if (st->mapped && !stored_converts(fmt, p)) {
+                /* the kernels read the staged plane itself */
+                s->view[k].plane[p].data = s->host_dev + s->host_off[k][p];
+                s->view[k].plane[p].pitch = s->host_pitch[k][p];
+                s->view[k].plane[p].w = fmt->w[p];
+                s->view[k].plane[p].h = fmt->h[p];
+                continue;
+            }
             err = vq_gpu_malloc_pitch(st->gpu, &s->dev[k][p], &pitch,
                                       (size_t)fmt->sw[p] * fmt->bytes_per_sample,
                                       fmt->sh[p], "device plane allocation");
@@ -63,6 +98,12 @@ static int slot_open(VqStaging *st, VqSlot *s)
             s->view[k].plane[p].w = fmt->w[p];
             s->view[k].plane[p].h = fmt->h[p];
         }
+        for (unsigned sp = 0; sp < 2 && !err && !st->mapped; sp++)
+            if (stored_needed(st, sp) && stored_converts(fmt, sp))
+                err = vq_gpu_malloc_pitch(st->gpu, &s->raw[k][sp],
+                                          &s->raw_pitch[k][sp],
+                                          vq_raw_row_bytes(fmt, sp), fmt->sh[sp],
+                                          "device plane allocation");
     }
     if (!err)
         err = vq_gpu_host_alloc(st->gpu, (void **)&s->acc_host, st->acc_size,
@@ -74,6 +115,8 @@ static int slot_open(VqStaging *st, VqSlot *s)
         err = vq_gpu_event_create(st->gpu, &s->uploaded);
     if (!err)
         err = vq_gpu_event_create(st->gpu, &s->done);
+    if (!err)
+        err = vq_gpu_event_create(st->gpu, &s->produced);
     return err;
 }
 
@@ -91,6 +134,8 @@ int vq_staging_open(VqStaging **pst, VqGpu *gpu, const VqFormat *fmt,
     st->depth = depth;
     st->acc_size = acc_size ? acc_size : 8;
     st->pool = pool;
+    const char *zc = getenv("VQHIP_ZERO_COPY");
+    st->mapped = zc && *zc ? zc[0] == '1' : vq_gpu_integrated(gpu);
     st->slot = calloc(depth, sizeof(*st->slot));
     if (!st->slot)
         return vq_fail(e, VQ_ENOMEM, "out of memory");
@@ -111,7 +156,7 @@ typedef struct CopyTask {
     uint8_t *dst;
     const uint8_t *src;
     ptrdiff_t stride;
-    size_t row;
+    size_t row, dst_pitch;
     unsigned rows;
 } CopyTask;
 
@@ -125,16 +170,16 @@ static void copy_rows(void *arg, unsigned i)
     const CopyTask *t = &((CopyJob *)arg)->task[i];
     uint8_t *d = t->dst;
     const uint8_t *s = t->src;
-    for (unsigned y = 0; y < t->rows; y++, d += t->row, s += t->stride)
+    for (unsigned y = 0; y < t->rows; y++, d += t->dst_pitch, s += t->stride)
         memcpy(d, s, t->row);
 }
 
-/* Adds the bands that pack the stored w x h region of a plane. */
-static void add_plane_copy(CopyJob *job, uint8_t *dst, const VqPlane *src,
-                           unsigned w, unsigned h, unsigned bps,
+/* Adds the bands that pack the h rows of a stored plane (row: its bytes per
+ * row). */
+static void add_plane_copy(CopyJob *job, uint8_t *dst, size_t dst_pitch,
+                           const VqPlane *src, size_t row, unsigned h,
                            unsigned bands_left)
 {
-    size_t row = (size_t)w * bps;
     unsigned per = (unsigned)(VQ_COPY_BAND_BYTES / (row ? row : 1));
     if (per < 1)
         per = 1;
@@ -142,12 +187,80 @@ static void add_plane_copy(CopyJob *job, uint8_t *dst, const VqPlane *src,
         per++;
     for (unsigned y = 0; y < h && job->n < VQ_MAX_COPY_TASKS; y += per) {
         CopyTask *t = &job->task[job->n++];
-        t->dst = dst + y * row;
+        t->dst = dst + y * dst_pitch;
         t->src = src->data + (ptrdiff_t)y * src->stride;
         t->stride = src->stride;
         t->row = row;
+        t->dst_pitch = dst_pitch;
         t->rows = h - y < per ? h - y : per;
     }
+}
+
+/* Makes the planar device planes of stored plane sp of picture k from
+ * `src` (device memory, the caller's layout): a copy, or conversion
+ * kernels. */
+static int stored_to_planar(VqStaging *st, VqSlot *slot, unsigned k,
+                            unsigned sp, const void *src, size_t pitch,
+                            VqStream up)
+{
+    const VqFormat *fmt = &st->fmt;
+    unsigned bps = fmt->bytes_per_sample;
+    if (!stored_converts(fmt, sp))
+        return vq_gpu_copy2d_device(st->gpu, up,
+                                    (void *)slot->view[k].plane[sp].data,
+                                    slot->view[k].plane[sp].pitch, src, pitch,
+                                    (size_t)fmt->sw[sp] * bps, fmt->sh[sp]);
+    bool semi = sp && fmt->semiplanar;
+    for (unsigned c = 0; c < (semi ? 2u : 1u); c++) {
+        unsigned p = sp + c;
+        if (!(st->planes & (1u << p)))
+            continue;
+#if defined(VQ_HAVE_HIP)
+        int err = vq_gpu_fail(st->gpu,
+            vq_convert_plane_launch(up, src, pitch, semi ? 2 : 1, c,
+                                    fmt->msb_shift, bps,
+                                    (void *)slot->view[k].plane[p].data,
+                                    slot->view[k].plane[p].pitch, fmt->sw[p],
+                                    fmt->sh[p]),
+            "plane conversion");
+#else
+        (void)src; (void)pitch; (void)up; (void)bps;
+        int err = VQ_EDEVICE; /* no staging exists without a HIP platform */
+#endif
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* After the planes are on the device: the compute stream waits for them
+ * and clears the accumulators. */
+static int uploads_queued(VqStaging *st, VqSlot *slot, VqStream up)
+{
+    VqStream cs = vq_gpu_compute_stream(st->gpu);
+    int err = vq_gpu_event_record(st->gpu, slot->uploaded, up);
+    if (!err)
+        err = vq_gpu_event_wait(st->gpu, cs, slot->uploaded);
+    if (!err)
+        err = vq_gpu_memset(st->gpu, cs, slot->acc_dev, 0, st->acc_size);
+    return err;
+}
+
+/* Uploads stored plane sp of picture k from host memory (pinned) into its
+ * device plane, or into the raw buffer and converts it. */
+static int upload_stored(VqStaging *st, VqSlot *slot, unsigned k, unsigned sp,
+                         const uint8_t *host, size_t pitch, VqStream up)
+{
+    const VqFormat *fmt = &st->fmt;
+    bool conv = stored_converts(fmt, sp);
+    void *dst = conv ? slot->raw[k][sp] : slot->dev[k][sp];
+    size_t dpitch = conv ? slot->raw_pitch[k][sp]
+                         : slot->view[k].plane[sp].pitch;
+    int err = vq_gpu_upload2d(st->gpu, up, dst, dpitch, host, pitch,
+                              vq_raw_row_bytes(fmt, sp), fmt->sh[sp]);
+    if (!err && conv)
+        err = stored_to_planar(st, slot, k, sp, dst, dpitch, up);
+    return err;
 }
 
 int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
@@ -159,31 +272,74 @@ int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
     CopyJob job;
     job.n = 0;
     for (unsigned k = 0; k < 2; k++)
-        for (unsigned p = 0; p < fmt->n_planes; p++)
-            if ((st->planes & (1u << p)) && fmt->sw[p] && fmt->sh[p])
-                add_plane_copy(&job, slot->host + slot->host_off[k][p],
-                               &pic[k]->plane[p], fmt->sw[p], fmt->sh[p],
-                               fmt->bytes_per_sample, VQ_MAX_COPY_TASKS / 6);
+        for (unsigned sp = 0; sp < fmt->n_planes; sp++)
+            if (stored_needed(st, sp))
+                add_plane_copy(&job, slot->host + slot->host_off[k][sp],
+                               slot->host_pitch[k][sp], &pic[k]->plane[sp],
+                               vq_raw_row_bytes(fmt, sp), fmt->sh[sp],
+                               VQ_MAX_COPY_TASKS / 6);
     vq_parallel_for(st->pool, job.n, copy_rows, &job);
     for (unsigned k = 0; k < 2; k++) {
-        for (unsigned p = 0; p < fmt->n_planes; p++) {
-            if (!(st->planes & (1u << p)) || !fmt->sw[p] || !fmt->sh[p])
+        for (unsigned sp = 0; sp < fmt->n_planes; sp++) {
+            if (!stored_needed(st, sp))
                 continue;
-            uint8_t *h = slot->host + slot->host_off[k][p];
-            size_t row = (size_t)fmt->sw[p] * fmt->bytes_per_sample;
-            int err = vq_gpu_upload2d(st->gpu, up, slot->dev[k][p],
-                                      slot->view[k].plane[p].pitch, h, row,
-                                      row, fmt->sh[p]);
+            size_t off = slot->host_off[k][sp], pitch = slot->host_pitch[k][sp];
+            int err = 0;
+            if (st->mapped && stored_converts(fmt, sp))
+                err = stored_to_planar(st, slot, k, sp, slot->host_dev + off,
+                                       pitch, up);
+            else if (!st->mapped)
+                err = upload_stored(st, slot, k, sp, slot->host + off, pitch,
+                                    up);
             if (err)
                 return err;
         }
     }
-    VqStream cs = vq_gpu_compute_stream(st->gpu);
-    int err = vq_gpu_event_record(st->gpu, slot->uploaded, up);
+    return uploads_queued(st, slot, up);
+}
+
+int vq_staging_upload_pinned(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                             const VqFrame *dis)
+{
+    const VqFormat *fmt = &st->fmt;
+    const VqFrame *pic[2] = { ref, dis };
+    VqStream up = vq_gpu_upload_stream(st->gpu);
+    int err = 0;
+    for (unsigned k = 0; k < 2 && !err; k++)
+        for (unsigned sp = 0; sp < fmt->n_planes && !err; sp++)
+            if (stored_needed(st, sp))
+                err = upload_stored(st, slot, k, sp, pic[k]->plane[sp].data,
+                                    (size_t)pic[k]->plane[sp].stride, up);
     if (!err)
-        err = vq_gpu_event_wait(st->gpu, cs, slot->uploaded);
+        err = uploads_queued(st, slot, up);
+    /* The caller may reuse its buffers once this returns. */
     if (!err)
-        err = vq_gpu_memset(st->gpu, cs, slot->acc_dev, 0, st->acc_size);
+        err = vq_gpu_event_sync(st->gpu, slot->uploaded);
+    return err;
+}
+
+int vq_staging_upload_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                             const VqFrame *dis, VqStream producer)
+{
+    const VqFormat *fmt = &st->fmt;
+    const VqFrame *pic[2] = { ref, dis };
+    VqStream up = vq_gpu_upload_stream(st->gpu);
+    int err = 0;
+    if (producer) {
+        err = vq_gpu_event_record(st->gpu, slot->produced, producer);
+        if (!err)
+            err = vq_gpu_event_wait(st->gpu, up, slot->produced);
+    }
+    for (unsigned k = 0; k < 2 && !err; k++)
+        for (unsigned sp = 0; sp < fmt->n_planes && !err; sp++)
+            if (stored_needed(st, sp))
+                err = stored_to_planar(st, slot, k, sp, pic[k]->plane[sp].data,
+                                       (size_t)pic[k]->plane[sp].stride, up);
+    if (!err)
+        err = uploads_queued(st, slot, up);
+    /* The caller may reuse its frames once this returns. */
+    if (!err)
+        err = vq_gpu_event_sync(st->gpu, slot->uploaded);
     return err;
 }
 

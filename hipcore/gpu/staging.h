@@ -24,13 +24,19 @@
 #include "gpu.h"
 
 typedef struct VqSlot {
-    uint8_t *host;             /* pinned: both pictures' planes, packed */
+    uint8_t *host;             /* pinned: both pictures' stored planes */
+    uint8_t *host_dev;         /* its device address (mapped staging) */
     size_t host_off[2][3];
-    void *dev[2][3];
+    size_t host_pitch[2][3];
+    void *dev[2][3];           /* planar low-bit planes the kernels read */
+    void *raw[2][2];           /* converting layouts: the uploaded luma
+                                  (high-bit samples) and interleaved chroma */
+    size_t raw_pitch[2][2];
     VqDevFrame view[2];        /* [0] reference, [1] distorted */
     uint8_t *acc_host;         /* pinned */
     uint8_t *acc_dev;
     VqEvent uploaded, done;
+    VqEvent produced;          /* device pictures: the producer's work */
     bool busy;                 /* work enqueued, results not read yet */
     bool has_work;             /* false: no GPU extractor ran on this frame */
     unsigned index;
@@ -44,6 +50,10 @@ typedef struct VqStaging {
     size_t acc_size;
     VqSlot *slot;
     VqThreadPool *pool;        /* host copies run on it when set */
+    /* Kernels read the pinned staging in place (integrated GPUs, whose
+     * memory is the host's: one copy instead of two). VQHIP_ZERO_COPY=1/0
+     * forces it on or off. */
+    bool mapped;
 } VqStaging;
 
 int vq_staging_open(VqStaging **st, VqGpu *gpu, const VqFormat *fmt,
@@ -56,6 +66,18 @@ void vq_staging_close(VqStaging **st);
  * uploads. Returns once the caller's memory is no longer needed. */
 int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                       const VqFrame *dis);
+/* As vq_staging_upload for pictures in pinned host memory (vq_host_alloc):
+ * uploaded straight from there, no host copy; returns once the uploads
+ * are done. Not with mapped staging. */
+int vq_staging_upload_pinned(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                             const VqFrame *dis);
+/* As vq_staging_upload for pictures already in device memory (plane views
+ * holding device pointers, caller's layout): device-to-device copies, or
+ * the conversion kernels reading the caller's planes, on the upload stream,
+ * after the work already queued on `producer` (NULL: none). Returns once
+ * the caller's memory is no longer read. */
+int vq_staging_upload_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                             const VqFrame *dis, VqStream producer);
 /* Enqueues the accumulator download and records the slot's `done` event. */
 int vq_staging_finish(VqStaging *st, VqSlot *slot);
 

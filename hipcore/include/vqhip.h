@@ -59,9 +59,22 @@ typedef enum VqBackend {
 
 typedef enum VqPixFmt {
     VQ_PIX_FMT_GRAY = 0, /* luma only */
-    VQ_PIX_FMT_420,
+    VQ_PIX_FMT_420,      /* planar Y, Cb, Cr */
     VQ_PIX_FMT_422,
     VQ_PIX_FMT_444,
+    /* Semi-planar: data[0] is Y, data[1] holds Cb and Cr interleaved
+     * (Cb Cr Cb Cr ..., a row of 2 * chroma-width samples), data[2] is
+     * unused. Samples are in the low bits, as in the planar formats
+     * (FFmpeg's nv12, nv16, nv24; nv20 at 10 bits). */
+    VQ_PIX_FMT_NV12,     /* 4:2:0 */
+    VQ_PIX_FMT_NV16,     /* 4:2:2 */
+    VQ_PIX_FMT_NV24,     /* 4:4:4 */
+    /* Semi-planar like NV*, with every sample (luma too) in the high bpc
+     * bits of a 16-bit word (FFmpeg's p010/p012/p016, p210.., p410..):
+     * bpc 10, 12 or 16. */
+    VQ_PIX_FMT_P010,     /* 4:2:0 */
+    VQ_PIX_FMT_P210,     /* 4:2:2 */
+    VQ_PIX_FMT_P410,     /* 4:4:4 */
 } VqPixFmt;
 
 typedef enum VqPool {
@@ -96,6 +109,10 @@ typedef struct VqConfig {
     void (*log)(void *opaque, VqLogLevel level, const char *msg);
     void *log_opaque;
     VqLogLevel log_level; /* messages above this level are dropped */
+    /* Nonzero: use the GPU context that is current on the calling thread
+     * (e.g. FFmpeg's CUDA context, made current around every call) instead
+     * of selecting `device`'s primary context. NVIDIA platform. */
+    int use_current_context;
 } VqConfig;
 
 /*
@@ -133,7 +150,8 @@ typedef enum VqChromaLoc {
 } VqChromaLoc;
 
 /*
- * A picture as the caller holds it: planar Y, Cb, Cr (only Y for GRAY),
+ * A picture as the caller holds it: planar Y, Cb, Cr (only Y for GRAY;
+ * semi-planar layouts: see VqPixFmt),
  * samples of bpc bits (8: one byte each; 10, 12, 16: two bytes, native
  * endianness, value in the low bits). Chroma planes are (w+1)>>1 wide for
  * 4:2:0 and 4:2:2 and (h+1)>>1 high for 4:2:0 (FFmpeg's layout). Strides
@@ -194,6 +212,48 @@ size_t vq_list_features(char *buf, size_t size);
 /* Feeds one reference/distorted pair. Both pictures must have the same format,
  * bit depth and size as the first pair. Returns 0, or a negative error. */
 int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis);
+/*
+ * A picture in GPU memory: pic.data[] are device pointers (CUDA or HIP) on
+ * GPU `device`, which must be the context's; pitches in pic.stride[]. Work
+ * already queued on `stream` (the producer's hipStream_t/cudaStream_t, e.g.
+ * a decoder's or FFmpeg's CUDA stream; NULL when the planes are complete)
+ * is waited for on the GPU, not on the host. The planes are read by
+ * device-to-device copies or conversion kernels before vq_submit_device()
+ * returns; nothing crosses the host. Needs a context on the GPU backend;
+ * extractors that run on the CPU get a downloaded copy.
+ */
+typedef struct VqDevicePicture {
+    VqPicture pic;
+    int device;
+    void *stream;
+} VqDevicePicture;
+
+int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
+                     const VqDevicePicture *dis);
+/*
+ * Host memory for pictures (e.g. a reader's frame buffers), pinned for the
+ * context's GPU. Pictures whose planes all lie in such buffers are uploaded
+ * straight from them by DMA, without vq_submit's copy into its staging
+ * memory; vq_submit then returns once the upload is done, after which the
+ * buffer may be refilled. Without a GPU it is plain memory. Free with
+ * vq_host_free() before vq_close() (vq_close frees what is left).
+ */
+void *vq_host_alloc(VqContext *ctx, size_t size);
+void vq_host_free(VqContext *ctx, void *ptr);
+
+/*
+ * Frames shared by file descriptor (dma-buf: a VAAPI surface exported as
+ * DRM PRIME, a DRM PRIME frame), imported into the GPU's address space so
+ * that vq_submit_device reads them in place (AMD platform; elsewhere
+ * VQ_EUNSUPPORTED). *dev is the device address of the object's first byte
+ * (planes at their offsets, pitch-linear layouts only). The fd is not
+ * consumed; release the import once the frame was submitted.
+ */
+typedef struct VqImport VqImport;
+int vq_import_dmabuf(VqContext *ctx, int fd, size_t size, VqImport **imp,
+                     void **dev);
+void vq_import_release(VqContext *ctx, VqImport **imp);
+
 /* No more pictures: temporal features of the last frame become final. */
 int vq_flush(VqContext *ctx);
 /* Next frame's scores in frame order: 0 and *out set, VQ_EAGAIN when the next

@@ -32,6 +32,32 @@ static const char *const vif_specs[] = {
     NULL
 };
 
+static const char *const float_motion_specs[] = {
+    "float_motion",
+    "name=float_motion:motion_add_scale1=true:motion_add_uv=true",
+    "name=float_motion:motion_filter_size=3:motion_fps_weight=1.5:"
+    "motion_blend_factor=0.7:motion_max_val=20",
+    "name=float_motion:motion_filter_size=1:motion_force_zero=false",
+    NULL
+};
+static const char *const float_vif_specs[] = {
+    "name=float_vif:debug=true",
+    "name=float_vif:vif_kernelscale=0.5:vif_enhn_gain_limit=1.2:"
+    "vif_sigma_nsq=1.5:vif_scale2_min_val=0.3",
+    "name=float_vif:vif_kernelscale=2:vif_skip_scale0=true:debug=true",
+    "name=float_vif:vif_prescale=0.5:vif_prescale_method=bicubic",
+    "name=float_vif:vif_prescale=1.3:vif_prescale_method=lanczos4",
+    "name=float_vif:vif_prescale=0.7:vif_prescale_method=bilinear",
+    NULL
+};
+static const char *const float_adm_specs[] = {
+    "name=float_adm:debug=true",
+    "name=float_adm:adm_p_norm=2.5:adm_csf_mode=1:adm_enhn_gain_limit=1.2",
+    "name=float_adm:adm_csf_mode=2:adm_bypass_cm=1:adm_skip_scale0=true:"
+    "adm_skip_aim_scale=2:adm_adm3_apply_hm=true",
+    "name=float_adm:adm_noise_weight=0:adm_f1s0=0.5:adm_f2s3=0.1:debug=true",
+    NULL
+};
 static const char *const ssimulacra2_specs[] = {
     "ssimulacra2",
     "name=ssimulacra2:matrix=bt2020nc:range=full",
@@ -46,6 +72,13 @@ const ParityCase parity_cases[] = {
     { "adm",         adm_specs,         33, 33,    2 },
     { "motion",      motion_specs,      3, 3,      5 },
     { "vif",         vif_specs,         8, 8,      2 },
+    { "float_motion", float_motion_specs, 3, 3,   4 },
+    { "float_vif",   float_vif_specs,   16, 16,    2 },
+    { "float_adm",   float_adm_specs,   17, 17,    2 },
     { "ssimulacra2", ssimulacra2_specs, 8, 8,      2 },
     { NULL, NULL, 0, 0, 0 },
 };
+
+/* Cases that also run at 3840x2160 (see parity_uhd in checkgpu.h). */
+const char *const parity_uhd[] = { "float_motion", "float_vif", "float_adm",
+                                   "ssimulacra2", NULL };

@@ -395,6 +395,14 @@ static unsigned check_cases(void)
     return bad;
 }
 
+static int in_list(const char *const *list, const char *name)
+{
+    for (; *list; list++)
+        if (!strcmp(*list, name))
+            return 1;
+    return 0;
+}
+
 static int gpu_available(char *why, size_t sz)
 {
     VqConfig cfg = vq_default_config();
@@ -482,6 +490,20 @@ int main(int argc, char **argv)
                             n_cases++;
                         }
             }
+            /* 4K for the cases that ask for it (not with --quick) */
+            for (unsigned b = 0; in_list(parity_uhd, pc->name) && !quick &&
+                                 b < 2; b++)
+                for (unsigned fill = 0; fill < N_FILLS; fill++) {
+                    if (fill != FILL_RANDOM && fill != FILL_NOISY_GRADIENT)
+                        continue;
+                    uint64_t cs = seed ^ (0x9E3779B97F4A7C15ULL *
+                                          (7 + b * 100 + fill));
+                    int r = check_one(pc, *spec, depths[b], VQ_PIX_FMT_420,
+                                      3840, 2160, (Fill)fill, cs);
+                    ran += r == 0;
+                    na += r == 2;
+                    n_cases++;
+                }
             printf("%-4s %-14s %-60s %4u passed, %u not applicable\n",
                    n_fail == before ? "ok" : "FAIL", pc->name, *spec, ran, na);
             if (!ran && n_fail == before) {

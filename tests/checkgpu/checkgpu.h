@@ -16,4 +16,8 @@ typedef struct ParityCase {
 
 extern const ParityCase parity_cases[];
 
+/* Names of the cases that also run at 3840x2160 (8 and 10 bits, 4:2:0,
+ * two fills; not with --quick), NULL terminated. */
+extern const char *const parity_uhd[];
+
 #endif

@@ -362,7 +362,7 @@ int main(int argc, char **argv)
     }
     rng_state = seed;
     VqGpu *gpu = NULL;
-    if (vq_gpu_open(&gpu, 0, &err)) {
+    if (vq_gpu_open(&gpu, 0, 0, &err)) {
         printf("skip: %s\n", err.msg);
         return 77;
     }

@@ -88,10 +88,49 @@ static void test_output_names(void)
     free(n);
 }
 
+/* Enum options: one of their names, stored as the index; the output name
+ * carries the name (libvmaf's string options, e.g. vif_prescale_method). */
+typedef struct EnumOpts {
+    int method;
+} EnumOpts;
+
+static const char *const methods[] = { "nearest", "bilinear", "bicubic",
+                                       NULL };
+static const VqOption enum_opts[] = {
+    { .name = "scale_method", .alias = "pm",
+      .offset = offsetof(EnumOpts, method), .type = VQ_OPT_ENUM,
+      .def.i = 0, .choices = methods, .flags = VQ_OPT_FEATURE_PARAM },
+    { 0 }
+};
+
+static void test_enum(void)
+{
+    VqErrBuf e;
+    EnumOpts o;
+    vq_opt_set_defaults(enum_opts, &o);
+    CHECK(o.method == 0 && vq_opt_is_default(&enum_opts[0], &o));
+    char *n = vq_opt_output_name("vif_scale0", enum_opts, &o);
+    CHECK(n && !strcmp(n, "vif_scale0"));
+    free(n);
+    CHECK(!vq_opt_set(enum_opts, &o, "t", "pm", "bicubic", &e) &&
+          o.method == 2);
+    CHECK(!vq_opt_is_default(&enum_opts[0], &o));
+    n = vq_opt_output_name("vif_scale0", enum_opts, &o);
+    CHECK_MSG(n && !strcmp(n, "vif_scale0_pm_bicubic"), "%s",
+              n ? n : "(null)");
+    free(n);
+    CHECK(vq_opt_set(enum_opts, &o, "t", "scale_method", "lanczos", &e) ==
+          VQ_EINVAL);
+    CHECK_MSG(strstr(e.msg, "nearest, bilinear, bicubic") != NULL, "%s",
+              e.msg);
+    CHECK(o.method == 2);
+}
+
 int main(void)
 {
     test_spec();
     test_set();
     test_output_names();
+    test_enum();
     TEST_END();
 }

@@ -4,8 +4,9 @@
  *    a plain model written here from libvmaf's integer_vif.c semantics
  *    (64-bit sums, separable filter, mirrored borders, vq_vif_pixel), on
  *    random and extreme frames of several sizes and every bit depth;
- *  - the batch form of the log-domain terms against vq_vif_log_terms, on
+ *  - the SIMD variants' log-domain terms against vq_vif_log_terms, on
  *    random, realistic and extreme sigmas;
+ * each with the DSP table of every instruction set this CPU has (C first).
  *  - vq_vif_filt_halves against vq_vif_filt.
  * The model is the same algorithm the first CPU path had when it matched
  * libvmaf on all golden clips; it is kept simple so that it is obviously
@@ -16,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extractors/vif/vif_cpu.h"
+#include "cpu.h"
+#include "extractors/vif/vif_dsp.h"
 
 static unsigned n_fail;
 #define CHECK(cond, ...)                                                      \
@@ -155,6 +157,8 @@ static void model_frame(const uint32_t *ref, const uint32_t *dis, unsigned w,
 
 /* ---- tests ---- */
 
+static VqVifDsp dsp; /* the table under test */
+
 static void test_frame(unsigned w, unsigned h, unsigned bpc, int fill,
                        double limit, bool skip0)
 {
@@ -201,7 +205,7 @@ static void test_frame(unsigned w, unsigned h, unsigned bpc, int fill,
     VqVifAcc got, want;
     memset(&got, 0, sizeof(got));
     memset(&want, 0, sizeof(want));
-    vq_vif_cpu_frame(&p, &dims, &a, &b, scratch, &got);
+    vq_vif_cpu_frame(&dsp, &p, &dims, &a, &b, scratch, &got);
     model_frame(mr, md, w, h, bpc, limit, skip0, &want);
     for (unsigned s = 0; s < 4; s++) {
         const VqVifScaleAcc *g = &got.scale[s], *e = &want.scale[s];
@@ -255,10 +259,7 @@ static void test_log_terms(double limit)
             }
         }
         VqVifScaleAcc got = { 0, 0, 0, 0 }, want = { 0, 0, 0, 0 };
-        if (!vq_vif_cpu_log_terms_batch(&p, m, s1, s2, s12, idx, &got)) {
-            printf("skip: no batch form of the log terms on this CPU\n");
-            return;
-        }
+        dsp.log_terms(&p, m, s1, s2, s12, idx, &got);
         for (unsigned q = 0; q < m; q++) {
             VqVifLogTerms lt = vq_vif_log_terms(log2_tab, s1[q], s2[q], s12[q],
                                                 limit);
@@ -266,7 +267,7 @@ static void test_log_terms(double limit)
             want.den_log += lt.den;
         }
         CHECK(got.num_log == want.num_log && got.den_log == want.den_log,
-              "log terms (egl %g, %u pixels): batch %lld %lld, helper %lld "
+              "log terms (egl %g, %u pixels): table %lld %lld, helper %lld "
               "%lld", limit, m, (long long)got.num_log, (long long)got.den_log,
               (long long)want.num_log, (long long)want.den_log);
     }
@@ -287,15 +288,24 @@ int main(void)
 {
     make_table();
     test_filt_halves();
-    test_log_terms(100.0);
-    test_log_terms(1.0);
-    test_log_terms(1.37);
     static const unsigned sizes[][2] = { { 16, 16 }, { 17, 16 }, { 33, 17 },
                                          { 37, 45 }, { 64, 48 }, { 131, 70 } };
     static const unsigned depths[] = { 8, 10, 12, 16 };
-    /* the baseline code, then the run-time choice (AVX2 where there is) */
-    for (int base = 1; base >= 0; base--) {
-        vq_vif_cpu_baseline_only = base;
+    /* the C table, then each instruction set the CPU has on top */
+    unsigned have = vq_cpu_flags_detected();
+    for (unsigned level = 0; level <= VQ_CPU_N_FLAGS; level++) {
+        unsigned flags = (1u << level) - 1, top = flags & ~(flags >> 1);
+        char names[64];
+        if ((flags & have) != flags) {
+            printf("%s: not on this CPU\n", vq_cpu_flag_name(top));
+            continue;
+        }
+        printf("table for: %s\n",
+               flags ? vq_cpu_flags_string(flags, names, sizeof(names)) : "c");
+        vq_vif_dsp_init(&dsp, flags);
+        test_log_terms(100.0);
+        test_log_terms(1.0);
+        test_log_terms(1.37);
         for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
             for (unsigned d = 0; d < 4; d++)
                 for (int fill = 0; fill < 3; fill++)

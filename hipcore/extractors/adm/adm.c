@@ -94,6 +94,7 @@ static int adm_init(VqFex *fex, const VqFormat *fmt)
         s->recip[32768 + d] = vq_adm_recip(d);
         s->recip[32768 - d] = -vq_adm_recip(d);
     }
+    vq_adm_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(VqAdmAcc);
     fex->scratch_size = vq_adm_cpu_scratch_size(s);

@@ -8,6 +8,7 @@
 
 #include "../../../kernels/adm/adm.h"
 #include "../gpu_fn.h"
+#include "adm_dsp.h"
 
 /* adm_csf_mode values (libvmaf integer_adm.h: ADM_CSF_MODE). */
 enum {
@@ -38,6 +39,7 @@ typedef struct AdmPriv {
     int32_t *recip;          /* 2^30 / d, d = -32768..32768 (CPU path) */
     size_t plane_stride[4];  /* CPU scratch: next-scale plane stride */
     size_t scratch_off[8];
+    VqAdmDsp dsp;            /* the CPU path's functions, chosen once */
 } AdmPriv;
 
 /* adm_params.c: the CSF weights and fixed-point shifts for a w x h frame;

@@ -23,6 +23,7 @@
 
 #include "../../../kernels/motion/motion.h"
 #include "../gpu_fn.h"
+#include "motion_dsp.h"
 
 #define MOTION_SCORE_RING 4 /* scores kept: frames j - 1 .. j + 2 */
 #define MOTION_MAX_PLANES 3 /* previous planes kept: min_idx + 1 */
@@ -49,6 +50,7 @@ typedef struct MotionPriv {
     unsigned n_done;                 /* frames with motion2/motion3 written */
     double stamp;                    /* motion3 of the frames before min_idx */
     double prev_processed;
+    VqMotionDsp dsp; /* the CPU path's functions, chosen once */
 } MotionPriv;
 
 typedef struct MotionGpu {
@@ -109,6 +111,7 @@ static int motion_init(VqFex *fex, const VqFormat *fmt)
                        "needs at least %ux%u luma samples",
                        fmt->w[0], fmt->h[0], VQ_MOTION_MIN_SIDE,
                        VQ_MOTION_MIN_SIDE);
+    vq_motion_dsp_init(&s->dsp, vq_cpu_flags());
     s->min_idx = s->five_frame_window ? 2 : 1;
     s->n_planes_kept = s->min_idx + 1;
     s->row_bytes = (size_t)fmt->w[0] * fmt->bytes_per_sample;
@@ -121,80 +124,6 @@ static int motion_init(VqFex *fex, const VqFormat *fmt)
 }
 
 /* ---- CPU path ---------------------------------------------------------- */
-
-/* The vertical pass of one row: its results, split into the 16-bit pieces
- * the horizontal pass takes, go to hi[j] and lo[j]. */
-static void vblur_row_u8(int16_t *restrict hi, int16_t *restrict lo,
-                         const uint8_t *const p[5], const uint8_t *const c[5],
-                         size_t w)
-{
-    const uint8_t *restrict p0 = p[0], *restrict p1 = p[1], *restrict p2 = p[2],
-                            *restrict p3 = p[3], *restrict p4 = p[4];
-    const uint8_t *restrict c0 = c[0], *restrict c1 = c[1], *restrict c2 = c[2],
-                            *restrict c3 = c[3], *restrict c4 = c[4];
-    for (size_t j = 0; j < w; j++) {
-        int32_t v = vq_motion_vblur32((int16_t)(p0[j] - c0[j]),
-                                      (int16_t)(p1[j] - c1[j]),
-                                      (int16_t)(p2[j] - c2[j]),
-                                      (int16_t)(p3[j] - c3[j]),
-                                      (int16_t)(p4[j] - c4[j]), 8);
-        hi[j] = vq_motion_hi(v);
-        lo[j] = vq_motion_lo(v);
-    }
-}
-
-static void vblur_row_u16(int16_t *restrict hi, int16_t *restrict lo,
-                          const uint16_t *const p[5], const uint16_t *const c[5],
-                          size_t w, int shift)
-{
-    const uint16_t *restrict p0 = p[0], *restrict p1 = p[1],
-                             *restrict p2 = p[2], *restrict p3 = p[3],
-                             *restrict p4 = p[4];
-    const uint16_t *restrict c0 = c[0], *restrict c1 = c[1],
-                             *restrict c2 = c[2], *restrict c3 = c[3],
-                             *restrict c4 = c[4];
-    for (size_t j = 0; j < w; j++) {
-        int32_t v = vq_motion_vblur32((int16_t)(p0[j] - c0[j]),
-                                      (int16_t)(p1[j] - c1[j]),
-                                      (int16_t)(p2[j] - c2[j]),
-                                      (int16_t)(p3[j] - c3[j]),
-                                      (int16_t)(p4[j] - c4[j]), shift);
-        hi[j] = vq_motion_hi(v);
-        lo[j] = vq_motion_lo(v);
-    }
-}
-
-static void vblur_row_u16_wide(int16_t *restrict hi, int16_t *restrict lo,
-                               const uint16_t *const p[5],
-                               const uint16_t *const c[5], size_t w)
-{
-    const uint16_t *restrict p0 = p[0], *restrict p1 = p[1],
-                             *restrict p2 = p[2], *restrict p3 = p[3],
-                             *restrict p4 = p[4];
-    const uint16_t *restrict c0 = c[0], *restrict c1 = c[1],
-                             *restrict c2 = c[2], *restrict c3 = c[3],
-                             *restrict c4 = c[4];
-    for (size_t j = 0; j < w; j++) {
-        int32_t v = vq_motion_vblur16(p0[j] - c0[j], p1[j] - c1[j],
-                                      p2[j] - c2[j], p3[j] - c3[j],
-                                      p4[j] - c4[j]);
-        hi[j] = vq_motion_hi(v);
-        lo[j] = vq_motion_lo(v);
-    }
-}
-
-/* Horizontal pass over one row held at [2, w + 2) of hi and lo, with its
- * mirrored taps on both sides. Row sums fit 32 bits (w <= 16384). */
-static uint32_t hblur_row_sad(const int16_t *restrict hi,
-                              const int16_t *restrict lo, size_t w)
-{
-    uint32_t sum = 0;
-    for (size_t j = 0; j < w; j++)
-        sum += vq_motion_hblur_abs(hi[j], hi[j + 1], hi[j + 2], hi[j + 3],
-                                   hi[j + 4], lo[j], lo[j + 1], lo[j + 2],
-                                   lo[j + 3], lo[j + 4]);
-    return sum;
-}
 
 /* Fills the two mirrored taps on each side of a row at [2, w + 2). */
 static void mirror_row_edges(int16_t *row, size_t w)
@@ -221,20 +150,16 @@ static uint64_t motion_sad_cpu(const MotionPriv *s, const VqFormat *fmt,
             cr[k] = cur->data + (ptrdiff_t)row * cur->stride;
         }
         if (fmt->bytes_per_sample == 1)
-            vblur_row_u8(hi + VQ_MOTION_RADIUS, lo + VQ_MOTION_RADIUS,
-                         (const uint8_t *const *)pr,
-                         (const uint8_t *const *)cr, w);
-        else if (bpc <= 12)
-            vblur_row_u16(hi + VQ_MOTION_RADIUS, lo + VQ_MOTION_RADIUS,
-                          (const uint16_t *const *)pr,
-                          (const uint16_t *const *)cr, w, (int)bpc);
+            s->dsp.vblur_u8(hi + VQ_MOTION_RADIUS, lo + VQ_MOTION_RADIUS,
+                            (const uint8_t *const *)pr,
+                            (const uint8_t *const *)cr, w);
         else
-            vblur_row_u16_wide(hi + VQ_MOTION_RADIUS, lo + VQ_MOTION_RADIUS,
-                               (const uint16_t *const *)pr,
-                               (const uint16_t *const *)cr, w);
+            s->dsp.vblur_u16(hi + VQ_MOTION_RADIUS, lo + VQ_MOTION_RADIUS,
+                             (const uint16_t *const *)pr,
+                             (const uint16_t *const *)cr, w, bpc);
         mirror_row_edges(hi, w);
         mirror_row_edges(lo, w);
-        sad += hblur_row_sad(hi, lo, w);
+        sad += s->dsp.hblur_sad(hi, lo, w);
     }
     return sad;
 }

@@ -11,6 +11,7 @@
 
 #include "../../../kernels/psnr/psnr.h"
 #include "../gpu_fn.h"
+#include "psnr_dsp.h"
 
 typedef struct PsnrPriv {
     bool enable_chroma;
@@ -24,6 +25,7 @@ typedef struct PsnrPriv {
     double psnr_max[3];
     uint64_t apsnr_sse[3];
     uint64_t apsnr_n[3];
+    VqPsnrDsp dsp; /* the CPU path's functions, chosen once */
 } PsnrPriv;
 
 static const VqOption psnr_options[] = {
@@ -77,6 +79,7 @@ static int psnr_init(VqFex *fex, const VqFormat *fmt)
             s->psnr_max[p] = 6. * bpc + 12.;
         }
     }
+    vq_psnr_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = s->n_planes == 3 ? VQ_PLANE_ALL : VQ_PLANE_Y;
     fex->acc_size = sizeof(VqPsnrAcc);
     return 0;
@@ -89,15 +92,11 @@ static int psnr_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     (void)scratch;
     const PsnrPriv *s = fex->priv;
     VqPsnrAcc *a = acc;
-    unsigned bps = fex->fmt.bytes_per_sample;
+    vq_psnr_sse_fn sse = fex->fmt.bytes_per_sample == 1 ? s->dsp.sse_u8
+                                                        : s->dsp.sse_u16;
     for (unsigned p = 0; p < s->n_planes; p++) {
         const VqPlane *r = &ref->plane[p], *d = &dis->plane[p];
-        uint64_t sse = 0;
-        for (unsigned y = 0; y < r->h; y++)
-            for (unsigned x = 0; x < r->w; x++)
-                sse += vq_psnr_term(vq_sample(r, bps, x, y),
-                                    vq_sample(d, bps, x, y));
-        a->sse[p] = sse;
+        a->sse[p] = sse(r->data, r->stride, d->data, d->stride, r->w, r->h);
     }
     return 0;
 }

@@ -13,27 +13,27 @@
 #include "../gpu_fn.h"
 #include "ssimulacra2_internal.h"
 
-static const VqOptName matrix_names[] = {
-    { "auto", S2_MATRIX_AUTO },
-    { "bt709", VQ_MATRIX_BT709 },       { "709", VQ_MATRIX_BT709 },
-    { "bt601", VQ_MATRIX_BT601 },       { "601", VQ_MATRIX_BT601 },
-    { "bt470bg", VQ_MATRIX_BT601 },     { "470bg", VQ_MATRIX_BT601 },
-    { "smpte170m", VQ_MATRIX_BT601 },   { "170m", VQ_MATRIX_BT601 },
-    { "smpte240m", VQ_MATRIX_SMPTE240M }, { "240m", VQ_MATRIX_SMPTE240M },
-    { "fcc", VQ_MATRIX_FCC },
-    { "bt2020nc", VQ_MATRIX_BT2020_NCL }, { "bt2020", VQ_MATRIX_BT2020_NCL },
-    { "2020_ncl", VQ_MATRIX_BT2020_NCL },
-    { "ycgco", VQ_MATRIX_YCGCO },
-    { NULL, 0 }
+/* matrix= and range= take names (several per value); the option stores
+ * the name's index, the tables below give its value (0: the picture's). */
+static const char *const matrix_choices[] = {
+    "auto", "bt709", "709", "bt601", "601", "bt470bg", "470bg", "smpte170m",
+    "170m", "smpte240m", "240m", "fcc", "bt2020nc", "bt2020", "2020_ncl",
+    "ycgco", NULL
+};
+static const int matrix_values[] = {
+    S2_MATRIX_AUTO, VQ_MATRIX_BT709, VQ_MATRIX_BT709, VQ_MATRIX_BT601,
+    VQ_MATRIX_BT601, VQ_MATRIX_BT601, VQ_MATRIX_BT601, VQ_MATRIX_BT601,
+    VQ_MATRIX_BT601, VQ_MATRIX_SMPTE240M, VQ_MATRIX_SMPTE240M, VQ_MATRIX_FCC,
+    VQ_MATRIX_BT2020_NCL, VQ_MATRIX_BT2020_NCL, VQ_MATRIX_BT2020_NCL,
+    VQ_MATRIX_YCGCO,
 };
 
-static const VqOptName range_names[] = {
-    { "auto", S2_RANGE_AUTO },
-    { "limited", VQ_RANGE_LIMITED }, { "tv", VQ_RANGE_LIMITED },
-    { "mpeg", VQ_RANGE_LIMITED },
-    { "full", VQ_RANGE_FULL },       { "pc", VQ_RANGE_FULL },
-    { "jpeg", VQ_RANGE_FULL },
-    { NULL, 0 }
+static const char *const range_choices[] = {
+    "auto", "limited", "tv", "mpeg", "full", "pc", "jpeg", NULL
+};
+static const int range_values[] = {
+    S2_RANGE_AUTO, VQ_RANGE_LIMITED, VQ_RANGE_LIMITED, VQ_RANGE_LIMITED,
+    VQ_RANGE_FULL, VQ_RANGE_FULL, VQ_RANGE_FULL,
 };
 
 static const VqOption s2_options[] = {
@@ -41,12 +41,12 @@ static const VqOption s2_options[] = {
       .help = "YUV matrix of both inputs (auto: each picture's own; "
               "unspecified: bt709 from 1280 wide or 577 high, else bt601)",
       .offset = offsetof(S2Priv, matrix), .type = VQ_OPT_ENUM,
-      .def.i = S2_MATRIX_AUTO, .names = matrix_names },
+      .def.i = 0, .choices = matrix_choices },
     { .name = "range",
       .help = "sample range of both inputs (auto: each picture's own; "
               "unspecified: limited)",
       .offset = offsetof(S2Priv, range), .type = VQ_OPT_ENUM,
-      .def.i = S2_RANGE_AUTO, .names = range_names },
+      .def.i = 0, .choices = range_choices },
     { 0 }
 };
 
@@ -61,7 +61,8 @@ static int s2_init(VqFex *fex, const VqFormat *fmt)
                        "needs at least %ux%u (as libjxl's tool)",
                        fmt->w[0], fmt->h[0], VQ_S2_MIN_SIZE, VQ_S2_MIN_SIZE);
     for (unsigned k = 0; k < 2; k++) {
-        int err = vq_s2_color(&s->par.color[k], fmt, k, s->matrix, s->range,
+        int err = vq_s2_color(&s->par.color[k], fmt, k,
+                              matrix_values[s->matrix], range_values[s->range],
                               fex->err);
         if (err)
             return err;

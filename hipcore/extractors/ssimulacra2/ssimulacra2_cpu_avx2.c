@@ -8,7 +8,7 @@
  * helpers it includes first, so that they inline); the selection below
  * runs on any x86 CPU. The condition is VQ_S2_HAVE_AVX2's.
  */
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__)
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx2,fma"))), \
                              apply_to = function)
@@ -26,6 +26,7 @@
 #endif
 #endif
 
+#include "../../cpu.h"
 #include "ssimulacra2_internal.h"
 
 static int always(void)
@@ -34,10 +35,11 @@ static int always(void)
 }
 
 #if VQ_S2_HAVE_AVX2
+/* The project's AVX2 flag (VQHIP_CPU_MASK restricts it), and FMA. */
 static int has_avx2_fma(void)
 {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return (vq_cpu_flags() & VQ_CPU_AVX2) && __builtin_cpu_supports("fma");
 }
 #endif
 

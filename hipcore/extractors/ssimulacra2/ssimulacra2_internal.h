@@ -5,8 +5,8 @@
 #include "../../../kernels/ssimulacra2/ssimulacra2.h"
 #include "../../extractor.h"
 
-/* An AVX2+FMA variant of the CPU path (x86 with gcc or clang). */
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+/* An AVX2+FMA variant of the CPU path (x86-64 with gcc or clang). */
+#if defined(__x86_64__) && defined(__GNUC__)
 #define VQ_S2_HAVE_AVX2 1
 #else
 #define VQ_S2_HAVE_AVX2 0
@@ -21,8 +21,8 @@ typedef void (*VqS2CpuFrame)(const VqS2Params *par, const VqS2Dims *d,
                              const VqFrame *dis, void *scratch, double *rec);
 
 typedef struct S2Priv {
-    int matrix; /* VqMatrix or S2_MATRIX_AUTO */
-    int range;  /* VqRange or S2_RANGE_AUTO */
+    int matrix; /* index of the option's name (ssimulacra2.c's tables) */
+    int range;  /* index of the option's name */
     /* derived in init */
     VqS2Params par;
     VqS2Dims dims;

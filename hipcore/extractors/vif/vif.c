@@ -12,7 +12,7 @@
 
 #include "../../../kernels/vif/vif.h"
 #include "../gpu_fn.h"
-#include "vif_cpu.h"
+#include "vif_dsp.h"
 
 typedef struct VifPriv {
     bool debug;
@@ -21,6 +21,7 @@ typedef struct VifPriv {
     /* derived in init */
     VqVifDims dims;
     uint16_t log2_tab[VQ_VIF_LOG2_SIZE];
+    VqVifDsp dsp; /* the CPU path's functions, chosen once */
 } VifPriv;
 
 static const VqOption vif_options[] = {
@@ -79,6 +80,7 @@ static int vif_init(VqFex *fex, const VqFormat *fmt)
                        fmt->w[0], fmt->h[0], VQ_VIF_MIN_SIZE, VQ_VIF_MIN_SIZE);
     vq_vif_dims(&s->dims, fmt->w[0], fmt->h[0]);
     vif_log2_table(s->log2_tab);
+    vq_vif_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(VqVifAcc);
     fex->scratch_size = vq_vif_cpu_scratch_size(&s->dims);
@@ -102,8 +104,8 @@ static int vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     (void)index;
     const VifPriv *s = fex->priv;
     VqVifParams p = vif_params(s, fex->fmt.bpc);
-    vq_vif_cpu_frame(&p, &s->dims, &ref->plane[0], &dis->plane[0], scratch,
-                     acc);
+    vq_vif_cpu_frame(&s->dsp, &p, &s->dims, &ref->plane[0], &dis->plane[0],
+                     scratch, acc);
     return 0;
 }
 

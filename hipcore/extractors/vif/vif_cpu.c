@@ -1,11 +1,12 @@
 /*
  * Integer VIF, CPU path: the frame driver. Row by row at each scale: the
- * row filters of vif_filter.c give the row's sigmas, vq_vif_cpu_stat_sums
- * adds their terms; on even rows the next scale's row is made.
+ * DSP table's row filters (vif_dsp.h) give the row's sigmas,
+ * vq_vif_cpu_stat_sums adds their terms; on even rows the next scale's row
+ * is made.
  */
 #include <string.h>
 
-#include "vif_cpu.h"
+#include "vif_dsp.h"
 
 void vq_vif_dims(VqVifDims *d, unsigned w, unsigned h)
 {
@@ -55,13 +56,16 @@ static size_t vif_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
         if (base)
             wk->sum[k] = p;
     }
-    int32_t **rows32[9] = { &wk->s1, &wk->s2, &wk->s12, &wk->lg[0], &wk->lg[1],
-                            &wk->lg[2], &wk->lg[3], &wk->lg[4], &wk->lg[5] };
-    for (unsigned k = 0; k < 9; k++) {
+    int32_t **rows32[6] = { &wk->s1,    &wk->s2,    &wk->s12,
+                            &wk->lg[0], &wk->lg[1], &wk->lg[2] };
+    for (unsigned k = 0; k < 6; k++) {
         take(base, &off, row32, &p);
         if (base)
             *rows32[k] = p;
     }
+    take(base, &off, 3 * row32, &p);
+    if (base)
+        wk->lg_idx = p;
     return off;
 }
 
@@ -69,6 +73,11 @@ size_t vq_vif_cpu_scratch_size(const VqVifDims *d)
 {
     VqVifWork unused;
     return vif_layout(d, NULL, &unused);
+}
+
+void vq_vif_work_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
+{
+    vif_layout(d, scratch, wk);
 }
 
 /* Rows of one scale's images: scale 0 reads the planes (8 or 16 bits),
@@ -96,8 +105,9 @@ static void gather_rows(const VifSrc *src, int first, unsigned n, unsigned h,
     }
 }
 
-static void vif_scale(const VqVifParams *p, const VqVifDims *d, unsigned s,
-                      const VifSrc *src, VqVifWork *t, VqVifScaleAcc *acc)
+static void vif_scale(const VqVifDsp *dsp, const VqVifParams *p,
+                      const VqVifDims *d, unsigned s, const VifSrc *src,
+                      VqVifWork *t, VqVifScaleAcc *acc)
 {
     unsigned w = d->w[s], h = d->h[s];
     bool stat = !(s == 0 && p->skip_scale0);
@@ -108,21 +118,21 @@ static void vif_scale(const VqVifParams *p, const VqVifDims *d, unsigned s,
     for (unsigned i = 0; i < h; i++) {
         if (stat) {
             gather_rows(src, (int)i - half, 2 * half + 1, h, rr, rd);
-            vq_vif_stat_row_filter(s, src->u8, rr, rd, w, rnd, t);
-            vq_vif_cpu_stat_sums(p, t->s1, t->s2, t->s12, w, t, acc);
+            dsp->stat_row(s, src->u8, rr, rd, w, rnd, t);
+            vq_vif_cpu_stat_sums(dsp, p, t->s1, t->s2, t->s12, w, t, acc);
         }
         if (down && !(i & 1) && i / 2 < d->h[s + 1]) {
             size_t o = (size_t)(i / 2) * d->w[s + 1];
             gather_rows(src, (int)i - half_down, 2 * half_down + 1, h, rr, rd);
-            vq_vif_down_row_filter(s, src->u8, rr, rd, w, rnd, t,
-                                   t->img[0][s + 1] + o, t->img[1][s + 1] + o);
+            dsp->down_row(s, src->u8, rr, rd, w, rnd, t, t->img[0][s + 1] + o,
+                          t->img[1][s + 1] + o);
         }
     }
 }
 
-void vq_vif_cpu_frame(const VqVifParams *p, const VqVifDims *d,
-                      const VqPlane *ref, const VqPlane *dis, void *scratch,
-                      VqVifAcc *acc)
+void vq_vif_cpu_frame(const VqVifDsp *dsp, const VqVifParams *p,
+                      const VqVifDims *d, const VqPlane *ref,
+                      const VqPlane *dis, void *scratch, VqVifAcc *acc)
 {
     VqVifWork t;
     vif_layout(d, scratch, &t);
@@ -150,6 +160,6 @@ void vq_vif_cpu_frame(const VqVifParams *p, const VqVifDims *d,
                 src.dis_row1 = (const uint8_t *)(t.img[1][s - 1] + d->w[s - 1]);
             }
         }
-        vif_scale(p, d, s, &src, &t, &acc->scale[s]);
+        vif_scale(dsp, p, d, s, &src, &t, &acc->scale[s]);
     }
 }

@@ -9,16 +9,15 @@
  *    high and low 16-bit halves (8-bit samples: the low half is all), and
  *    the halves are joined once per output (vq_vif_filt_halves).
  * The sums are exact integers: none of this changes a result.
- * On x86-64 the same code is also compiled for AVX2 (vif_cpu.h).
+ * On x86-64 the same code is also compiled for AVX2 and AVX-512 (vif_dsp.h).
  */
 #include <string.h>
 
-#include "vif_cpu.h"
+#include "vif_dsp.h"
 
 #if defined(__GNUC__)
 #define VIF_INLINE static inline __attribute__((always_inline))
 #define VIF_UNROLL _Pragma("GCC unroll 17")
-#define VIF_NOINLINE __attribute__((noinline))
 /* Hides the taps' values from the optimizer. For SSE2 the compiler turns
  * multiplications by known taps into slower shift-and-add sequences; for
  * AVX2 known taps are better (fewer registers held). */
@@ -26,11 +25,8 @@
 #else
 #define VIF_INLINE static inline
 #define VIF_UNROLL
-#define VIF_NOINLINE
 #define VIF_OPAQUE(arr) ((void)(arr))
 #endif
-
-bool vq_vif_cpu_baseline_only;
 
 static const uint16_t taps_0[] = { VQ_VIF_TAPS_0 };
 static const uint16_t taps_1[] = { VQ_VIF_TAPS_1 };
@@ -305,64 +301,21 @@ VIF_INLINE void down_row(unsigned s, bool u8, const void *const *rr,
     }
 }
 
-VIF_NOINLINE static void stat_row_base(unsigned s, bool u8,
-                                       const void *const *rr,
-                                       const void *const *rd, unsigned w,
-                                       VqVifVRound rnd, VqVifWork *t)
-{
-    stat_row(s, u8, rr, rd, w, rnd, t, true);
-}
-
-VIF_NOINLINE static void down_row_base(unsigned s, bool u8,
-                                       const void *const *rr,
-                                       const void *const *rd, unsigned w,
-                                       VqVifVRound rnd, VqVifWork *t,
-                                       uint16_t *out_r, uint16_t *out_d)
-{
-    down_row(s, u8, rr, rd, w, rnd, t, out_r, out_d, true);
-}
-
-#if VQ_VIF_AVX2
-VQ_VIF_TARGET_AVX2 VIF_NOINLINE static void
-stat_row_avx2(unsigned s, bool u8, const void *const *rr,
-              const void *const *rd, unsigned w, VqVifVRound rnd,
-              VqVifWork *t)
-{
-    stat_row(s, u8, rr, rd, w, rnd, t, false);
-}
-
-VQ_VIF_TARGET_AVX2 VIF_NOINLINE static void
-down_row_avx2(unsigned s, bool u8, const void *const *rr,
-              const void *const *rd, unsigned w, VqVifVRound rnd,
-              VqVifWork *t, uint16_t *out_r, uint16_t *out_d)
-{
-    down_row(s, u8, rr, rd, w, rnd, t, out_r, out_d, false);
-}
-#endif
-
-void vq_vif_stat_row_filter(unsigned s, bool u8, const void *const *rr,
-                            const void *const *rd, unsigned w,
-                            VqVifVRound rnd, VqVifWork *t)
-{
-#if VQ_VIF_AVX2
-    if (VQ_VIF_USE_AVX2()) {
-        stat_row_avx2(s, u8, rr, rd, w, rnd, t);
-        return;
+/* The row functions of each variant (vif_dsp.h): the C one keeps the taps
+ * opaque (see VIF_OPAQUE), the others are the same code compiled for their
+ * instruction set with the taps known. */
+#define VIF_ROW_VARIANT(isa, TARGET, opaque)                                  \
+    TARGET decl_vif_stat_row_fn(vq_vif_stat_row_##isa)                        \
+    {                                                                         \
+        stat_row(s, u8, rr, rd, w, rnd, t, opaque);                           \
+    }                                                                         \
+    TARGET decl_vif_down_row_fn(vq_vif_down_row_##isa)                        \
+    {                                                                         \
+        down_row(s, u8, rr, rd, w, rnd, t, out_r, out_d, opaque);             \
     }
-#endif
-    stat_row_base(s, u8, rr, rd, w, rnd, t);
-}
 
-void vq_vif_down_row_filter(unsigned s, bool u8, const void *const *rr,
-                            const void *const *rd, unsigned w,
-                            VqVifVRound rnd, VqVifWork *t, uint16_t *out_r,
-                            uint16_t *out_d)
-{
-#if VQ_VIF_AVX2
-    if (VQ_VIF_USE_AVX2()) {
-        down_row_avx2(s, u8, rr, rd, w, rnd, t, out_r, out_d);
-        return;
-    }
+VIF_ROW_VARIANT(c, , true)
+#if VQ_ARCH_X86_64
+VIF_ROW_VARIANT(avx2, VQ_TARGET_AVX2, false)
+VIF_ROW_VARIANT(avx512, VQ_TARGET_AVX512, false)
 #endif
-    down_row_base(s, u8, rr, rd, w, rnd, t, out_r, out_d);
-}

@@ -2,12 +2,12 @@
  * Integer VIF, CPU path: the per-pixel terms of a row (vq_vif_pixel of
  * kernels/vif.h). The plain terms are summed in a branch-free loop and the
  * log-domain pixels gathered without branches (which pixels they are is
- * not predictable). Then each gathered pixel goes through
- * vq_vif_log_terms, or, where AVX2 is there, through the batch form below.
+ * not predictable). Then the gathered pixels go through the table's
+ * log_terms: vq_vif_log_terms on each (C), or the batch form below.
  */
 #include <string.h>
 
-#include "vif_cpu.h"
+#include "vif_dsp.h"
 
 /* Plain terms of the row; gathers the log-domain pixels into t->lg[0..2].
  * Returns how many there are. */
@@ -35,7 +35,7 @@ static unsigned plain_terms(const int32_t *s1, const int32_t *s2,
     return m;
 }
 
-#if VQ_VIF_AVX2
+#if VQ_ARCH_X86_64
 /*
  * vq_vif_log_terms for m pixels, in a form the compiler vectorizes. The
  * same IEEE double operations in the same order; what differs is how
@@ -91,11 +91,11 @@ static inline int32_t log2_shift(double v)
     return (int32_t)(dbits(v) >> 52) - 1023 - 15;
 }
 
-VQ_VIF_TARGET_AVX2 static void
-log_terms_avx2(const VqVifParams *p, unsigned m, const int32_t *restrict l1,
-               const int32_t *restrict l2, const int32_t *restrict l12,
-               int32_t *restrict i_den, int32_t *restrict i_num,
-               int32_t *restrict i_numer1, VqVifScaleAcc *acc)
+static inline __attribute__((always_inline)) void
+log_terms_batch(const VqVifParams *p, unsigned m, const int32_t *restrict l1,
+                const int32_t *restrict l2, const int32_t *restrict l12,
+                int32_t *restrict i_den, int32_t *restrict i_num,
+                int32_t *restrict i_numer1, VqVifScaleAcc *acc)
 {
     const double eps = 65536 * 1.0e-10, nsq = VQ_VIF_SIGMA_NSQ;
     const uint64_t limit = dbits(p->gain_limit);
@@ -129,36 +129,21 @@ log_terms_avx2(const VqVifParams *p, unsigned m, const int32_t *restrict l1,
     acc->den_log += den + 2048 * k_den;
     acc->num_log += num + 2048 * k_num;
 }
-#endif
 
-bool vq_vif_cpu_log_terms_batch(const VqVifParams *p, unsigned m,
-                                const int32_t *s1, const int32_t *s2,
-                                const int32_t *s12, int32_t *idx,
-                                VqVifScaleAcc *acc)
+VQ_TARGET_AVX2 decl_vif_log_terms_fn(vq_vif_log_terms_avx2)
 {
-#if VQ_VIF_AVX2
-    if (VQ_VIF_USE_AVX2()) {
-        log_terms_avx2(p, m, s1, s2, s12, idx, idx + m, idx + 2 * m, acc);
-        return true;
-    }
-#endif
-    (void)p, (void)m, (void)s1, (void)s2, (void)s12, (void)idx, (void)acc;
-    return false;
+    log_terms_batch(p, m, l1, l2, l12, idx, idx + m, idx + 2 * m, acc);
 }
 
-void vq_vif_cpu_stat_sums(const VqVifParams *p, const int32_t *s1,
-                          const int32_t *s2, const int32_t *s12, unsigned n,
-                          VqVifWork *t, VqVifScaleAcc *acc)
+VQ_TARGET_AVX512 decl_vif_log_terms_fn(vq_vif_log_terms_avx512)
 {
-    unsigned m = plain_terms(s1, s2, s12, n, t, acc);
-#if VQ_VIF_AVX2
-    if (VQ_VIF_USE_AVX2()) {
-        log_terms_avx2(p, m, t->lg[0], t->lg[1], t->lg[2], t->lg[3], t->lg[4],
-                       t->lg[5], acc);
-        return;
-    }
+    log_terms_batch(p, m, l1, l2, l12, idx, idx + m, idx + 2 * m, acc);
+}
 #endif
-    const int32_t *l1 = t->lg[0], *l2 = t->lg[1], *l12 = t->lg[2];
+
+decl_vif_log_terms_fn(vq_vif_log_terms_c)
+{
+    (void)idx;
     int64_t num = 0, den = 0;
     for (unsigned q = 0; q < m; q++) {
         VqVifLogTerms lt = vq_vif_log_terms(p->log2_tab, l1[q], l2[q], l12[q],
@@ -168,4 +153,13 @@ void vq_vif_cpu_stat_sums(const VqVifParams *p, const int32_t *s1,
     }
     acc->num_log += num;
     acc->den_log += den;
+}
+
+void vq_vif_cpu_stat_sums(const VqVifDsp *dsp, const VqVifParams *p,
+                          const int32_t *s1, const int32_t *s2,
+                          const int32_t *s12, unsigned n, VqVifWork *t,
+                          VqVifScaleAcc *acc)
+{
+    unsigned m = plain_terms(s1, s2, s12, n, t, acc);
+    dsp->log_terms(p, m, t->lg[0], t->lg[1], t->lg[2], t->lg_idx, acc);
 }

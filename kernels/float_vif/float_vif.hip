@@ -1,0 +1,303 @@
+/*
+ * float_vif on the device. Two kernels per scale:
+ *   down: scale s from scale s - 1 (a block makes FV_DR x FV_DC samples:
+ *         a column walk feeds the vertical pass of its FV_DR rows, kept
+ *         in shared memory, then the horizontal pass at even columns);
+ *   stat: a block owns FV_SR rows of scale s and walks them left to right
+ *         in chunks of FV_CW columns: vertical pass of the five quantities
+ *         (a column walk: each source sample is loaded once and added to
+ *         every output row whose taps reach it, in tap order), horizontal
+ *         pass and per-pixel terms, then one thread per row and quantity
+ *         adds the chunk's terms to its row sum, in column order.
+ * Every sum is vq_fconv_dot's (tap 0 first, from 0.0f) and every term is
+ * vq_fvif_terms, so the row sums equal the CPU path's bit for bit.
+ * With vif_prescale, scale 0 is first made as floats (to_float, resize).
+ */
+#include "../hip_device.h"
+#include "../float_resize.h"
+#include "float_vif.h"
+
+#define FV_THREADS 256
+#define FV_SR 8   /* rows per stat block */
+#define FV_CW 128 /* columns per stat chunk */
+#define FV_NX 4   /* horizontal outputs per thread item */
+#define FV_DR 8   /* rows per down block */
+#define FV_DC 64  /* columns per down block */
+
+/* One scale's filter. */
+struct FvTaps {
+    float f[VQ_FVIF_MAX_TAPS];
+    int n;
+};
+
+/* A source image: a bpc-bit plane (T = uint8_t/uint16_t) or floats. */
+template <typename T>
+__device__ __forceinline__ float fv_load(const VqDevPlane &p, float scale,
+                                         int y, int x)
+{
+    const T *row = (const T *)((const char *)p.data + (size_t)y * p.pitch);
+    return vq_fpix(row[x], scale);
+}
+
+template <>
+__device__ __forceinline__ float fv_load<float>(const VqDevPlane &p,
+                                                float scale, int y, int x)
+{
+    (void)scale;
+    return ((const float *)((const char *)p.data + (size_t)y * p.pitch))[x];
+}
+
+/* Mirrored index, clamped for positions that feed only discarded
+ * outputs. */
+__device__ __forceinline__ int fv_src(int k, int n)
+{
+    k = vq_fconv_mirror(k, n);
+    return k < 0 ? 0 : k >= n ? n - 1 : k;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(FV_THREADS)
+fv_stat_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
+               VqFVifConst c, float *rows_num, float *rows_den)
+{
+    extern __shared__ float smem[];
+    const int w = (int)ref.w, h = (int)ref.h, n = taps.n, r = n / 2;
+    const int vw = FV_CW + 2 * r; /* vertical-pass columns per chunk */
+    float *v = smem;                             /* [5][FV_SR][vw] */
+    float *nd = smem + 5 * FV_SR * vw;           /* [2][FV_SR][FV_CW + 1] */
+    const int ndp = FV_CW + 1;
+    const int y0 = blockIdx.x * FV_SR, tid = threadIdx.x, nt = blockDim.x;
+    float acc = 0.0f; /* thread tid < 2 * FV_SR: row tid % FV_SR, num/den */
+
+    for (int x0 = 0; x0 < w; x0 += FV_CW) {
+        for (int col = tid; col < vw; col += nt) {
+            const int sx = fv_src(x0 - r + col, w);
+            float s[5][FV_SR];
+            for (int q = 0; q < 5; q++)
+                for (int t = 0; t < FV_SR; t++)
+                    s[q][t] = 0.0f;
+            for (int k = 0; k < n + FV_SR - 1; k++) {
+                const int sy = fv_src(y0 - r + k, h);
+                const float a = fv_load<T>(ref, scale, sy, sx);
+                const float b = fv_load<T>(dis, scale, sy, sx);
+                const float aa = a * a, bb = b * b, ab = a * b;
+#pragma unroll
+                for (int t = 0; t < FV_SR; t++) {
+                    const int m = k - t;
+                    if (m < 0 || m >= n)
+                        continue;
+                    const float fm = taps.f[m];
+                    s[0][t] += fm * a;
+                    s[1][t] += fm * b;
+                    s[2][t] += fm * aa;
+                    s[3][t] += fm * bb;
+                    s[4][t] += fm * ab;
+                }
+            }
+            for (int q = 0; q < 5; q++)
+                for (int t = 0; t < FV_SR; t++)
+                    v[(q * FV_SR + t) * vw + col] = s[q][t];
+        }
+        __syncthreads();
+        for (int item = tid; item < FV_SR * FV_CW / FV_NX; item += nt) {
+            const int t = item / (FV_CW / FV_NX);
+            const int j0 = (item - t * (FV_CW / FV_NX)) * FV_NX;
+            float hs[5][FV_NX];
+            for (int q = 0; q < 5; q++) {
+                const float *row = v + (q * FV_SR + t) * vw + j0;
+                for (int o = 0; o < FV_NX; o++)
+                    hs[q][o] = 0.0f;
+                for (int k = 0; k < n + FV_NX - 1; k++) {
+                    const float x = row[k];
+#pragma unroll
+                    for (int o = 0; o < FV_NX; o++) {
+                        const int m = k - o;
+                        if (m >= 0 && m < n)
+                            hs[q][o] += taps.f[m] * x;
+                    }
+                }
+            }
+            for (int o = 0; o < FV_NX; o++) {
+                float num, den;
+                vq_fvif_terms(&c, hs[0][o], hs[1][o], hs[2][o], hs[3][o],
+                              hs[4][o], &num, &den);
+                nd[t * ndp + j0 + o] = num;
+                nd[(FV_SR + t) * ndp + j0 + o] = den;
+            }
+        }
+        __syncthreads();
+        if (tid < 2 * FV_SR) {
+            const float *row = nd + tid * ndp;
+            const int cols = w - x0 < FV_CW ? w - x0 : FV_CW;
+            for (int j = 0; j < cols; j++)
+                acc += row[j];
+        }
+        __syncthreads();
+    }
+    if (tid < 2 * FV_SR && y0 + tid % FV_SR < h)
+        (tid < FV_SR ? rows_num : rows_den)[y0 + tid % FV_SR] = acc;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(FV_THREADS)
+fv_down_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
+               float *dst_ref, float *dst_dis, size_t dst_pitch, int dw,
+               int dh)
+{
+    extern __shared__ float smem[];
+    const int w = (int)ref.w, h = (int)ref.h, n = taps.n, r = n / 2;
+    const int vw = 2 * FV_DC + 2 * r;
+    float *v = smem; /* [2][FV_DR][vw] */
+    const int oy0 = blockIdx.y * FV_DR, ox0 = blockIdx.x * FV_DC;
+    const int tid = threadIdx.x, nt = blockDim.x;
+    for (int col = tid; col < vw; col += nt) {
+        const int sx = fv_src(2 * ox0 - r + col, w);
+        float s[2][FV_DR];
+        for (int t = 0; t < FV_DR; t++)
+            s[0][t] = s[1][t] = 0.0f;
+        for (int k = 0; k < n + 2 * (FV_DR - 1); k++) {
+            const int sy = fv_src(2 * oy0 - r + k, h);
+            const float a = fv_load<T>(ref, scale, sy, sx);
+            const float b = fv_load<T>(dis, scale, sy, sx);
+#pragma unroll
+            for (int t = 0; t < FV_DR; t++) {
+                const int m = k - 2 * t;
+                if (m < 0 || m >= n)
+                    continue;
+                s[0][t] += taps.f[m] * a;
+                s[1][t] += taps.f[m] * b;
+            }
+        }
+        for (int t = 0; t < FV_DR; t++) {
+            v[t * vw + col] = s[0][t];
+            v[(FV_DR + t) * vw + col] = s[1][t];
+        }
+    }
+    __syncthreads();
+    for (int i = tid; i < FV_DR * FV_DC; i += nt) {
+        const int t = i / FV_DC, jo = i - t * FV_DC;
+        const int oy = oy0 + t, ox = ox0 + jo;
+        if (oy >= dh || ox >= dw)
+            continue;
+        const size_t o = (size_t)oy * (dst_pitch / sizeof(float)) + ox;
+        dst_ref[o] = vq_fconv_dot(taps.f, n, v + t * vw + 2 * jo, 1);
+        dst_dis[o] = vq_fconv_dot(taps.f, n, v + (FV_DR + t) * vw + 2 * jo, 1);
+    }
+}
+
+static FvTaps fv_taps(const VqFVifDims *d, unsigned scale)
+{
+    FvTaps t;
+    t.n = d->fw[scale];
+    for (int k = 0; k < VQ_FVIF_MAX_TAPS; k++)
+        t.f[k] = k < t.n ? d->taps[scale][k] : 0.0f;
+    return t;
+}
+
+extern "C" int vq_fvif_stat_launch(VqStream stream, const VqDevPlane *ref,
+                                   const VqDevPlane *dis, unsigned bpc,
+                                   const VqFVifDims *dims, unsigned scale,
+                                   const VqFVifConst *c, float *rows_num,
+                                   float *rows_den)
+{
+    FvTaps taps = fv_taps(dims, scale);
+    const int vw = FV_CW + 2 * (taps.n / 2);
+    size_t shm = (5 * FV_SR * vw + 2 * FV_SR * (FV_CW + 1)) * sizeof(float);
+    unsigned blocks = vq_div_ceil(ref->h, FV_SR);
+    hipStream_t s = vq_hip_stream(stream);
+    float pix_scale = vq_fpix_scale(bpc);
+    if (bpc == 0)
+        fv_stat_kernel<float><<<blocks, FV_THREADS, shm, s>>>(
+            *ref, *dis, pix_scale, taps, *c, rows_num, rows_den);
+    else if (bpc > 8)
+        fv_stat_kernel<uint16_t><<<blocks, FV_THREADS, shm, s>>>(
+            *ref, *dis, pix_scale, taps, *c, rows_num, rows_den);
+    else
+        fv_stat_kernel<uint8_t><<<blocks, FV_THREADS, shm, s>>>(
+            *ref, *dis, pix_scale, taps, *c, rows_num, rows_den);
+    return vq_launch_status();
+}
+
+extern "C" int vq_fvif_down_launch(VqStream stream, const VqDevPlane *src_ref,
+                                   const VqDevPlane *src_dis, unsigned bpc,
+                                   const VqFVifDims *dims, unsigned scale,
+                                   float *dst_ref, float *dst_dis,
+                                   size_t dst_pitch)
+{
+    FvTaps taps = fv_taps(dims, scale);
+    const int dw = (int)dims->w[scale], dh = (int)dims->h[scale];
+    const int vw = 2 * FV_DC + 2 * (taps.n / 2);
+    size_t shm = 2 * FV_DR * vw * sizeof(float);
+    dim3 grid(vq_div_ceil(dw, FV_DC), vq_div_ceil(dh, FV_DR));
+    hipStream_t s = vq_hip_stream(stream);
+    float pix_scale = vq_fpix_scale(bpc);
+    if (bpc == 0)
+        fv_down_kernel<float><<<grid, FV_THREADS, shm, s>>>(
+            *src_ref, *src_dis, pix_scale, taps, dst_ref, dst_dis, dst_pitch, dw,
+            dh);
+    else if (bpc > 8)
+        fv_down_kernel<uint16_t><<<grid, FV_THREADS, shm, s>>>(
+            *src_ref, *src_dis, pix_scale, taps, dst_ref, dst_dis, dst_pitch, dw,
+            dh);
+    else
+        fv_down_kernel<uint8_t><<<grid, FV_THREADS, shm, s>>>(
+            *src_ref, *src_dis, pix_scale, taps, dst_ref, dst_dis, dst_pitch, dw,
+            dh);
+    return vq_launch_status();
+}
+
+/* vif_prescale: the luma as floats, then resized with the tables of
+ * vq_fresize_axis (tx: dw entries, ty: dh entries). */
+template <typename T>
+__global__ void fv_to_float_kernel(VqDevPlane src, float scale, float *dst,
+                                   size_t dst_pitch)
+{
+    unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= src.w || y >= src.h)
+        return;
+    ((float *)((char *)dst + (size_t)y * dst_pitch))[x] =
+        fv_load<T>(src, scale, (int)y, (int)x);
+}
+
+__global__ void fv_resize_kernel(int method, const float *src, size_t pitch,
+                                 const VqFResizeTap *tx,
+                                 const VqFResizeTap *ty, float *dst,
+                                 size_t dst_pitch, unsigned dw, unsigned dh)
+{
+    unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= dw || y >= dh)
+        return;
+    VqFResizeTap cx = tx[x], cy = ty[y];
+    ((float *)((char *)dst + (size_t)y * dst_pitch))[x] = vq_fresize_pixel(
+        (VqFResizeMethod)method, src, (ptrdiff_t)(pitch / sizeof(float)), &cx,
+        &cy);
+}
+
+extern "C" int vq_fvif_prescale_launch(VqStream stream, const VqDevPlane *src,
+                                       unsigned bpc, float *tmp,
+                                       size_t tmp_pitch, int method,
+                                       const VqFResizeTap *tx,
+                                       const VqFResizeTap *ty, float *dst,
+                                       size_t dst_pitch, unsigned dw,
+                                       unsigned dh)
+{
+    dim3 block(32, 8);
+    hipStream_t s = vq_hip_stream(stream);
+    dim3 g1(vq_div_ceil(src->w, 32), vq_div_ceil(src->h, 8));
+    float pix_scale = vq_fpix_scale(bpc);
+    if (bpc > 8)
+        fv_to_float_kernel<uint16_t><<<g1, block, 0, s>>>(*src, pix_scale, tmp,
+                                                          tmp_pitch);
+    else
+        fv_to_float_kernel<uint8_t><<<g1, block, 0, s>>>(*src, pix_scale, tmp,
+                                                         tmp_pitch);
+    int err = vq_launch_status();
+    if (err)
+        return err;
+    dim3 g2(vq_div_ceil(dw, 32), vq_div_ceil(dh, 8));
+    fv_resize_kernel<<<g2, block, 0, s>>>(method, tmp, tmp_pitch, tx, ty, dst,
+                                          dst_pitch, dw, dh);
+    return vq_launch_status();
+}

@@ -1,0 +1,149 @@
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame_reader.h"
+
+#define MAX_BUFFERS 16
+
+typedef struct Slot {
+    unsigned char *buf;
+    VqPicture pic;
+} Slot;
+
+struct FrameReader {
+    YuvInput *in;
+    FrameReaderConfig cfg;
+    Slot slot[MAX_BUFFERS];
+    unsigned n;
+    /* frames [taken, filled) are read, [released, taken) are with the
+     * consumer; the thread fills slot filled % n once filled < released + n */
+    unsigned filled, taken, released;
+    int end;          /* 1: end of input after `filled`; -1: read error */
+    int stop;
+    int started;
+    char err[256];
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+};
+
+static void *reader_main(void *arg)
+{
+    FrameReader *r = arg;
+    pthread_mutex_lock(&r->lock);
+    for (;;) {
+        while (!r->stop && r->filled == r->released + r->n)
+            pthread_cond_wait(&r->cond, &r->lock);
+        if (r->stop)
+            break;
+        if (r->cfg.max_frames && r->filled == r->cfg.max_frames) {
+            r->end = 1;
+            pthread_cond_broadcast(&r->cond);
+            break;
+        }
+        Slot *s = &r->slot[r->filled % r->n];
+        pthread_mutex_unlock(&r->lock);
+        char err[256] = "";
+        int got = yuv_read_into(r->in, s->buf, &s->pic, err, sizeof(err));
+        pthread_mutex_lock(&r->lock);
+        if (got <= 0) {
+            r->end = got < 0 ? -1 : 1;
+            snprintf(r->err, sizeof(r->err), "%s", err);
+            pthread_cond_broadcast(&r->cond);
+            break;
+        }
+        r->filled++;
+        pthread_cond_broadcast(&r->cond);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+int frame_reader_start(FrameReader **pr, YuvInput *in,
+                       const FrameReaderConfig *cfg, char *err, size_t errsz)
+{
+    *pr = NULL;
+    FrameReader *r = calloc(1, sizeof(*r));
+    if (!r) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    r->in = in;
+    r->cfg = *cfg;
+    r->n = cfg->n_buffers < 1 ? 1 : cfg->n_buffers > MAX_BUFFERS
+                                        ? MAX_BUFFERS : cfg->n_buffers;
+    for (unsigned i = 0; i < r->n; i++) {
+        r->slot[i].buf = cfg->alloc(cfg->opaque, in->frame_size);
+        if (!r->slot[i].buf) {
+            snprintf(err, errsz, "cannot allocate %u frame buffers of %zu "
+                     "bytes", r->n, in->frame_size);
+            frame_reader_stop(&r);
+            return -1;
+        }
+    }
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->cond, NULL);
+    if (pthread_create(&r->thread, NULL, reader_main, r)) {
+        snprintf(err, errsz, "cannot start a reader thread");
+        pthread_mutex_destroy(&r->lock);
+        pthread_cond_destroy(&r->cond);
+        for (unsigned i = 0; i < r->n; i++)
+            cfg->release(cfg->opaque, r->slot[i].buf);
+        free(r);
+        return -1;
+    }
+    r->started = 1;
+    *pr = r;
+    return 0;
+}
+
+int frame_reader_next(FrameReader *r, VqPicture *pic, char *err, size_t errsz)
+{
+    pthread_mutex_lock(&r->lock);
+    while (r->taken == r->filled && !r->end)
+        pthread_cond_wait(&r->cond, &r->lock);
+    int ret;
+    if (r->taken < r->filled) {
+        *pic = r->slot[r->taken % r->n].pic;
+        r->taken++;
+        ret = 1;
+    } else {
+        ret = r->end < 0 ? -1 : 0;
+        if (ret < 0)
+            snprintf(err, errsz, "%s", r->err);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return ret;
+}
+
+void frame_reader_release(FrameReader *r)
+{
+    pthread_mutex_lock(&r->lock);
+    if (r->released < r->taken)
+        r->released++;
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+}
+
+void frame_reader_stop(FrameReader **pr)
+{
+    FrameReader *r = *pr;
+    if (!r)
+        return;
+    if (r->started) {
+        pthread_mutex_lock(&r->lock);
+        r->stop = 1;
+        pthread_cond_broadcast(&r->cond);
+        pthread_mutex_unlock(&r->lock);
+        pthread_join(r->thread, NULL);
+        pthread_mutex_destroy(&r->lock);
+        pthread_cond_destroy(&r->cond);
+    }
+    for (unsigned i = 0; i < r->n; i++)
+        if (r->slot[i].buf)
+            r->cfg.release(r->cfg.opaque, r->slot[i].buf);
+    free(r);
+    *pr = NULL;
+}

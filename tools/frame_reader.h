@@ -1,0 +1,35 @@
+/* Reading an input file on its own thread, ahead of its consumer, into a
+ * ring of frame buffers (for the CLI: both inputs are read in parallel, into
+ * buffers libvqhip uploads from directly, while the GPU works). */
+#ifndef VQHIP_TOOLS_FRAME_READER_H
+#define VQHIP_TOOLS_FRAME_READER_H
+
+#include <stddef.h>
+
+#include "vqhip.h"
+#include "yuv_input.h"
+
+typedef struct FrameReader FrameReader;
+
+/* Buffers come from alloc(opaque, size) and go back through
+ * release(opaque, ptr); max_frames 0: until the end of the file. */
+typedef struct FrameReaderConfig {
+    unsigned n_buffers;
+    unsigned max_frames;
+    void *(*alloc)(void *opaque, size_t size);
+    void (*release)(void *opaque, void *ptr);
+    void *opaque;
+} FrameReaderConfig;
+
+/* Starts reading `in` (owned by the reader until frame_reader_stop). */
+int frame_reader_start(FrameReader **r, YuvInput *in,
+                       const FrameReaderConfig *cfg, char *err, size_t errsz);
+/* The next frame, in order: 1 and *pic (valid until frame_reader_release),
+ * 0 at the end, -1 on a read error (message in err). */
+int frame_reader_next(FrameReader *r, VqPicture *pic, char *err, size_t errsz);
+/* Gives the oldest frame returned by frame_reader_next back for refilling. */
+void frame_reader_release(FrameReader *r);
+/* Stops the thread and frees the buffers. */
+void frame_reader_stop(FrameReader **r);
+
+#endif
