@@ -270,6 +270,72 @@ static void test_threads(void)
     free_pics(d, N);
 }
 
+/* A planar 4:2:0 picture repacked semi-planar: NV12 (8 bits) or P010
+ * (10 bits, samples in the high bits). */
+static void to_semiplanar(const Pic *src, Pic *dst)
+{
+    const VqPicture *s = &src->pic;
+    unsigned bps = s->bpc > 8 ? 2 : 1, cw = (s->w + 1) / 2, ch = (s->h + 1) / 2;
+    unsigned shift = s->bpc > 8 ? 16 - s->bpc : 0;
+    dst->buf = calloc((size_t)s->w * s->h + 2 * (size_t)cw * ch, sizeof(uint16_t));
+    uint8_t *y8 = (uint8_t *)dst->buf;
+    uint8_t *c8 = y8 + (size_t)s->w * s->h * bps;
+    for (unsigned y = 0; y < s->h; y++)
+        for (unsigned x = 0; x < s->w; x++) {
+            const uint8_t *r = (const uint8_t *)s->data[0] + y * s->stride[0];
+            if (bps == 1)
+                y8[y * s->w + x] = r[x];
+            else
+                ((uint16_t *)(void *)y8)[y * s->w + x] =
+                    (uint16_t)(((const uint16_t *)(const void *)r)[x] << shift);
+        }
+    for (unsigned y = 0; y < ch; y++)
+        for (unsigned x = 0; x < cw; x++)
+            for (unsigned c = 0; c < 2; c++) {
+                const uint8_t *r = (const uint8_t *)s->data[1 + c] +
+                                   y * s->stride[1 + c];
+                size_t i = (size_t)y * 2 * cw + 2 * x + c;
+                if (bps == 1)
+                    c8[i] = r[x];
+                else
+                    ((uint16_t *)(void *)c8)[i] = (uint16_t)(
+                        ((const uint16_t *)(const void *)r)[x] << shift);
+            }
+    dst->pic = *s;
+    dst->pic.fmt = bps == 1 ? VQ_PIX_FMT_NV12 : VQ_PIX_FMT_P010;
+    dst->pic.data[0] = y8;
+    dst->pic.data[1] = c8;
+    dst->pic.data[2] = NULL;
+    dst->pic.stride[0] = (ptrdiff_t)(s->w * bps);
+    dst->pic.stride[1] = (ptrdiff_t)(2 * cw * bps);
+    dst->pic.stride[2] = 0;
+}
+
+/* Odd sizes: the semi-planar copies (their last chroma column and row
+ * included) give the planar picture's scores bit for bit. */
+static void test_semiplanar(void)
+{
+    static const unsigned depth[] = { 8, 10 };
+    for (unsigned i = 0; i < 2; i++) {
+        Pic r, d, rs, ds;
+        make_pic(&r, VQ_PIX_FMT_420, depth[i], 37, 29, 3, 0);
+        make_pic(&d, VQ_PIX_FMT_420, depth[i], 37, 29, 8, 0);
+        to_semiplanar(&r, &rs);
+        to_semiplanar(&d, &ds);
+        double a = NAN, b = NAN;
+        char msg[256];
+        CHECK(!score("ssimulacra2", &r, &d, 1, 1, &a, NULL, 0));
+        CHECK_MSG(!score("ssimulacra2", &rs, &ds, 1, 1, &b, msg, sizeof(msg)),
+                  "%s", msg);
+        CHECK_MSG(a == b && a < 100.0, "%u-bit: planar %.9f, semi-planar %.9f",
+                  depth[i], a, b);
+        free_pics(&r, 1);
+        free_pics(&d, 1);
+        free_pics(&rs, 1);
+        free_pics(&ds, 1);
+    }
+}
+
 /* checkasm style: every CPU variant this machine runs against the C path,
  * record for record, on random pictures (odd sizes, every format/depth). */
 static void test_cpu_variants(void)
@@ -349,5 +415,6 @@ int main(void)
     test_color_change();
     test_threads();
     test_cpu_variants();
+    test_semiplanar();
     TEST_END();
 }
