@@ -90,6 +90,8 @@ struct VqFex {
     size_t acc_off;         /* offset of this extractor's record in its
                                backend's per-frame buffer (vq_acc_layout) */
     size_t scratch_size;    /* per-worker CPU scratch (see cpu_run) */
+    unsigned order;         /* selection order in its context (0 first);
+                               the log order follows it, as libvmaf's */
     bool on_gpu;            /* chosen backend for this run */
     bool gpu_ready;         /* gpu_init succeeded, gpu_close not yet called */
     void *gpu_priv;         /* owned by the extractor's gpu_* functions */

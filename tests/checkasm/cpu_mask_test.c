@@ -102,7 +102,8 @@ static int run_frames(unsigned w, unsigned h, unsigned bpc, Run *run)
     static const char *const features[] = {
         "psnr", "name=adm:debug=true", "name=motion:debug=true",
         "name=vif:debug=true", "name=float_vif:debug=true",
-        "name=float_adm:debug=true", "float_motion", "ssimulacra2",
+        "name=float_adm:debug=true", "float_motion",
+        "name=float_ssim:enable_lcs=true", "ssim", "ssimulacra2",
     };
     int e = vq_open(&ctx, &cfg);
     for (unsigned i = 0; !e && i < sizeof(features) / sizeof(features[0]);
