@@ -34,6 +34,7 @@ struct VqContext {
     bool started;       /* first picture seen, extractors initialized */
     bool failed;        /* a GPU or extractor error: the run cannot go on */
     bool flushed;
+    bool color_warned;  /* a later pair's colour description differed */
     unsigned n_submitted;
     unsigned n_ready;   /* frames whose outputs (models included) are final */
     unsigned n_delivered;
@@ -81,7 +82,8 @@ static inline bool vq_fex_runs_on(const VqContext *ctx, const VqFex *fex,
 bool vq_in_host_buf(const VqContext *ctx, const void *p, size_t len);
 
 /* pipeline.c */
-int vq_pipeline_start(VqContext *ctx, const VqPicture *ref);
+int vq_pipeline_start(VqContext *ctx, const VqPicture *ref,
+                      const VqPicture *dis);
 void vq_pipeline_stop(VqContext *ctx);
 
 /* Seconds between the first submit and the last frame received. */

@@ -61,9 +61,11 @@ void vq_cpu_close(VqCpuRun **prun)
     *prun = NULL;
 }
 
+/* Copies hold the stored planes (FFmpeg's rounded-up chroma), so an
+ * extractor may read the chroma column/row that the scored size drops. */
 static size_t plane_row(const VqFormat *fmt, unsigned p)
 {
-    return (size_t)fmt->w[p] * fmt->bytes_per_sample;
+    return (size_t)fmt->sw[p] * fmt->bytes_per_sample;
 }
 
 static int slot_open(VqCpuRun *run, CpuSlot *s)
@@ -73,7 +75,7 @@ static int slot_open(VqCpuRun *run, CpuSlot *s)
     for (unsigned k = 0; k < 2; k++)
         for (unsigned p = 0; p < fmt->n_planes; p++)
             if (run->planes & (1u << p))
-                total += VQ_ALIGN(plane_row(fmt, p) * fmt->h[p], 64);
+                total += VQ_ALIGN(plane_row(fmt, p) * fmt->sh[p], 64);
     s->pix = malloc(total ? total : 1);
     s->acc = malloc(run->acc_size ? run->acc_size : 1);
     if (!s->pix || !s->acc)
@@ -88,7 +90,7 @@ static int slot_open(VqCpuRun *run, CpuSlot *s)
             f->plane[p].stride = (ptrdiff_t)plane_row(fmt, p);
             f->plane[p].w = fmt->w[p];
             f->plane[p].h = fmt->h[p];
-            off += VQ_ALIGN(plane_row(fmt, p) * fmt->h[p], 64);
+            off += VQ_ALIGN(plane_row(fmt, p) * fmt->sh[p], 64);
         }
     }
     return 0;
@@ -220,7 +222,7 @@ static void copy_frame(VqCpuRun *run, VqFrame *dst, const VqFrame *src)
         }
         uint8_t *d = (uint8_t *)dst->plane[p].data;
         const uint8_t *sp = src->plane[p].data;
-        for (unsigned y = 0; y < fmt->h[p]; y++)
+        for (unsigned y = 0; y < fmt->sh[p]; y++)
             memcpy(d + y * row, sp + (ptrdiff_t)y * src->plane[p].stride, row);
     }
 }

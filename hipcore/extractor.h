@@ -33,6 +33,10 @@ typedef enum VqExactness {
 enum {
     /* Needs every frame in order (never subsampled). */
     VQ_FEX_TEMPORAL = 1 << 0,
+    /* Reads the pictures' colour description (VqFormat matrix, range,
+     * chroma_loc): init checks it; a change later in the run is warned
+     * about. */
+    VQ_FEX_USES_COLOR = 1 << 1,
 };
 
 #define VQ_FEX_MAX_OUTPUTS 32

@@ -158,9 +158,12 @@ static int choose_backends(VqContext *ctx)
     return err;
 }
 
-int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
+int vq_pipeline_start(VqContext *ctx, const VqPicture *ref,
+                      const VqPicture *dis)
 {
     int err = vq_format_from_picture(&ctx->fmt, ref, "reference", &ctx->err);
+    if (!err && dis)
+        err = vq_format_set_color(&ctx->fmt, ref, dis);
     if (err)
         return err;
     if (!ctx->n_fex && !ctx->n_model)
@@ -222,6 +225,15 @@ static int collect_slot(VqContext *ctx, VqSlot *slot)
         fex->n_finalized++;
     }
     return 0;
+}
+
+/* Whether an active extractor reads the pictures' colour description. */
+static bool uses_color(const VqContext *ctx)
+{
+    for (unsigned i = 0; i < ctx->n_fex; i++)
+        if (ctx->fex[i]->desc->flags & VQ_FEX_USES_COLOR)
+            return true;
+    return false;
 }
 
 /* Collects finished GPU slots and CPU frames in order; with wait, all. */
@@ -294,9 +306,9 @@ static bool frames_pinned(const VqContext *ctx, const VqFrame *r,
     for (unsigned k = 0; k < 2; k++)
         for (unsigned p = 0; p < n_stored; p++) {
             const VqPlane *pl = &(k ? d : r)->plane[p];
-            if (!pl->h)
+            if (!fmt->sh[p])
                 continue;
-            size_t len = (size_t)pl->stride * (pl->h - 1) +
+            size_t len = (size_t)pl->stride * (fmt->sh[p] - 1) +
                          vq_raw_row_bytes(fmt, p);
             if (!vq_in_host_buf(ctx, pl->data, len))
                 return false;
@@ -363,7 +375,7 @@ static int download_frames(VqContext *ctx, const DeviceInput *dev,
     unsigned n_stored = fmt->semiplanar ? 2 : fmt->n_planes;
     size_t need = 0;
     for (unsigned p = 0; p < n_stored; p++)
-        need += 2 * vq_raw_row_bytes(fmt, p) * fmt->h[p];
+        need += 2 * vq_raw_row_bytes(fmt, p) * fmt->sh[p];
     if (ctx->dl_size < need) {
         void *b = realloc(ctx->dl, need);
         if (!b)
@@ -388,10 +400,10 @@ static int download_frames(VqContext *ctx, const DeviceInput *dev,
             int err = vq_gpu_download2d(ctx->gpu, up, (uint8_t *)ctx->dl + off,
                                         row, src[k]->plane[p].data,
                                         (size_t)src[k]->plane[p].stride, row,
-                                        fmt->h[p]);
+                                        fmt->sh[p]);
             if (err)
                 return err;
-            off += row * fmt->h[p];
+            off += row * fmt->sh[p];
         }
     }
     return vq_gpu_sync(ctx->gpu, up);
@@ -411,7 +423,7 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
     int err;
     if (!ctx->started) {
         ctx->t_start = vq_now();
-        err = vq_pipeline_start(ctx, ref);
+        err = vq_pipeline_start(ctx, ref, dis);
         if (err) {
             ctx->failed = true;
             vq_pipeline_stop(ctx);
@@ -429,6 +441,15 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
         err = vq_frame_from_picture(&d, &ctx->fmt, dis, "distorted", &ctx->err);
     if (err)
         return err;
+    if (!ctx->color_warned && uses_color(ctx) &&
+        (vq_color_differs(&ctx->fmt, 0, ref) ||
+         vq_color_differs(&ctx->fmt, 1, dis))) {
+        ctx->color_warned = true;
+        vq_log(ctx, VQ_LOG_LEVEL_WARNING,
+               "frame %u: the colour description (matrix, range, chroma "
+               "location) changed; the first frame's is kept for the run",
+               ctx->n_submitted);
+    }
     unsigned index = ctx->n_submitted;
     if (ctx->staging)
         err = submit_gpu(ctx, &r, &d, index, dev);

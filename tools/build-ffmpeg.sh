@@ -84,7 +84,7 @@ set -- \
     --enable-libvqhip --pkg-config-flags=--static \
     --enable-indev=lavfi \
     --enable-filter=vqhip,psnr,format,scale,metadata,split,null,setpts,settb,extractplanes \
-    --enable-filter=testsrc,testsrc2,gblur,avgblur,noise \
+    --enable-filter=testsrc,testsrc2,gblur,avgblur,noise,setparams \
     --enable-decoder=rawvideo,wrapped_avframe \
     --enable-encoder=rawvideo,wrapped_avframe \
     --enable-demuxer=rawvideo,yuv4mpegpipe \

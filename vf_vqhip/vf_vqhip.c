@@ -311,6 +311,45 @@ static int queue_frame(AVFilterContext *ctx, AVFrame *frame, int scored)
     return release_pending(ctx);
 }
 
+/* The frame's colour description in libvqhip's terms (ssimulacra2 converts
+ * to RGB with it); what libvqhip does not know is VQ_MATRIX_OTHER. */
+static VqMatrix vq_matrix(enum AVColorSpace cs)
+{
+    switch (cs) {
+    case AVCOL_SPC_UNSPECIFIED: return VQ_MATRIX_UNSPECIFIED;
+    case AVCOL_SPC_BT709:       return VQ_MATRIX_BT709;
+    case AVCOL_SPC_BT470BG:
+    case AVCOL_SPC_SMPTE170M:   return VQ_MATRIX_BT601;
+    case AVCOL_SPC_SMPTE240M:   return VQ_MATRIX_SMPTE240M;
+    case AVCOL_SPC_FCC:         return VQ_MATRIX_FCC;
+    case AVCOL_SPC_BT2020_NCL:  return VQ_MATRIX_BT2020_NCL;
+    case AVCOL_SPC_YCGCO:       return VQ_MATRIX_YCGCO;
+    default:                    return VQ_MATRIX_OTHER;
+    }
+}
+
+static VqChromaLoc vq_chroma_loc(enum AVChromaLocation loc)
+{
+    switch (loc) {
+    case AVCHROMA_LOC_LEFT:       return VQ_CHROMA_LOC_LEFT;
+    case AVCHROMA_LOC_CENTER:     return VQ_CHROMA_LOC_CENTER;
+    case AVCHROMA_LOC_TOPLEFT:    return VQ_CHROMA_LOC_TOPLEFT;
+    case AVCHROMA_LOC_TOP:        return VQ_CHROMA_LOC_TOP;
+    case AVCHROMA_LOC_BOTTOMLEFT: return VQ_CHROMA_LOC_BOTTOMLEFT;
+    case AVCHROMA_LOC_BOTTOM:     return VQ_CHROMA_LOC_BOTTOM;
+    default:                      return VQ_CHROMA_LOC_UNSPECIFIED;
+    }
+}
+
+static void set_color(VqPicture *pic, const AVFrame *f)
+{
+    pic->matrix     = vq_matrix(f->colorspace);
+    pic->range      = f->color_range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL :
+                      f->color_range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED :
+                                                           VQ_RANGE_UNSPECIFIED;
+    pic->chroma_loc = vq_chroma_loc(f->chroma_location);
+}
+
 static void wrap_picture(VqPicture *pic, const AVFrame *f,
                          const VQHIPContext *s)
 {
@@ -323,6 +362,7 @@ static void wrap_picture(VqPicture *pic, const AVFrame *f,
         pic->data[p]   = f->data[p];
         pic->stride[p] = f->linesize[p];
     }
+    set_color(pic, f);
 }
 
 #if VQHIP_DRM
@@ -379,6 +419,7 @@ static int drm_import(AVFilterContext *ctx, const AVFrame *f, DrmImport *d,
     pic->pic.bpc = s->bpc;
     pic->pic.w = f->width;
     pic->pic.h = f->height;
+    set_color(&pic->pic, f);
     for (int l = 0; l < desc->nb_layers; l++)
         for (int p = 0; p < desc->layers[l].nb_planes && n < 3; p++, n++) {
             const AVDRMPlaneDescriptor *pl = &desc->layers[l].planes[p];

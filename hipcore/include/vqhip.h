@@ -116,6 +116,40 @@ typedef struct VqConfig {
 } VqConfig;
 
 /*
+ * Colour description of a picture, as FFmpeg's AVFrame carries it. Zero is
+ * "unspecified" everywhere, so a zero-initialised VqPicture keeps working.
+ * Only extractors that convert to RGB read it (ssimulacra2); what they do
+ * with unspecified values is in the README.
+ */
+typedef enum VqMatrix {
+    VQ_MATRIX_UNSPECIFIED = 0,
+    VQ_MATRIX_BT709,       /* ITU-R BT.709 */
+    VQ_MATRIX_BT601,       /* BT.601 = BT.470BG = SMPTE 170M */
+    VQ_MATRIX_SMPTE240M,
+    VQ_MATRIX_FCC,
+    VQ_MATRIX_BT2020_NCL,
+    VQ_MATRIX_YCGCO,
+    VQ_MATRIX_OTHER,       /* known to the caller, not to vqhip (RGB, ICtCp, BT.2020 CL ...) */
+} VqMatrix;
+
+typedef enum VqRange {
+    VQ_RANGE_UNSPECIFIED = 0,
+    VQ_RANGE_LIMITED,      /* "tv": Y 16..235, Cb/Cr 16..240 (scaled for > 8 bits) */
+    VQ_RANGE_FULL,         /* "pc" */
+} VqRange;
+
+/* Where 4:2:0 / 4:2:2 chroma samples sit relative to luma (AVChromaLocation). */
+typedef enum VqChromaLoc {
+    VQ_CHROMA_LOC_UNSPECIFIED = 0,
+    VQ_CHROMA_LOC_LEFT,        /* MPEG-2: co-sited with the left luma, vertically between rows */
+    VQ_CHROMA_LOC_CENTER,      /* MPEG-1 / JPEG */
+    VQ_CHROMA_LOC_TOPLEFT,
+    VQ_CHROMA_LOC_TOP,
+    VQ_CHROMA_LOC_BOTTOMLEFT,
+    VQ_CHROMA_LOC_BOTTOM,
+} VqChromaLoc;
+
+/*
  * A picture as the caller holds it: planar Y, Cb, Cr (only Y for GRAY;
  * semi-planar layouts: see VqPixFmt),
  * samples of bpc bits (8: one byte each; 10, 12, 16: two bytes, native
@@ -130,6 +164,13 @@ typedef struct VqPicture {
     unsigned w, h;
     const void *data[3];
     ptrdiff_t stride[3];
+    /* Colour description (0: unspecified). Taken from the first pair of a
+     * run (a later change is logged as a warning); the reference and the
+     * distorted picture may differ. Read only by extractors that convert
+     * to RGB, which refuse values outside the enums. */
+    VqMatrix matrix;
+    VqRange range;
+    VqChromaLoc chroma_loc;
 } VqPicture;
 
 typedef struct VqScore {
