@@ -5,6 +5,7 @@
  * once every extractor has finalized it (fex->lag frames later for temporal
  * extractors, unless flushed) and the models have scored it.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,15 +60,38 @@ static const char *model_backend(VqContext *ctx, const VqModel *m)
     return "hip";
 }
 
+/* Whether fex runs on this context's GPU: its kernels, or on the fake
+ * device (tests) its CPU code, for extractors without frame-to-frame
+ * state (a temporal one's CPU state would be shared with the fallback). */
+static bool vq_fex_has_gpu(const VqContext *ctx, const VqFex *fex)
+{
+    if (vq_gpu_is_fake(ctx->gpu))
+        return !(fex->desc->flags & VQ_FEX_TEMPORAL);
+    return fex->desc->gpu_run != NULL;
+}
+
+void vq_fex_gpu_close(VqContext *ctx, VqFex *fex)
+{
+    if (fex->gpu_ready && vq_gpu_is_fake(ctx->gpu)) {
+        free(fex->gpu_priv); /* run_on_gpu's scratch */
+        fex->gpu_priv = NULL;
+    } else if (fex->gpu_ready && fex->desc->gpu_close) {
+        fex->desc->gpu_close(fex, ctx->gpu);
+    }
+    fex->gpu_ready = false;
+}
+
 /* Chooses each extractor's backend and sets up GPU staging. */
 static int choose_backends(VqContext *ctx)
 {
-    unsigned planes = 0, n_gpu = 0, n_cpu = 0;
+    unsigned planes = 0, n_gpu = 0, n_cpu = 0, history = 0;
+    bool fake = ctx->gpu && vq_gpu_is_fake(ctx->gpu);
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
         fex->on_gpu = false;
-        if (ctx->gpu && fex->desc->gpu_run) {
-            int err = fex->desc->gpu_init ? fex->desc->gpu_init(fex, ctx->gpu) : 0;
+        if (ctx->gpu && vq_fex_has_gpu(ctx, fex)) {
+            int err = fex->desc->gpu_init && !fake
+                      ? fex->desc->gpu_init(fex, ctx->gpu) : 0;
             fex->gpu_ready = true;
             if (err) {
                 if (ctx->cfg.strict)
@@ -75,9 +99,7 @@ static int choose_backends(VqContext *ctx)
                 vq_log(ctx, VQ_LOG_LEVEL_WARNING,
                        "%s: GPU setup failed, computing it on the CPU: %s",
                        fex->desc->name, ctx->err.msg);
-                if (fex->desc->gpu_close)
-                    fex->desc->gpu_close(fex, ctx->gpu);
-                fex->gpu_ready = false;
+                vq_fex_gpu_close(ctx, fex);
             } else {
                 fex->on_gpu = true;
             }
@@ -92,6 +114,8 @@ static int choose_backends(VqContext *ctx)
         if (fex->on_gpu) {
             n_gpu++;
             planes |= fex->planes;
+            if ((fex->desc->flags & VQ_FEX_TEMPORAL) && fex->lag > history)
+                history = fex->lag < VQ_MAX_HISTORY ? fex->lag : VQ_MAX_HISTORY;
         } else {
             n_cpu++;
         }
@@ -105,9 +129,15 @@ static int choose_backends(VqContext *ctx)
         return vq_fail(&ctx->err, VQ_ENOMEM, "cannot start %u threads", threads);
     size_t acc_gpu = vq_acc_layout(ctx->fex, ctx->n_fex, true);
     int err = vq_cpu_open(&ctx->cpu, ctx);
+    /* Slots beyond the frames in flight keep the host copies of the frames
+     * before them that a temporal extractor's CPU path would need (to
+     * verify a frame, or to take over after a fault). */
     if (!err && n_gpu)
         err = vq_staging_open(&ctx->staging, ctx->gpu, &ctx->fmt, planes,
-                              ctx->cfg.depth, acc_gpu, ctx->pool, &ctx->err);
+                              ctx->cfg.depth + history, acc_gpu, ctx->pool,
+                              &ctx->err);
+    if (err == VQ_EDEVICE && n_gpu)
+        err = vq_fallback(ctx);
     return err;
 }
 
@@ -141,12 +171,9 @@ void vq_pipeline_stop(VqContext *ctx)
     vq_threadpool_close(&ctx->pool);
     if (ctx->staging)
         vq_staging_close(&ctx->staging);
-    for (unsigned i = 0; i < ctx->n_fex; i++) {
-        VqFex *fex = ctx->fex[i];
-        if (fex->gpu_ready && fex->desc->gpu_close)
-            fex->desc->gpu_close(fex, ctx->gpu);
-        fex->gpu_ready = false;
-    }
+    for (unsigned i = 0; i < ctx->n_fex; i++)
+        vq_fex_gpu_close(ctx, ctx->fex[i]);
+    vq_verify_free(ctx);
 }
 
 /* Reads back one slot's results (waiting for them) and finalizes them. */
@@ -154,21 +181,24 @@ static int collect_slot(VqContext *ctx, VqSlot *slot)
 {
     if (!slot->busy)
         return 0;
-    slot->busy = false;
     if (slot->has_work) {
         double t = vq_now();
         int err = vq_gpu_event_sync(ctx->gpu, slot->done);
         ctx->t_wait += vq_now() - t;
         if (err)
-            return err;
+            return err; /* still in flight: a fallback recomputes it */
+        if (vq_gpu_fault_drop(ctx->gpu, slot->index))
+            memset(slot->acc_host, 0, ctx->staging->acc_size);
     }
+    slot->busy = false;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
         if (!fex->on_gpu)
             continue;
         if (vq_fex_runs_on(ctx, fex, slot->index)) {
-            int err = fex->desc->finalize(fex, slot->acc_host + fex->acc_off,
-                                          slot->index);
+            const void *acc = slot->acc_host + fex->acc_off;
+            int err = slot->verify ? vq_verify_finalize(ctx, fex, slot, acc)
+                                   : fex->desc->finalize(fex, acc, slot->index);
             if (err)
                 return err;
         }
@@ -177,18 +207,53 @@ static int collect_slot(VqContext *ctx, VqSlot *slot)
     return 0;
 }
 
-/* Collects finished GPU slots and CPU frames in order; with wait, all. */
+/* Busy slots, oldest first. */
+static unsigned slots_in_flight(const VqContext *ctx, VqSlot **out)
+{
+    const VqStaging *st = ctx->staging;
+    unsigned n = 0;
+    for (unsigned k = 0; k < st->depth; k++) {
+        VqSlot *slot = &st->slot[(ctx->next_slot + k) % st->depth];
+        if (slot->busy)
+            out[n++] = slot;
+    }
+    return n;
+}
+
+VqSlot *vq_held_slot(VqContext *ctx, unsigned index)
+{
+    for (unsigned k = 0; ctx->staging && k < ctx->staging->depth; k++) {
+        VqSlot *slot = &ctx->staging->slot[k];
+        if (slot->held && slot->index == index)
+            return slot;
+    }
+    return NULL;
+}
+
+static int collect_once(VqContext *ctx, bool wait);
+
+/* Collects finished GPU slots and CPU frames in order; with wait, all. A
+ * device error moves the run to the CPU (vq_fallback). */
 static int collect(VqContext *ctx, bool wait)
+{
+    int err = collect_once(ctx, wait);
+    if (err == VQ_EDEVICE && ctx->staging) {
+        err = vq_fallback(ctx);
+        if (!err)
+            err = collect_once(ctx, wait);
+    }
+    return err;
+}
+
+static int collect_once(VqContext *ctx, bool wait)
 {
     int err = ctx->cpu ? vq_cpu_collect(ctx->cpu, wait) : 0;
     if (err || !ctx->staging)
         return err;
-    unsigned depth = ctx->staging->depth;
-    for (unsigned n = 0; n < depth; n++) {
-        /* The oldest slot in flight is the one after the newest. */
-        VqSlot *slot = &ctx->staging->slot[(ctx->next_slot + n) % depth];
-        if (!slot->busy)
-            continue;
+    VqSlot *fl[VQ_MAX_SLOTS];
+    unsigned n_fl = slots_in_flight(ctx, fl);
+    for (unsigned n = 0; n < n_fl; n++) {
+        VqSlot *slot = fl[n];
         if (!wait && slot->has_work) {
             int done = vq_gpu_event_done(ctx->gpu, slot->done);
             if (done < 0)
@@ -210,6 +275,24 @@ static unsigned frames_final(const VqFex *fex)
     return fex->n_finalized > fex->lag ? fex->n_finalized - fex->lag : 0;
 }
 
+/* A model's score is a number: NaN or infinity (from non-finite inputs,
+ * e.g. a feature that is infinite on identical frames) stops the run. */
+static int check_finite(VqContext *ctx, const VqModel *m, unsigned index)
+{
+    for (unsigned k = 0; k < vq_model_output_count(m); k++) {
+        const char *name = vq_model_output_name(m, k);
+        double v;
+        if (vq_collector_get(&ctx->coll, vq_collector_find(&ctx->coll, name),
+                             index, &v) && !isfinite(v))
+            return vq_fail(&ctx->err, VQ_EMODEL, "model '%s' gave %s for "
+                           "'%s' on frame %u (a feature it reads is not "
+                           "finite there): no score can be reported",
+                           vq_model_name(m), isnan(v) ? "NaN" : "infinity",
+                           name, index);
+    }
+    return 0;
+}
+
 /* Advances n_ready over frames whose outputs are all final. */
 static int update_ready(VqContext *ctx)
 {
@@ -222,6 +305,8 @@ static int update_ready(VqContext *ctx)
         for (unsigned k = 0; sampled && k < ctx->n_model; k++) {
             int err = vq_model_predict(ctx->model[k], &ctx->coll, i,
                                        ctx->model_backend[k], &ctx->err);
+            if (!err)
+                err = check_finite(ctx, ctx->model[k], i);
             if (err)
                 return err;
         }
@@ -257,34 +342,93 @@ static bool frames_pinned(const VqContext *ctx, const VqFrame *r,
     return true;
 }
 
+/* Whether frame index + ahead is verified (ahead > 0: whether one of the
+ * next `ahead` frames is, whose temporal extractors need this one). */
+static bool verify_frame(const VqContext *ctx, unsigned index, unsigned ahead)
+{
+    unsigned n = ctx->cfg.verify;
+    for (unsigned a = 0; n && a <= ahead; a++)
+        if ((index + a) % n == 0)
+            return true;
+    return false;
+}
+
+static unsigned hold_history(const VqContext *ctx)
+{
+    return ctx->staging->depth - ctx->cfg.depth;
+}
+
+/* An extractor's kernels for one frame; on the fake device (tests without
+ * a GPU) its CPU code on the slot's host-memory planes. */
+static int run_on_gpu(VqContext *ctx, VqFex *fex, VqSlot *slot,
+                      unsigned index)
+{
+    void *acc = slot->acc_dev + fex->acc_off;
+    if (!vq_gpu_is_fake(ctx->gpu))
+        return fex->desc->gpu_run(fex, ctx->gpu, &slot->view[0],
+                                  &slot->view[1], index, acc);
+    VqFrame f[2];
+    memset(f, 0, sizeof(f));
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned p = 0; p < 3; p++) {
+            const VqDevPlane *d = &slot->view[k].plane[p];
+            f[k].plane[p] = (VqPlane){ d->data, (ptrdiff_t)d->pitch, d->w,
+                                       d->h };
+        }
+    int err = vq_gpu_fail(ctx->gpu, 0, fex->desc->name); /* launch faults */
+    if (!err && fex->scratch_size && !fex->gpu_priv &&
+        !(fex->gpu_priv = aligned_alloc(64, (fex->scratch_size + 63) &
+                                            ~(size_t)63)))
+        err = vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+    return err ? err : fex->desc->cpu_run(fex, &f[0], &f[1], index, acc,
+                                          fex->gpu_priv);
+}
+
 static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
                       unsigned index, const DeviceInput *dev)
 {
     VqStaging *st = ctx->staging;
-    VqSlot *slot = &st->slot[ctx->next_slot];
-    int err = collect_slot(ctx, slot);
+    VqSlot *slot = &st->slot[ctx->next_slot], *fl[VQ_MAX_SLOTS];
+    /* At most cfg.depth frames in flight; the ring has more slots. */
+    unsigned n_fl = slots_in_flight(ctx, fl);
+    int err = 0;
+    for (unsigned k = 0; !err && n_fl - k >= ctx->cfg.depth; k++)
+        err = collect_slot(ctx, fl[k]);
+    if (!err)
+        err = collect_slot(ctx, slot);
     if (err)
         return err;
     slot->index = index;
     slot->has_work = false;
+    slot->held = false;
     for (unsigned i = 0; i < ctx->n_fex; i++)
         if (ctx->fex[i]->on_gpu && vq_fex_runs_on(ctx, ctx->fex[i], index))
             slot->has_work = true;
+    slot->verify = slot->has_work && verify_frame(ctx, index, 0);
+    vq_gpu_set_frame(ctx->gpu, index);
     if (slot->has_work) {
         double t0 = vq_now();
-        if (dev)
+        if (dev) {
             err = vq_staging_upload_device(st, slot, ref, dis, dev->producer);
-        else if (frames_pinned(ctx, ref, dis))
+            if (slot->verify && !ctx->verify_warned) {
+                vq_log(ctx, VQ_LOG_LEVEL_WARNING, "verify: pictures in device "
+                       "memory are not verified (no host copy)");
+                ctx->verify_warned = true;
+            }
+            slot->verify = false;
+        } else if (frames_pinned(ctx, ref, dis)) {
+            /* uploaded in place; a host copy only where verify needs one */
+            if (verify_frame(ctx, index, hold_history(ctx)))
+                vq_staging_hold(st, slot, ref, dis);
             err = vq_staging_upload_pinned(st, slot, ref, dis);
-        else
+        } else {
             err = vq_staging_upload(st, slot, ref, dis);
+        }
         double t1 = vq_now();
         for (unsigned i = 0; !err && i < ctx->n_fex; i++) {
             VqFex *fex = ctx->fex[i];
             if (fex->on_gpu && vq_fex_runs_on(ctx, fex, index))
-                err = fex->desc->gpu_run(fex, ctx->gpu, &slot->view[0],
-                                         &slot->view[1], index,
-                                         slot->acc_dev + fex->acc_off);
+                err = run_on_gpu(ctx, fex, slot, index);
         }
         if (!err)
             err = vq_staging_finish(st, slot);
@@ -383,8 +527,16 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
     if (err)
         return err;
     unsigned index = ctx->n_submitted;
-    if (ctx->staging)
+    if (ctx->staging) {
         err = submit_gpu(ctx, &r, &d, index, dev);
+        /* this frame was not in flight: it goes to the CPU below */
+        if (err == VQ_EDEVICE)
+            err = vq_fallback(ctx);
+        if (!err && dev && !ctx->staging)
+            err = vq_fail(&ctx->err, VQ_EDEVICE, "%s; pictures in device "
+                          "memory cannot be scored on the CPU after that",
+                          ctx->fallback_reason);
+    }
     if (!err && dev && vq_cpu_active(ctx->cpu))
         err = download_frames(ctx, dev, &r, &d, &r, &d);
     if (!err) {
@@ -487,6 +639,8 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
     out->index = index;
     out->n = n;
     out->scores = ctx->frame_scores;
+    out->backend = ctx->fell_back && index >= ctx->fallback_frame
+                   ? "cpu" : ctx->backend_name;
     ctx->n_delivered++;
     return 0;
 }

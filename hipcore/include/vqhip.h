@@ -113,6 +113,11 @@ typedef struct VqConfig {
      * (e.g. FFmpeg's CUDA context, made current around every call) instead
      * of selecting `device`'s primary context. NVIDIA platform. */
     int use_current_context;
+    /* Self-check of the GPU: every verify-th frame is also computed on the
+     * CPU and compared (bit for bit for exact features, within the
+     * feature's tolerance otherwise); on a mismatch the CPU's values are
+     * used and the mismatch is logged and counted (vq_run_info). 0: off. */
+    unsigned verify;
 } VqConfig;
 
 /*
@@ -141,6 +146,8 @@ typedef struct VqFrameScores {
     unsigned index;        /* frame number, counted from 0 in submit order */
     unsigned n;
     const VqScore *scores; /* valid until the next vq_receive() or vq_close() */
+    const char *backend;   /* where this frame was computed: "hip", "cpu" or
+                              "hip+cpu" (after a GPU fault: "cpu") */
 } VqFrameScores;
 
 typedef struct VqContext VqContext;
@@ -243,7 +250,27 @@ const char *vq_output_backend(const VqContext *ctx, const char *name);
 const char *vq_backend_name(const VqContext *ctx);
 const char *vq_device_name(const VqContext *ctx);
 
-/* Writes the log of everything received so far, in libvmaf's layout. */
+/* How the run went, for summaries and reports. */
+typedef struct VqRunInfo {
+    unsigned submitted, received;
+    int complete;            /* flushed, every frame received, no error, not
+                                marked incomplete */
+    const char *incomplete;  /* why not ("" when complete) */
+    int fell_back;           /* a GPU fault moved the run to the CPU */
+    unsigned fallback_frame; /* first frame computed on the CPU after it */
+    const char *fallback_reason;
+    unsigned verify;         /* verify= every N-th frame (0: off) */
+    unsigned verified;       /* frames checked on the CPU */
+    unsigned mismatches;     /* of those, frames where the GPU differed */
+} VqRunInfo;
+int vq_run_info(const VqContext *ctx, VqRunInfo *info);
+/* Marks the run as incomplete (e.g. interrupted by a signal): the log says
+ * so. */
+void vq_set_incomplete(VqContext *ctx, const char *reason);
+
+/* Writes the log of everything received so far, in libvmaf's layout. The
+ * file appears complete or not at all: it is written under a temporary
+ * name beside `path` and renamed. "-" writes to standard output. */
 int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt);
 int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt);
 int vq_pool_from_name(const char *name, VqPool *pool);
