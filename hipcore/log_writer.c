@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "c_locale.h"
@@ -289,11 +290,20 @@ int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt)
         fmt != VQ_LOG_SUB)
         return vq_fail(&ctx->err, VQ_EINVAL, "unknown log format %d", (int)fmt);
     /* A log appears whole or not at all: written beside its final name,
-     * flushed to disk, then renamed over it. */
+     * flushed to disk, then renamed over it. Paths that are not regular
+     * files (a device such as /dev/stdout, a pipe, a symbolic link) are
+     * written in place: renaming would replace them. */
     bool to_stdout = !strcmp(path, "-");
+    struct stat st;
+    bool direct = !to_stdout && !lstat(path, &st) && !S_ISREG(st.st_mode);
     char *tmp = NULL;
     FILE *f = stdout;
-    if (!to_stdout) {
+    if (direct) {
+        f = fopen(path, "w");
+        if (!f)
+            return vq_fail(&ctx->err, VQ_EIO, "cannot write log '%s': %s",
+                           path, strerror(errno));
+    } else if (!to_stdout) {
         size_t n = strlen(path) + 32;
         tmp = malloc(n);
         if (!tmp)
@@ -317,6 +327,11 @@ int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt)
     }
     c_locale_leave(&loc);
     int bad = ferror(f), e = errno;
+    if (direct) {
+        bad |= fclose(f);
+        return bad ? vq_fail(&ctx->err, VQ_EIO, "error writing log '%s': %s",
+                             path, strerror(errno ? errno : e)) : 0;
+    }
     if (to_stdout) {
         bad |= fflush(f);
         e = errno;

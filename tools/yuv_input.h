@@ -11,11 +11,15 @@ typedef struct YuvInput {
     int y4m;
     VqPixFmt fmt;
     unsigned bpc, w, h;
+    int range;              /* Y4M XCOLORRANGE: 0 unknown, 1 limited, 2 full */
     size_t plane_size[3];   /* bytes of each stored plane */
     unsigned plane_w[3], plane_h[3];
     unsigned char *buf;     /* one frame */
     size_t frame_size;
 } YuvInput;
+
+/* Largest side accepted (as libvqhip). */
+#define YUV_MAX_SIDE 16384
 
 /* Opens path; for raw files fmt/bpc/w/h describe the layout, for .y4m files
  * (or a "YUV4MPEG2" header) they come from the header and the given values
