@@ -253,6 +253,27 @@ static int fex_create(VqContext *ctx, const VqSpec *spec, VqFex **out)
     return 0;
 }
 
+bool vq_fex_needed_by_model(const VqContext *ctx, const VqFex *fex)
+{
+    for (unsigned i = 0; i < ctx->n_model; i++)
+        for (unsigned j = 0; j < vq_model_input_count(ctx->model[i]); j++) {
+            const char *spec, *output;
+            vq_model_input(ctx->model[i], j, &spec, &output);
+            for (unsigned k = 0; k < fex->n_outputs; k++)
+                if (!strcmp(fex->out_name[k], output))
+                    return true;
+        }
+    return false;
+}
+
+void vq_fex_drop(VqContext *ctx, unsigned i)
+{
+    fex_free(ctx->fex[i]);
+    memmove(&ctx->fex[i], &ctx->fex[i + 1],
+            (ctx->n_fex - i - 1) * sizeof(ctx->fex[0]));
+    ctx->n_fex--;
+}
+
 static int same_options(const VqFex *a, const VqFex *b)
 {
     for (const VqOption *o = a->desc->options; o && o->name; o++) {
@@ -262,6 +283,32 @@ static int same_options(const VqFex *a, const VqFex *b)
             return 0;
     }
     return 1;
+}
+
+/* Whether output `name` is written by an extractor other than `self` or by
+ * a model; names the writer in *who. */
+static bool output_taken(const VqContext *ctx, const VqFex *self,
+                         const VqModel *self_model, const char *name,
+                         const char **who)
+{
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        const VqFex *o = ctx->fex[i];
+        for (unsigned k = 0; o != self && k < o->n_outputs; k++)
+            if (!strcmp(o->out_name[k], name)) {
+                *who = o->desc->name;
+                return true;
+            }
+    }
+    for (unsigned i = 0; i < ctx->n_model; i++) {
+        const VqModel *m = ctx->model[i];
+        for (unsigned k = 0; m != self_model && k < vq_model_output_count(m);
+             k++)
+            if (!strcmp(vq_model_output_name(m, k), name)) {
+                *who = vq_model_name(m);
+                return true;
+            }
+    }
+    return false;
 }
 
 /* Adds an extractor, or finds the identical one already selected. */
@@ -291,6 +338,20 @@ static int use_feature(VqContext *ctx, const char *text, VqFex **found)
     if (ctx->n_fex == VQ_MAX_FEX) {
         fex_free(fex);
         return vq_fail(&ctx->err, VQ_EINVAL, "too many features");
+    }
+    /* Two writers of one output would overwrite each other's values. */
+    for (unsigned k = 0; k < fex->n_outputs; k++) {
+        const char *who;
+        if (!output_taken(ctx, fex, NULL, fex->out_name[k], &who))
+            continue;
+        err = vq_fail(&ctx->err, VQ_EINVAL, "'%s' writes '%s', which %s%s "
+                      "already writes (selected with other options that do "
+                      "not change the output's name): select it once, or with "
+                      "options that name its outputs apart", text,
+                      fex->out_name[k], strcmp(who, fex->desc->name) ?
+                      "model or feature " : "feature ", who);
+        fex_free(fex);
+        return err;
     }
     ctx->fex[ctx->n_fex++] = fex;
     if (found)
@@ -345,6 +406,16 @@ int vq_use_model(VqContext *ctx, const char *spec)
             snprintf(why, sizeof(why), "%s", ctx->err.msg);
             vq_fail(&ctx->err, err, "model '%s' input '%s': %s",
                     vq_model_name(m), output, why);
+            vq_model_close(&m);
+            return err;
+        }
+    }
+    for (unsigned k = 0; k < vq_model_output_count(m); k++) {
+        const char *who, *name = vq_model_output_name(m, k);
+        if (output_taken(ctx, NULL, m, name, &who)) {
+            err = vq_fail(&ctx->err, VQ_EINVAL, "model '%s' writes '%s', "
+                          "which %s already writes: give the model another "
+                          "name=", vq_model_name(m), name, who);
             vq_model_close(&m);
             return err;
         }

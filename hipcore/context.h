@@ -113,6 +113,11 @@ void vq_verify_free(VqContext *ctx);
 /* The slot of the ring holding frame `index` with its host copy, or NULL. */
 VqSlot *vq_held_slot(VqContext *ctx, unsigned index);
 
+/* context.c: whether a model reads one of fex's outputs; removes
+ * extractor i (before the run starts). */
+bool vq_fex_needed_by_model(const VqContext *ctx, const VqFex *fex);
+void vq_fex_drop(VqContext *ctx, unsigned i);
+
 /* pipeline.c */
 int vq_pipeline_start(VqContext *ctx, const VqPicture *ref);
 void vq_pipeline_stop(VqContext *ctx);

@@ -153,9 +153,21 @@ int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
         VqFex *fex = ctx->fex[i];
         fex->fmt = ctx->fmt;
         err = fex->desc->init(fex, &ctx->fmt);
+        /* skip_unsupported: an extractor that cannot score this size or
+         * format is left out, unless a model needs it */
+        if (err == VQ_EUNSUPPORTED && ctx->cfg.skip_unsupported &&
+            !vq_fex_needed_by_model(ctx, fex)) {
+            vq_log(ctx, VQ_LOG_LEVEL_WARNING, "%s (skip_unsupported: its "
+                   "outputs are left out)", ctx->err.msg);
+            vq_fex_drop(ctx, i--);
+            err = 0;
+        }
         if (err)
             return err;
     }
+    if (!ctx->n_fex && !ctx->n_model)
+        return vq_fail(&ctx->err, VQ_EUNSUPPORTED, "no selected feature can "
+                       "score %ux%u pictures", ctx->fmt.w[0], ctx->fmt.h[0]);
     ctx->started = true;
     err = choose_backends(ctx);
     if (err)
@@ -506,8 +518,9 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
         return vq_fail(&ctx->err, VQ_ESTATE, "submit after flush");
     vq_err_clear(&ctx->err);
     int err;
-    if (!ctx->started) {
+    if (!ctx->n_submitted)
         ctx->t_start = vq_now();
+    if (!ctx->started) {
         err = vq_pipeline_start(ctx, ref);
         if (err) {
             ctx->failed = true;
@@ -552,6 +565,21 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
         err = update_ready(ctx);
     if (err)
         ctx->failed = true;
+    return err;
+}
+
+int vq_configure(VqContext *ctx, const VqPicture *geometry)
+{
+    if (!ctx || !geometry)
+        return VQ_EINVAL;
+    if (ctx->started || ctx->failed)
+        return vq_fail(&ctx->err, VQ_ESTATE, "vq_configure: the run has "
+                       "already started");
+    int err = vq_pipeline_start(ctx, geometry);
+    if (err) {
+        ctx->failed = true;
+        vq_pipeline_stop(ctx);
+    }
     return err;
 }
 

@@ -97,7 +97,7 @@ int vq_fault_check(VqFaults *f, VqFaultKind kind, VqErrBuf *e,
 
 int vq_fault_watchdog(const VqFaults *f, VqErrBuf *e, double waited)
 {
-    return vq_fail(e, VQ_EDEVICE, "GPU: work did not complete within %.1f s "
+    return vq_fail(e, VQ_EDEVICE, "GPU: work did not complete within %.2f s "
                    "(watchdog; VQHIP_GPU_TIMEOUT=%g): the device is hung or "
                    "far too slow", waited, f->timeout);
 }

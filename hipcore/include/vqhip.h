@@ -118,6 +118,11 @@ typedef struct VqConfig {
      * feature's tolerance otherwise); on a mismatch the CPU's values are
      * used and the mismatch is logged and counted (vq_run_info). 0: off. */
     unsigned verify;
+    /* Nonzero: an extractor that cannot score the pictures' size or format
+     * (VQ_EUNSUPPORTED at the start, with a message saying its minimum) is
+     * left out with a warning and the others go on; unless a model needs
+     * it. 0: the run fails. */
+    int skip_unsupported;
 } VqConfig;
 
 /*
@@ -174,6 +179,13 @@ int vq_use_model(VqContext *ctx, const char *spec);
 /* Lists every feature extractor this build knows, with its options, into buf
  * (one per line, "name: opt1 opt2 ..."); returns the length needed. */
 size_t vq_list_features(char *buf, size_t size);
+
+/* Optional, before the first picture: sets the run's pixel format, depth
+ * and size from `geometry` (its planes are not read) and starts the
+ * extractors, so that one that cannot score that size or format says so
+ * now (VQ_EUNSUPPORTED), e.g. when a filter graph is configured. Pictures
+ * must then match it. */
+int vq_configure(VqContext *ctx, const VqPicture *geometry);
 
 /* Feeds one reference/distorted pair. Both pictures must have the same format,
  * bit depth and size as the first pair. Returns 0, or a negative error. */
