@@ -106,11 +106,20 @@ int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
              unsigned w, unsigned h, char *err, size_t errsz)
 {
     memset(in, 0, sizeof(*in));
-    in->f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!in->f) {
-        snprintf(err, errsz, "cannot open '%s'", path);
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        snprintf(err, errsz, "cannot open '%s': %s", path, strerror(errno));
         return -1;
     }
+    return yuv_open_stream(in, f, path, fmt, bpc, w, h, err, errsz);
+}
+
+int yuv_open_stream(YuvInput *in, FILE *f, const char *path, VqPixFmt fmt,
+                    unsigned bpc, unsigned w, unsigned h, char *err,
+                    size_t errsz)
+{
+    memset(in, 0, sizeof(*in));
+    in->f = f;
     size_t len = strlen(path);
     int c = fgetc(in->f);
     if (c != EOF)

@@ -26,6 +26,11 @@ typedef struct YuvInput {
  * are ignored. Returns 0 or a message in err. */
 int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
              unsigned w, unsigned h, char *err, size_t errsz);
+/* As yuv_open on an open stream (owned: yuv_close closes it unless it is
+ * stdin); path names it in messages and by its .y4m extension. */
+int yuv_open_stream(YuvInput *in, FILE *f, const char *path, VqPixFmt fmt,
+                    unsigned bpc, unsigned w, unsigned h, char *err,
+                    size_t errsz);
 /* 1: a frame was read into pic; 0: end of file; -1: error (message in err). */
 int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz);
 /* As yuv_read, into buf (in->frame_size bytes) instead of in->buf. */
