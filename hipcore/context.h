@@ -118,6 +118,18 @@ VqSlot *vq_held_slot(VqContext *ctx, unsigned index);
 bool vq_fex_needed_by_model(const VqContext *ctx, const VqFex *fex);
 void vq_fex_drop(VqContext *ctx, unsigned i);
 
+/* gpu_frames.c: the GPU side of the frame flow. */
+bool vq_fex_has_gpu(const VqContext *ctx, const VqFex *fex);
+int vq_gpu_submit(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
+                  unsigned index, bool device, VqStream producer);
+/* Reads back one slot's results (waiting for them) and finalizes them. */
+int vq_gpu_collect_slot(VqContext *ctx, VqSlot *slot);
+/* Busy slots, oldest first; returns their count. */
+unsigned vq_gpu_in_flight(const VqContext *ctx, VqSlot **out);
+/* Host copies of device pictures for the extractors that run on the CPU. */
+int vq_download_frames(VqContext *ctx, VqStream producer, const VqFrame *dref,
+                       const VqFrame *ddis, VqFrame *href, VqFrame *hdis);
+
 /* pipeline.c */
 int vq_pipeline_start(VqContext *ctx, const VqPicture *ref);
 void vq_pipeline_stop(VqContext *ctx);

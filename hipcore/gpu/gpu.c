@@ -203,10 +203,11 @@ int vq_gpu_malloc_pitch(VqGpu *gpu, void **ptr, size_t *pitch, size_t row,
     return err;
 }
 
+/* After a fault, memory is left allocated: freeing synchronizes with the
+ * device, which may never answer again (a hung kernel). */
 void vq_gpu_free(VqGpu *gpu, void *ptr)
 {
-    (void)gpu;
-    if (ptr)
+    if (ptr && !gpu->dead)
         hipFree(ptr);
 }
 
@@ -293,8 +294,7 @@ void vq_gpu_release_import(VqGpu *gpu, void *handle)
 
 void vq_gpu_host_free(VqGpu *gpu, void *ptr)
 {
-    (void)gpu;
-    if (ptr)
+    if (ptr && !gpu->dead)
         hipHostFree(ptr);
 }
 
