@@ -129,6 +129,7 @@ typedef struct VQHIPContext {
     int flushed;
     int failed;
     int configured;        /* a run started: the log is this run's */
+    int log_written;
     uint64_t nb_unscored;  /* main frames passed on without a reference */
     uint64_t nb_ref_repeats; /* reference frames scored more than once */
     int64_t last_ref_pts;
@@ -845,7 +846,16 @@ static int activate_in_context(AVFilterContext *ctx)
     err = vq_flush(s->vq);
     if (err < 0)
         return vq_report(ctx, err, "vq_flush");
-    return release_pending(ctx);
+    if ((ret = release_pending(ctx)) < 0)
+        return ret;
+    /* The log is written now, while a failure (a full disk) can still stop
+     * ffmpeg with an error; uninit writes it only for runs cut short. */
+    if (s->log_path) {
+        s->log_written = 1;
+        if ((err = vq_write_log(s->vq, s->log_path, s->log_fmt)) < 0)
+            return vq_report(ctx, err, "vq_write_log");
+    }
+    return 0;
 }
 
 static int activate(AVFilterContext *ctx)
@@ -950,7 +960,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     }
     /* Once a run started, the log is this run's, complete or marked
      * incomplete: never an earlier run's file left in place. */
-    if (s->vq && s->configured && s->log_path) {
+    if (s->vq && s->configured && s->log_path && !s->log_written) {
         int err;
         if (*s->why)
             vq_set_incomplete(s->vq, s->why);
