@@ -31,7 +31,7 @@ step "sanitizers (address, undefined), CPU path"
 ninja -C build-san
 VQHIP_MODEL_DIR=../shared/models ASAN_OPTIONS=detect_leaks=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    meson test -C build-san --print-errorlogs --suite unit
+    meson test -C build-san --print-errorlogs --suite unit --suite golden
 VQHIP_MODEL_DIR=../shared/models ASAN_OPTIONS=detect_leaks=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     build-san/tests/golden_check "${VQHIP_GOLDEN_DIR:-../shared/golden}" \
@@ -40,6 +40,9 @@ VQHIP_MODEL_DIR=../shared/models ASAN_OPTIONS=detect_leaks=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     build-san/tests/golden_check "${VQHIP_GOLDEN_DIR:-../shared/golden}" \
     build/tests/golden-clips --clip g08
+
+step "reliability: FATE and hostile use of the filter under sanitizers, fuzzing"
+tools/reliability-ci.sh
 
 step "FFmpeg filter: Debian 12's FFmpeg 5.1 and the newest release, FATE"
 for series in debian newest; do

@@ -21,6 +21,8 @@
 #                      libvqhip and FFmpeg builds go to prefix-NAME/ and
 #                      build/SERIES-NAME/, e.g. VQHIP_VARIANT=nvidia
 #                      VQHIP_MESON_ARGS="-Dhip_platform=nvidia -Dprefer_static=true"
+#   VQHIP_FFMPEG_CONFIGURE  extra FFmpeg configure options (e.g. sanitizer
+#                      flags: tools/reliability-ci.sh)
 #   VQHIP_FFMPEG_CUDA  1: FFmpeg with CUDA hardware frames (ffnvcodec headers
 #                      from Debian's nv-codec-headers, hwupload_cuda,
 #                      hwdownload), for a libvqhip built for NVIDIA
@@ -88,6 +90,8 @@ set -- \
     --enable-muxer=null,rawvideo,framecrc,yuv4mpegpipe \
     --enable-protocol=file,pipe \
     $x86asm
+# shellcheck disable=SC2086 # a list of extra configure options
+set -- "$@" ${VQHIP_FFMPEG_CONFIGURE:-}
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 # DRM PRIME and VAAPI frames (the filter imports them into HIP on AMD).
 if [ "${VQHIP_FFMPEG_CUDA:-0}" != 1 ] && pkg-config --exists libdrm libva libva-drm; then
