@@ -129,6 +129,7 @@ typedef struct VQHIPContext {
     int flushed;
     int failed;
     int configured;        /* a run started: the log is this run's */
+    int64_t nb_output;     /* frames sent on */
     int log_written;
     uint64_t nb_unscored;  /* main frames passed on without a reference */
     uint64_t nb_ref_repeats; /* reference frames scored more than once */
@@ -272,12 +273,11 @@ static void set_meta(AVDictionary **metadata, const char *name, double d)
     av_dict_set(metadata, key, value, 0);
 }
 
-/* Sends on every pending frame whose scores are in, oldest first. After
- * vq_flush() all of them are; before, this stops at the first frame that
- * libvqhip has not finished (VQ_EAGAIN). With depth=1 it first waits for the
- * work already submitted, so that a frame waits only for the inputs a
- * temporal feature needs; otherwise finished work is collected when the next
- * frames arrive, which keeps the GPU busy while they are decoded. */
+/* Sends on pending frames, oldest first, while the output asks for frames
+ * (after vq_flush(): all of them). A frame waits for the work already
+ * submitted, and for more input only when a temporal feature needs the
+ * next frame (VQ_EAGAIN); frames submitted meanwhile (pushed inputs) keep
+ * the GPU busy up to `depth` frames. */
 static int release_pending(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
@@ -285,10 +285,19 @@ static int release_pending(AVFilterContext *ctx)
     int ret;
 
     while (av_fifo_peek(s->pending, &p, 1, 0) >= 0) {
+        /* Before the end, a frame leaves only when the output asks for one:
+         * the frames scored, pooled and logged are then the frames that
+         * went out, whatever the depth, also when the output closes early
+         * (-frames:v). */
+        if (!s->flushed && !ff_outlink_frame_wanted(ctx->outputs[0]))
+            return 0;
         if (p.scored) {
             VqFrameScores scores;
-            int err = s->depth == 1 ? vq_receive_wait(s->vq, &scores)
-                                    : vq_receive(s->vq, &scores);
+            /* The output asked for this frame: wait for the work in flight
+             * rather than read more input, so that how far the filter reads
+             * ahead (and so what a cut-short run scored) is the same at any
+             * depth; at the end everything is waited for anyway. */
+            int err = vq_receive_wait(s->vq, &scores);
             if (err == VQ_EAGAIN && !s->flushed)
                 return 0;
             if (err == VQ_EAGAIN || err == VQ_EOF) {
@@ -305,6 +314,7 @@ static int release_pending(AVFilterContext *ctx)
                         scores.backend, 0);
         }
         av_fifo_drain2(s->pending, 1);
+        s->nb_output++;
         ret = ff_filter_frame(ctx->outputs[0], p.frame);
         if (ret < 0)
             return ret;
@@ -816,14 +826,24 @@ static int activate_in_context(AVFilterContext *ctx)
     int ret, err;
 
     s->got_event = 0;
+    /* A frame held back until the output asked for it. */
+    if (!s->flushed && av_fifo_can_read(s->pending) &&
+        ff_outlink_frame_wanted(ctx->outputs[0])) {
+        int64_t before = s->nb_output;
+        if ((ret = release_pending(ctx)) < 0)
+            return ret;
+        if (s->nb_output != before)
+            return 0;
+    }
     ret = ff_framesync_activate(&s->fs);
     if (ret < 0)
         return ret;
     if (!s->fs.eof) {
         /* framesync handles one frame per call. When that frame is still
-         * waiting for its scores, nothing went out that would bring the next
-         * request: come back for the next input. */
-        if (s->got_event && av_fifo_can_read(s->pending))
+         * waiting for its scores and the output wants one, come back for
+         * the next input (nothing went out that would bring a request). */
+        if (s->got_event && av_fifo_can_read(s->pending) &&
+            ff_outlink_frame_wanted(ctx->outputs[0]))
             ff_filter_set_ready(ctx, 100);
         return 0;
     }
@@ -880,8 +900,8 @@ static void print_summary(AVFilterContext *ctx)
     VqRunInfo info;
 
     vq_run_info(s->vq, &info);
-    av_log(ctx, AV_LOG_INFO, "%s of %"PRIu64" frames, computed on %s%s%s:\n",
-           pool_name[s->pool], s->nb_submitted, vq_backend_name(s->vq),
+    av_log(ctx, AV_LOG_INFO, "%s of %u frames, computed on %s%s%s:\n",
+           pool_name[s->pool], info.received, vq_backend_name(s->vq),
            *device ? " " : "", device);
     if (info.fell_back)
         av_log(ctx, AV_LOG_WARNING, "GPU fault: frames %u and later were "
@@ -938,23 +958,14 @@ static av_cold void uninit(AVFilterContext *ctx)
         return; /* without its context the GPU state cannot be released */
     if (s->vq && s->nb_submitted && !s->failed) {
         int err = 0;
-        /* The output may have closed early (e.g. -frames:v, or ffmpeg
-         * interrupted): the scores of frames still in flight still count
-         * in the summary and the log, which says the run was cut short. */
-        if (!s->flushed) {
-            VqFrameScores scores;
+        /* The output closed early (e.g. -frames:v): the summary and the
+         * log hold the frames that went out (frames still in flight were
+         * never received: they were not part of the output), and the log
+         * says the run was cut short. */
+        if (!s->flushed)
             snprintf(s->why, sizeof(s->why), "the filter graph closed after "
-                     "%"PRIu64" frames, before its inputs ended (ffmpeg "
-                     "interrupted, or its output stopped taking frames)",
-                     s->nb_submitted);
-            err = vq_flush(s->vq);
-            while (err >= 0 && (err = vq_receive(s->vq, &scores)) >= 0)
-                ;
-            if (err == VQ_EOF)
-                err = 0;
-            if (err < 0)
-                vq_report(ctx, err, "vq_flush");
-        }
+                     "%"PRId64" frames went out, before its inputs ended",
+                     s->nb_output);
         if (err >= 0)
             print_summary(ctx);
     }
