@@ -21,8 +21,8 @@
 #                      libvqhip and FFmpeg builds go to prefix-NAME/ and
 #                      build/SERIES-NAME/, e.g. VQHIP_VARIANT=nvidia
 #                      VQHIP_MESON_ARGS="-Dhip_platform=nvidia -Dprefer_static=true"
-#   VQHIP_FFMPEG_CONFIGURE  extra FFmpeg configure options (e.g. sanitizer
-#                      flags: tools/reliability-ci.sh)
+#   VQHIP_FFMPEG_CONFIGURE  extra FFmpeg configure options, split on spaces
+#                      (e.g. sanitizer flags: tools/reliability-ci.sh)
 #   VQHIP_FFMPEG_CUDA  1: FFmpeg with CUDA hardware frames (ffnvcodec headers
 #                      from Debian's nv-codec-headers, hwupload_cuda,
 #                      hwdownload), for a libvqhip built for NVIDIA

@@ -14,12 +14,13 @@ res() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "reliability: ok   $2";
         else fail=$((fail + 1)); echo "reliability: FAIL $2"; fi; }
 
 # 1. sanitized FFmpeg + filter
-san_flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+# one word per option: build-ffmpeg.sh splits VQHIP_FFMPEG_CONFIGURE on spaces
+san_cfg="--extra-cflags=-fsanitize=address,undefined --extra-cflags=-fno-sanitize-recover=undefined --extra-cflags=-fno-omit-frame-pointer --extra-ldflags=-fsanitize=address,undefined --disable-x86asm"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 if VQHIP_VARIANT=san \
    VQHIP_MESON_ARGS="-Dhip_platform=none -Db_sanitize=address,undefined -Db_lundef=false" \
-   VQHIP_FFMPEG_CONFIGURE="--extra-cflags=$san_flags --extra-ldflags=$san_flags --disable-x86asm" \
+   VQHIP_FFMPEG_CONFIGURE="$san_cfg" \
    tools/build-ffmpeg.sh debian; then
     VQHIP_VARIANT=san tools/run-fate.sh debian
     res $? "FATE (vqhip) under ASan+UBSan"
