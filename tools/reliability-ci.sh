@@ -15,7 +15,7 @@ res() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "reliability: ok   $2";
 
 # 1. sanitized FFmpeg + filter
 # one word per option: build-ffmpeg.sh splits VQHIP_FFMPEG_CONFIGURE on spaces
-san_cfg="--extra-cflags=-fsanitize=address,undefined --extra-cflags=-fno-sanitize-recover=undefined --extra-cflags=-fno-omit-frame-pointer --extra-ldflags=-fsanitize=address,undefined --disable-x86asm"
+san_cfg="--extra-cflags=-fsanitize=address,undefined --extra-cflags=-fno-sanitize-recover=undefined --extra-cflags=-fno-omit-frame-pointer --extra-ldflags=-fsanitize=address,undefined --disable-asm"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 if VQHIP_VARIANT=san \
