@@ -72,7 +72,9 @@ typedef struct VqFexDesc {
                    unsigned index, void *acc_dev);
     void (*gpu_close)(VqFex *fex, struct VqGpu *gpu);
     /* Shared by both backends: accumulator record -> outputs (vq_fex_emit).
-     * Called on one thread, in frame order; may update priv. */
+     * Called on one thread, in frame order; may update priv, but keeps no
+     * state behind pointers (verify= saves and restores priv around dry
+     * runs). */
     int (*finalize)(VqFex *fex, const void *acc, unsigned index);
     /* End of stream: last temporal outputs and aggregates. */
     int (*flush)(VqFex *fex);

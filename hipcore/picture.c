@@ -4,6 +4,10 @@
 
 /* Largest luma side accepted: keeps every size product within 32 bits. */
 #define VQ_MAX_SIDE 16384
+/* Largest stride accepted (16 MiB, 256 times the widest row): the library
+ * cannot see how large the caller's buffers are, but no real picture has
+ * rows this far apart, and it keeps stride * rows far from overflowing. */
+#define VQ_MAX_STRIDE ((ptrdiff_t)1 << 24)
 
 const char *vq_pix_fmt_name(VqPixFmt fmt)
 {
@@ -126,6 +130,11 @@ int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
             return vq_fail(e, VQ_EINVAL,
                            "%s picture: plane %u stride %td is smaller than "
                            "its row (%zu bytes)", which, p, pic->stride[p], row);
+        if (pic->stride[p] > VQ_MAX_STRIDE)
+            return vq_fail(e, VQ_EINVAL,
+                           "%s picture: plane %u stride %td is beyond the "
+                           "limit (%td bytes)", which, p, pic->stride[p],
+                           VQ_MAX_STRIDE);
         if (fmt->bytes_per_sample == 2 &&
             (((uintptr_t)pic->data[p] | (uintptr_t)pic->stride[p]) & 1))
             return vq_fail(e, VQ_EINVAL,

@@ -54,6 +54,18 @@ void vq_staging_close(VqStaging **pst)
     *pst = NULL;
 }
 
+/* VQHIP_PITCH_JUNK=1 (parity runs): device planes start as junk, so a
+ * kernel that reads a row's pitch padding meets it (uploads write only the
+ * visible rows). 0xA5 samples are above every 10/12-bit maximum. */
+static int junk_fill(VqStaging *st, void *dev, size_t pitch, unsigned rows)
+{
+    if (!st->junk)
+        return 0;
+    int err = vq_gpu_memset(st->gpu, vq_gpu_upload_stream(st->gpu), dev, 0xA5,
+                            pitch * (rows ? rows : 1));
+    return err ? err : vq_gpu_sync(st->gpu, vq_gpu_upload_stream(st->gpu));
+}
+
 static int slot_open(VqStaging *st, VqSlot *s)
 {
     const VqFormat *fmt = &st->fmt;
@@ -93,6 +105,8 @@ static int slot_open(VqStaging *st, VqSlot *s)
             err = vq_gpu_malloc_pitch(st->gpu, &s->dev[k][p], &pitch,
                                       (size_t)fmt->sw[p] * fmt->bytes_per_sample,
                                       fmt->sh[p], "device plane allocation");
+            if (!err)
+                err = junk_fill(st, s->dev[k][p], pitch, fmt->sh[p]);
             s->view[k].plane[p].data = s->dev[k][p];
             s->view[k].plane[p].pitch = pitch;
             s->view[k].plane[p].w = fmt->w[p];
@@ -103,7 +117,9 @@ static int slot_open(VqStaging *st, VqSlot *s)
                 err = vq_gpu_malloc_pitch(st->gpu, &s->raw[k][sp],
                                           &s->raw_pitch[k][sp],
                                           vq_raw_row_bytes(fmt, sp), fmt->sh[sp],
-                                          "device plane allocation");
+                                          "device plane allocation") ||
+                      junk_fill(st, s->raw[k][sp], s->raw_pitch[k][sp],
+                                fmt->sh[sp]);
     }
     if (!err)
         err = vq_gpu_host_alloc(st->gpu, (void **)&s->acc_host, st->acc_size,
@@ -136,6 +152,8 @@ int vq_staging_open(VqStaging **pst, VqGpu *gpu, const VqFormat *fmt,
     st->pool = pool;
     const char *zc = getenv("VQHIP_ZERO_COPY");
     st->mapped = zc && *zc ? zc[0] == '1' : vq_gpu_integrated(gpu);
+    const char *junk = getenv("VQHIP_PITCH_JUNK");
+    st->junk = junk && !strcmp(junk, "1");
     st->slot = calloc(depth, sizeof(*st->slot));
     if (!st->slot)
         return vq_fail(e, VQ_ENOMEM, "out of memory");
@@ -215,7 +233,7 @@ static int stored_to_planar(VqStaging *st, VqSlot *slot, unsigned k,
         unsigned p = sp + c;
         if (!(st->planes & (1u << p)))
             continue;
-#if defined(VQ_HAVE_HIP)
+        /* without a HIP platform: fake_gpu.c's host loop (fake device) */
         int err = vq_gpu_fail(st->gpu,
             vq_convert_plane_launch(up, src, pitch, semi ? 2 : 1, c,
                                     fmt->msb_shift, bps,
@@ -223,10 +241,6 @@ static int stored_to_planar(VqStaging *st, VqSlot *slot, unsigned k,
                                     slot->view[k].plane[p].pitch, fmt->sw[p],
                                     fmt->sh[p]),
             "plane conversion");
-#else
-        (void)src; (void)pitch; (void)up; (void)bps;
-        int err = VQ_EDEVICE; /* no staging exists without a HIP platform */
-#endif
         if (err)
             return err;
     }
@@ -263,12 +277,11 @@ static int upload_stored(VqStaging *st, VqSlot *slot, unsigned k, unsigned sp,
     return err;
 }
 
-int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
-                      const VqFrame *dis)
+void vq_staging_hold(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                     const VqFrame *dis)
 {
     const VqFormat *fmt = &st->fmt;
     const VqFrame *pic[2] = { ref, dis };
-    VqStream up = vq_gpu_upload_stream(st->gpu);
     CopyJob job;
     job.n = 0;
     for (unsigned k = 0; k < 2; k++)
@@ -279,6 +292,30 @@ int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                                vq_raw_row_bytes(fmt, sp), fmt->sh[sp],
                                VQ_MAX_COPY_TASKS / 6);
     vq_parallel_for(st->pool, job.n, copy_rows, &job);
+    slot->held = true;
+}
+
+void vq_staging_held_frame(const VqStaging *st, const VqSlot *slot,
+                           unsigned k, VqFrame *out)
+{
+    const VqFormat *fmt = &st->fmt;
+    memset(out, 0, sizeof(*out));
+    for (unsigned sp = 0; sp < fmt->n_planes; sp++) {
+        if (!stored_needed(st, sp))
+            continue;
+        out->plane[sp].data = slot->host + slot->host_off[k][sp];
+        out->plane[sp].stride = (ptrdiff_t)slot->host_pitch[k][sp];
+        out->plane[sp].w = fmt->w[sp];
+        out->plane[sp].h = fmt->h[sp];
+    }
+}
+
+int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                      const VqFrame *dis)
+{
+    const VqFormat *fmt = &st->fmt;
+    VqStream up = vq_gpu_upload_stream(st->gpu);
+    vq_staging_hold(st, slot, ref, dis);
     for (unsigned k = 0; k < 2; k++) {
         for (unsigned sp = 0; sp < fmt->n_planes; sp++) {
             if (!stored_needed(st, sp))

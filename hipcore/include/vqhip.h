@@ -113,6 +113,16 @@ typedef struct VqConfig {
      * (e.g. FFmpeg's CUDA context, made current around every call) instead
      * of selecting `device`'s primary context. NVIDIA platform. */
     int use_current_context;
+    /* Self-check of the GPU: every verify-th frame is also computed on the
+     * CPU and compared (bit for bit for exact features, within the
+     * feature's tolerance otherwise); on a mismatch the CPU's values are
+     * used and the mismatch is logged and counted (vq_run_info). 0: off. */
+    unsigned verify;
+    /* Nonzero: an extractor that cannot score the pictures' size or format
+     * (VQ_EUNSUPPORTED at the start, with a message saying its minimum) is
+     * left out with a warning and the others go on; unless a model needs
+     * it. 0: the run fails. */
+    int skip_unsupported;
 } VqConfig;
 
 /*
@@ -182,6 +192,8 @@ typedef struct VqFrameScores {
     unsigned index;        /* frame number, counted from 0 in submit order */
     unsigned n;
     const VqScore *scores; /* valid until the next vq_receive() or vq_close() */
+    const char *backend;   /* where this frame was computed: "hip", "cpu" or
+                              "hip+cpu" (after a GPU fault: "cpu") */
 } VqFrameScores;
 
 typedef struct VqContext VqContext;
@@ -215,6 +227,13 @@ int vq_use_model(VqContext *ctx, const char *spec);
 /* Lists every feature extractor this build knows, with its options, into buf
  * (one per line, "name: opt1 opt2 ..."); returns the length needed. */
 size_t vq_list_features(char *buf, size_t size);
+
+/* Optional, before the first picture: sets the run's pixel format, depth
+ * and size from `geometry` (its planes are not read) and starts the
+ * extractors, so that one that cannot score that size or format says so
+ * now (VQ_EUNSUPPORTED), e.g. when a filter graph is configured. Pictures
+ * must then match it. */
+int vq_configure(VqContext *ctx, const VqPicture *geometry);
 
 /* Feeds one reference/distorted pair. Both pictures must have the same format,
  * bit depth and size as the first pair. Returns 0, or a negative error. */
@@ -291,7 +310,27 @@ const char *vq_output_backend(const VqContext *ctx, const char *name);
 const char *vq_backend_name(const VqContext *ctx);
 const char *vq_device_name(const VqContext *ctx);
 
-/* Writes the log of everything received so far, in libvmaf's layout. */
+/* How the run went, for summaries and reports. */
+typedef struct VqRunInfo {
+    unsigned submitted, received;
+    int complete;            /* flushed, every frame received, no error, not
+                                marked incomplete */
+    const char *incomplete;  /* why not ("" when complete) */
+    int fell_back;           /* a GPU fault moved the run to the CPU */
+    unsigned fallback_frame; /* first frame computed on the CPU after it */
+    const char *fallback_reason;
+    unsigned verify;         /* verify= every N-th frame (0: off) */
+    unsigned verified;       /* frames checked on the CPU */
+    unsigned mismatches;     /* of those, frames where the GPU differed */
+} VqRunInfo;
+int vq_run_info(const VqContext *ctx, VqRunInfo *info);
+/* Marks the run as incomplete (e.g. interrupted by a signal): the log says
+ * so. */
+void vq_set_incomplete(VqContext *ctx, const char *reason);
+
+/* Writes the log of everything received so far, in libvmaf's layout. The
+ * file appears complete or not at all: it is written under a temporary
+ * name beside `path` and renamed. "-" writes to standard output. */
 int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt);
 int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt);
 int vq_pool_from_name(const char *name, VqPool *pool);
