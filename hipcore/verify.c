@@ -36,7 +36,8 @@ static int grow(VqContext *ctx, void **p, size_t *have, size_t need)
     return *p ? 0 : vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
 }
 
-/* A held frame as the CPU path reads it: planar, low-bit samples. */
+/* A held frame as the CPU path reads it: planar, low-bit samples, the
+ * stored planes (fmt->sw/sh) behind views of the scored size. */
 static int cpu_view(VqContext *ctx, const VqSlot *slot, unsigned k,
                     VqFrame *out, uint8_t *pix)
 {
@@ -52,11 +53,11 @@ static int cpu_view(VqContext *ctx, const VqSlot *slot, unsigned k,
     for (unsigned p = 0; p < fmt->n_planes; p++) {
         if (!(ctx->staging->planes & (1u << p)))
             continue;
-        size_t row = (size_t)fmt->w[p] * fmt->bytes_per_sample;
+        size_t row = (size_t)fmt->sw[p] * fmt->bytes_per_sample;
         vq_frame_convert_plane(fmt, &raw, p, pix + off, row);
         out->plane[p] = (VqPlane){ pix + off, (ptrdiff_t)row, fmt->w[p],
                                    fmt->h[p] };
-        off += row * fmt->h[p];
+        off += row * fmt->sh[p];
     }
     return 0;
 }
@@ -68,7 +69,7 @@ static int cpu_record(VqContext *ctx, VqFex *fex, unsigned index)
     const VqFormat *fmt = &ctx->fmt;
     size_t pix = 0;
     for (unsigned p = 0; p < fmt->n_planes; p++)
-        pix += 2 * (size_t)fmt->w[p] * fmt->bytes_per_sample * fmt->h[p];
+        pix += 2 * (size_t)fmt->sw[p] * fmt->bytes_per_sample * fmt->sh[p];
     int err = grow(ctx, &ctx->vbuf.acc, &ctx->vbuf.acc_size, fex->acc_size);
     if (!err)
         err = grow(ctx, &ctx->vbuf.scratch, &ctx->vbuf.scratch_size,

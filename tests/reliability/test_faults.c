@@ -103,6 +103,15 @@ static void test_verify(void)
     rel_run(r, &cfg, "psnr|vif|adm", NULL, VQ_PIX_FMT_420, 8, W, H, N);
     CHECK(!r->err && r->info.verified == N && r->info.mismatches == 0);
     CHECK(rel_same(c, r, "verify=1 clean"));
+    /* odd size, converted layout: the CPU's view of a held frame holds the
+     * stored (rounded-up) chroma planes */
+    rel_run(c, &cpu, "psnr|vif|adm", NULL, VQ_PIX_FMT_P010, 10, W - 1, H - 1,
+            N / 4);
+    rel_run(r, &cfg, "psnr|vif|adm", NULL, VQ_PIX_FMT_P010, 10, W - 1, H - 1,
+            N / 4);
+    CHECK_MSG(!r->err && r->info.verified == N / 4 && !r->info.mismatches,
+              "verify=1 P010 %ux%u: %s", W - 1, H - 1, r->msg);
+    CHECK(rel_same(c, r, "verify=1 P010, odd size"));
     /* a model reading lost results: NaN is refused, never reported */
     setenv("VQHIP_FAULT", "drop@5", 1);
     cfg.verify = 0;
