@@ -39,6 +39,7 @@ struct VqContext {
     bool failed;        /* a GPU or extractor error: the run cannot go on */
     bool flushed;
     bool color_warned;  /* a later pair's colour description differed */
+    bool color_pending; /* vq_configure: the first pair gives the colour */
     unsigned n_submitted;
     unsigned n_ready;   /* frames whose outputs (models included) are final */
     unsigned n_delivered;

@@ -35,7 +35,8 @@ enum {
     VQ_FEX_TEMPORAL = 1 << 0,
     /* Reads the pictures' colour description (VqFormat matrix, range,
      * chroma_loc): init checks it; a change later in the run is warned
-     * about. */
+     * about. After vq_configure, init runs again at the first pair with
+     * that pair's description (same layout; docs/EXTRACTORS.md). */
     VQ_FEX_USES_COLOR = 1 << 1,
 };
 

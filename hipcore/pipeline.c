@@ -228,6 +228,37 @@ static bool uses_color(const VqContext *ctx)
     return false;
 }
 
+/* After vq_configure (whose geometry carries no real colour description)
+ * the first pair's colour description becomes the run's; the extractors
+ * that read it are initialized again with it. Nothing is in flight yet, and
+ * the size and format are unchanged, so their layout must stay the same. */
+static int color_from_first_pair(VqContext *ctx, const VqPicture *ref,
+                                 const VqPicture *dis)
+{
+    ctx->color_pending = false;
+    if (!vq_color_differs(&ctx->fmt, 0, ref) &&
+        !vq_color_differs(&ctx->fmt, 1, dis))
+        return 0;
+    vq_format_set_color(&ctx->fmt, ref, dis);
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
+        fex->fmt = ctx->fmt;
+        if (!(fex->desc->flags & VQ_FEX_USES_COLOR))
+            continue;
+        size_t acc = fex->acc_size, scratch = fex->scratch_size;
+        unsigned planes = fex->planes, lag = fex->lag;
+        int err = fex->desc->init(fex, &ctx->fmt);
+        if (err)
+            return err;
+        if (fex->acc_size != acc || fex->scratch_size != scratch ||
+            fex->planes != planes || fex->lag != lag)
+            return vq_fail(&ctx->err, VQ_EINVAL, "%s: its layout changed "
+                           "with the colour description (internal error)",
+                           fex->desc->name);
+    }
+    return 0;
+}
+
 /* Collects finished GPU slots and CPU frames in order; with wait, all. A
  * device error moves the run to the CPU (vq_fallback). */
 static int collect(VqContext *ctx, bool wait)
@@ -337,6 +368,12 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
             vq_pipeline_stop(ctx);
             return err;
         }
+    } else if (ctx->color_pending) {
+        err = color_from_first_pair(ctx, ref, dis);
+        if (err) {
+            ctx->failed = true;
+            return err;
+        }
     }
     if (dev && !ctx->gpu)
         return vq_fail(&ctx->err, VQ_EUNSUPPORTED,
@@ -400,6 +437,7 @@ int vq_configure(VqContext *ctx, const VqPicture *geometry)
         ctx->failed = true;
         vq_pipeline_stop(ctx);
     }
+    ctx->color_pending = !err;
     return err;
 }
 

@@ -232,7 +232,8 @@ size_t vq_list_features(char *buf, size_t size);
  * and size from `geometry` (its planes are not read) and starts the
  * extractors, so that one that cannot score that size or format says so
  * now (VQ_EUNSUPPORTED), e.g. when a filter graph is configured. Pictures
- * must then match it. */
+ * must then match it. The colour description (matrix, range, chroma_loc)
+ * is taken from the first pair submitted, not from `geometry`. */
 int vq_configure(VqContext *ctx, const VqPicture *geometry);
 
 /* Feeds one reference/distorted pair. Both pictures must have the same format,

@@ -254,6 +254,47 @@ static void test_color_change(void)
     free_pics(d, 2);
 }
 
+/* vq_configure's geometry has no real colour description: the first
+ * pair's is the run's, as without vq_configure (the filter configures). */
+static void test_configure_color(void)
+{
+    Pic r, d;
+    make_pic(&r, VQ_PIX_FMT_420, 8, 48, 40, 7, 0);
+    make_pic(&d, VQ_PIX_FMT_420, 8, 48, 40, 9, 0);
+    double plain = NAN, tagged = NAN, configured = NAN;
+    CHECK(!score("ssimulacra2", &r, &d, 1, 1, &plain, NULL, 0));
+    r.pic.matrix = d.pic.matrix = VQ_MATRIX_BT2020_NCL;
+    r.pic.range = d.pic.range = VQ_RANGE_FULL;
+    CHECK(!score("ssimulacra2", &r, &d, 1, 1, &tagged, NULL, 0));
+    VqConfig cfg = vq_default_config();
+    cfg.backend = VQ_BACKEND_CPU;
+    cfg.n_threads = 1;
+    cfg.log = log_cb;
+    logged[0] = '\0';
+    VqContext *ctx = NULL;
+    VqPicture geometry = { .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = 48, .h = 40 };
+    int err = vq_open(&ctx, &cfg);
+    if (!err)
+        err = vq_use_feature(ctx, "ssimulacra2");
+    if (!err)
+        err = vq_configure(ctx, &geometry);
+    if (!err)
+        err = vq_submit(ctx, &r.pic, &d.pic);
+    if (!err)
+        err = vq_flush(ctx);
+    VqFrameScores fs;
+    while (!err && vq_receive(ctx, &fs) == 0)
+        configured = fs.scores[0].value;
+    CHECK_MSG(!err, "%s", vq_last_error(ctx));
+    vq_close(&ctx);
+    CHECK_MSG(configured == tagged && tagged != plain,
+              "configured %.9f, tagged %.9f, untagged %.9f", configured,
+              tagged, plain);
+    CHECK_MSG(!strstr(logged, "colour description"), "logged: '%s'", logged);
+    free_pics(&r, 1);
+    free_pics(&d, 1);
+}
+
 static void test_threads(void)
 {
     enum { N = 5 };
@@ -413,6 +454,7 @@ int main(void)
     test_identical_and_gray();
     test_sizes_and_options();
     test_color_change();
+    test_configure_color();
     test_threads();
     test_cpu_variants();
     test_semiplanar();
