@@ -101,3 +101,11 @@ int vq_fault_watchdog(const VqFaults *f, VqErrBuf *e, double waited)
                    "(watchdog; VQHIP_GPU_TIMEOUT=%g): the device is hung or "
                    "far too slow", waited, f->timeout);
 }
+
+double vq_wait_pause(double waited)
+{
+    if (waited < VQ_WAIT_SPIN)
+        return 0.0;
+    double nap = waited / 64.0;
+    return nap < VQ_WAIT_MAX_NAP ? nap : VQ_WAIT_MAX_NAP;
+}

@@ -414,25 +414,30 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Waits for the event with a watchdog: yields for the first milliseconds
- * (frames take well under that), then polls every 200 us, and gives up
- * after the timeout instead of blocking for ever on a hung device. */
+/* Waits for the event with a watchdog. It polls instead of blocking in
+ * hipEventSynchronize, which never returns on a hung device. The polling
+ * adds no latency in the common case: the query repeats with only a yield
+ * in between for the first 2 ms, far longer than a frame takes; only a
+ * longer wait sleeps between queries, for a growing fraction of the time
+ * already waited (vq_wait_pause: under 2% of it, at most 1 ms). It gives
+ * up after the timeout with a device error. */
 int vq_gpu_event_sync(VqGpu *gpu, VqEvent ev)
 {
     if (gpu->dead)
         return vq_fail(gpu->err, VQ_EDEVICE, "GPU: unusable after a fault");
-    double t0 = now_s(), t = t0;
+    double t0 = now_s();
     for (;;) {
         int done = vq_gpu_event_done(gpu, ev);
         if (done)
             return done < 0 ? done : 0;
-        t = now_s();
-        if (t - t0 > gpu->faults.timeout)
-            return vq_fault_watchdog(&gpu->faults, gpu->err, t - t0);
-        if (t - t0 < 0.005) {
+        double waited = now_s() - t0;
+        if (waited > gpu->faults.timeout)
+            return vq_fault_watchdog(&gpu->faults, gpu->err, waited);
+        double nap = vq_wait_pause(waited);
+        if (nap <= 0.0) {
             sched_yield();
         } else {
-            struct timespec ts = { 0, 200000 };
+            struct timespec ts = { 0, (long)(nap * 1e9) };
             nanosleep(&ts, NULL);
         }
     }
