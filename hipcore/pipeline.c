@@ -402,11 +402,13 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
         /* this frame was not in flight: it goes to the CPU below */
         if (err == VQ_EDEVICE)
             err = vq_fallback(ctx);
-        if (!err && dev && !ctx->staging)
-            err = vq_fail(&ctx->err, VQ_EDEVICE, "%s; pictures in device "
-                          "memory cannot be scored on the CPU after that",
-                          ctx->fallback_reason);
     }
+    /* After a fault the GPU is not touched again: the CPU cannot read
+     * pictures in device memory (never a download from a faulted device). */
+    if (!err && dev && ctx->fell_back)
+        err = vq_fail(&ctx->err, VQ_EDEVICE, "%s; pictures in device "
+                      "memory cannot be scored on the CPU after that",
+                      ctx->fallback_reason);
     if (!err && dev && vq_cpu_active(ctx->cpu))
         err = vq_download_frames(ctx, dev->producer, &r, &d, &r, &d);
     if (!err) {

@@ -1,7 +1,7 @@
 /*
  * Device faults. Without a GPU: the fake device (VQHIP_FAKE_GPU=1, builds
  * without a HIP platform) runs the pipeline's GPU side in host memory.
- * With --gpu (a HIP build on a GPU machine; exit 77 when no GPU opens): the
+ * With --gpu (a HIP build on a GPU machine; exit 77 when no GPU is present): the
  * real device, every extractor on it, motion's GPU state included.
  * VQHIP_FAULT injects a failed launch, a failed copy, a hung kernel (the
  * watchdog), a lost device and lost GPU commands. Each run's per-frame
@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 
+#include "../common/gpu_present.h"
 #include "rel_common.h"
 
 #define W 96
@@ -137,24 +138,89 @@ static void test_bad_fault_spec(void)
     unsetenv("VQHIP_FAULT");
 }
 
-/* 77 (skip) when the real GPU does not open. */
-static int gpu_opens(void)
+/* Pictures uploaded in place have no host copy for the fallback. In pinned
+ * buffers (vq_host_alloc) the CPU can still read the frame being submitted:
+ * the run goes on with the CPU's scores. In device memory (fake device:
+ * host memory handed over as device pointers) the CPU cannot: a device
+ * error that says so, and the frames delivered before it are right. */
+static void test_in_place(void)
 {
-    VqConfig cfg = fake_cfg(1, 1);
-    cfg.strict = 1;
-    VqContext *ctx = NULL;
-    int err = vq_open(&ctx, &cfg);
-    if (err)
-        printf("no GPU opens: %s\n", vq_last_error(ctx));
-    vq_close(&ctx);
-    return !err;
+    VqConfig cpu = vq_default_config();
+    cpu.backend = VQ_BACKEND_CPU;
+    RelScores *clean = malloc(sizeof(*clean));
+    rel_run(clean, &cpu, "psnr|vif", NULL, VQ_PIX_FMT_420, 8, W, H, N);
+    /* rel_frame's layout: rows padded by 24 (luma) and 40 (chroma) bytes */
+    size_t one = (size_t)(W + 24) * H + 2 * (size_t)(W / 2 + 40) * (H / 2);
+    setenv("VQHIP_ZERO_COPY", "0", 1); /* else pinned pictures are staged */
+    for (unsigned device = 0; device < 2; device++) {
+        setenv("VQHIP_FAULT", "launch@5", 1);
+        VqConfig cfg = fake_cfg(2, 1);
+        VqContext *ctx = NULL;
+        RelScores *r = calloc(1, sizeof(*r));
+        int err = vq_open(&ctx, &cfg);
+        if (!err)
+            err = vq_use_feature(ctx, "psnr");
+        if (!err)
+            err = vq_use_feature(ctx, "vif");
+        uint8_t *pinned = err ? NULL : vq_host_alloc(ctx, 2 * one);
+        CHECK_MSG(device || pinned, "vq_host_alloc: %s", vq_last_error(ctx));
+        for (unsigned i = 0; !err && i < N; i++) {
+            RelFrame f;
+            rel_frame(&f, VQ_PIX_FMT_420, 8, W, H, i);
+            if (device) {
+                VqDevicePicture dr = { f.ref, cfg.device, NULL };
+                VqDevicePicture dd = { f.dis, cfg.device, NULL };
+                err = vq_submit_device(ctx, &dr, &dd);
+            } else if (pinned) {
+                memcpy(pinned, f.buf, 2 * one);
+                for (unsigned p = 0; p < 3; p++) {
+                    f.ref.data[p] = pinned + ((const uint8_t *)f.ref.data[p] -
+                                              f.buf);
+                    f.dis.data[p] = pinned + ((const uint8_t *)f.dis.data[p] -
+                                              f.buf);
+                }
+                err = vq_submit(ctx, &f.ref, &f.dis);
+            }
+            free(f.buf);
+            if (!err)
+                err = rel_take(ctx, r, 0);
+        }
+        if (!err)
+            err = vq_flush(ctx);
+        if (!err)
+            err = rel_take(ctx, r, 1);
+        const char *msg = vq_last_error(ctx);
+        if (device) {
+            CHECK_MSG(err == VQ_EDEVICE &&
+                      strstr(msg, "cannot be scored on the CPU"),
+                      "device pictures after a fault: %d %s", err, msg);
+            CHECK_MSG(r->n_frames <= 5, "%u frames delivered", r->n_frames);
+            for (unsigned i = 0; i < r->n_frames; i++)
+                for (unsigned j = 0; j < r->n_out; j++)
+                    CHECK_MSG(!memcmp(&r->v[i][j], &clean->v[i][j],
+                                      sizeof(double)),
+                              "device: frame %u %s", i, r->name[j]);
+        } else {
+            vq_run_info(ctx, &r->info);
+            CHECK_MSG(!err, "pinned pictures: %s", msg);
+            CHECK(r->info.fell_back && r->info.fallback_frame <= 5);
+            CHECK(rel_same(clean, r, "pinned pictures, launch@5"));
+        }
+        vq_close(&ctx);
+        free(r);
+        unsetenv("VQHIP_FAULT");
+    }
+    free(clean);
 }
 
 int main(int argc, char **argv)
 {
     real_gpu = argc > 1 && !strcmp(argv[1], "--gpu");
-    if (real_gpu && !gpu_opens())
-        return 77;
+    /* 77 (skip) only when no GPU is present; one that fails to open or
+     * run is a failure of the cases below */
+    int present = real_gpu ? vq_test_gpu_present("faults_gpu") : 0;
+    if (present)
+        return present;
     if (!real_gpu)
         setenv("VQHIP_FAKE_GPU", "1", 1);
     /* the real device's first launches load its code: more headroom */
@@ -185,6 +251,8 @@ int main(int argc, char **argv)
         }
     }
     test_bad_fault_spec();
+    if (!real_gpu)
+        test_in_place();
     printf("faults injected: %u, runs recovered with CPU-equal scores: %u, "
            "lost GPU results caught by verify: %u\n", n_injected, n_recovered,
            n_caught);

@@ -16,13 +16,15 @@
  *
  * usage: s2_golden GOLDEN_DIR CLIPS_DIR REF_TSV [--backend cpu|hip]
  *                  [--clip PREFIX]
- * Exit 77 with --backend hip when no GPU opens.
+ * Exit 77 with --backend hip only when no GPU is present
+ * (tests/common/gpu_present.h); a GPU that does not open is a failure.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/gpu_present.h"
 #include "vqhip.h"
 #include "yuv_input.h"
 
@@ -83,7 +85,7 @@ typedef struct Clip {
 } Clip;
 
 /* Scores every frame of a clip; colour in the pictures or in the options.
- * Returns 0, 77 (no GPU) or -1. */
+ * Returns 0 or -1. */
 static int run_clip(const Clip *c, const char *clips, const Row *r,
                     VqBackend backend, int use_options, double *score)
 {
@@ -93,11 +95,10 @@ static int run_clip(const Clip *c, const char *clips, const Row *r,
     VqContext *ctx = NULL;
     int err = vq_open(&ctx, &cfg);
     if (err) {
-        int skip = backend == VQ_BACKEND_HIP && err == VQ_EDEVICE;
-        printf("%s: %s\n", skip ? "no GPU, skipped" : "vq_open failed",
+        printf("vq_open failed: %s\n",
                ctx ? vq_last_error(ctx) : vq_strerror(err));
         vq_close(&ctx);
-        return skip ? 77 : -1;
+        return -1;
     }
     char spec[256] = "ssimulacra2";
     if (use_options)
@@ -165,6 +166,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--clip"))
             only = argv[i + 1];
     }
+    if (backend == VQ_BACKEND_HIP) {
+        int present = vq_test_gpu_present("s2_golden");
+        if (present)
+            return present;
+    }
     if (load_ref(argv[3]))
         return 1;
     char mpath[600];
@@ -204,13 +210,6 @@ int main(int argc, char **argv)
         for (unsigned i = 0; i < c.frames; i++)
             s[i] = s2[i] = sc[i] = NAN;
         int rc = run_clip(&c, clips, first, backend, 0, s);
-        if (rc == 77) {
-            free(s);
-            free(s2);
-            free(sc);
-            fclose(mf);
-            return 77;
-        }
         if (!rc && backend == VQ_BACKEND_HIP)
             rc = run_clip(&c, clips, first, VQ_BACKEND_CPU, 0, sc);
         int twice = strcmp(first->matrix, "unspecified") && c.w * c.h <= 1280 * 720;
