@@ -137,6 +137,11 @@ int vq_pipeline_start(VqContext *ctx, const VqPicture *ref,
                       const VqPicture *dis);
 void vq_pipeline_stop(VqContext *ctx);
 
+/* pipeline_color.c: for each valid pair before it is scored. After
+ * vq_configure, the first pair's colour description becomes the run's;
+ * a later change is warned about once. */
+int vq_color_pair(VqContext *ctx, const VqPicture *ref, const VqPicture *dis);
+
 /* Seconds between the first submit and the last frame received. */
 double vq_run_seconds(const VqContext *ctx);
 double vq_now(void);

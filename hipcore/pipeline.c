@@ -219,46 +219,6 @@ void vq_pipeline_stop(VqContext *ctx)
 
 static int collect_once(VqContext *ctx, bool wait);
 
-/* Whether an active extractor reads the pictures' colour description. */
-static bool uses_color(const VqContext *ctx)
-{
-    for (unsigned i = 0; i < ctx->n_fex; i++)
-        if (ctx->fex[i]->desc->flags & VQ_FEX_USES_COLOR)
-            return true;
-    return false;
-}
-
-/* After vq_configure (whose geometry carries no real colour description)
- * the first pair's colour description becomes the run's; the extractors
- * that read it are initialized again with it. Nothing is in flight yet, and
- * the size and format are unchanged, so their layout must stay the same. */
-static int color_from_first_pair(VqContext *ctx, const VqPicture *ref,
-                                 const VqPicture *dis)
-{
-    ctx->color_pending = false;
-    if (!vq_color_differs(&ctx->fmt, 0, ref) &&
-        !vq_color_differs(&ctx->fmt, 1, dis))
-        return 0;
-    vq_format_set_color(&ctx->fmt, ref, dis);
-    for (unsigned i = 0; i < ctx->n_fex; i++) {
-        VqFex *fex = ctx->fex[i];
-        fex->fmt = ctx->fmt;
-        if (!(fex->desc->flags & VQ_FEX_USES_COLOR))
-            continue;
-        size_t acc = fex->acc_size, scratch = fex->scratch_size;
-        unsigned planes = fex->planes, lag = fex->lag;
-        int err = fex->desc->init(fex, &ctx->fmt);
-        if (err)
-            return err;
-        if (fex->acc_size != acc || fex->scratch_size != scratch ||
-            fex->planes != planes || fex->lag != lag)
-            return vq_fail(&ctx->err, VQ_EINVAL, "%s: its layout changed "
-                           "with the colour description (internal error)",
-                           fex->desc->name);
-    }
-    return 0;
-}
-
 /* Collects finished GPU slots and CPU frames in order; with wait, all. A
  * device error moves the run to the CPU (vq_fallback). */
 static int collect(VqContext *ctx, bool wait)
@@ -368,12 +328,6 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
             vq_pipeline_stop(ctx);
             return err;
         }
-    } else if (ctx->color_pending) {
-        err = color_from_first_pair(ctx, ref, dis);
-        if (err) {
-            ctx->failed = true;
-            return err;
-        }
     }
     if (dev && !ctx->gpu)
         return vq_fail(&ctx->err, VQ_EUNSUPPORTED,
@@ -386,14 +340,10 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
         err = vq_frame_from_picture(&d, &ctx->fmt, dis, "distorted", &ctx->err);
     if (err)
         return err;
-    if (!ctx->color_warned && uses_color(ctx) &&
-        (vq_color_differs(&ctx->fmt, 0, ref) ||
-         vq_color_differs(&ctx->fmt, 1, dis))) {
-        ctx->color_warned = true;
-        vq_log(ctx, VQ_LOG_LEVEL_WARNING,
-               "frame %u: the colour description (matrix, range, chroma "
-               "location) changed; the first frame's is kept for the run",
-               ctx->n_submitted);
+    err = vq_color_pair(ctx, ref, dis);
+    if (err) {
+        ctx->failed = true;
+        return err;
     }
     unsigned index = ctx->n_submitted;
     if (ctx->staging) {
