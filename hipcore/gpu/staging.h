@@ -46,6 +46,12 @@ typedef struct VqSlot {
     VqEvent uploaded, done;
     VqEvent produced;          /* device pictures: the producer's work */
     bool busy;                 /* work enqueued, results not read yet */
+    bool held;                 /* host holds this frame's planes (copied by
+                                  vq_staging_upload or vq_staging_hold) until
+                                  the slot is reused: what a fallback to the
+                                  CPU and verify= recompute from */
+    unsigned char verify;      /* verify= checks this frame on the CPU: 1;
+                                  counted 2; a mismatch counted 3 */
     bool has_work;             /* false: no GPU extractor ran on this frame */
     unsigned index;
 } VqSlot;
@@ -54,7 +60,9 @@ typedef struct VqStaging {
     VqGpu *gpu;
     VqFormat fmt;
     unsigned planes;           /* VQ_PLANE_* to stage */
-    unsigned depth;
+    unsigned depth;            /* slots: frames in flight plus the frames
+                                  before them that temporal extractors'
+                                  CPU state would need (pipeline.c) */
     size_t acc_size;
     VqSlot *slot;
     VqThreadPool *pool;        /* host copies run on it when set */
@@ -62,6 +70,7 @@ typedef struct VqStaging {
      * memory is the host's: one copy instead of two). VQHIP_ZERO_COPY=1/0
      * forces it on or off. */
     bool mapped;
+    bool junk;                 /* VQHIP_PITCH_JUNK=1: see staging.c */
     unsigned lanes;            /* 0: everything on the compute stream */
     VqEvent joined[VQ_GPU_MAX_LANES];
 } VqStaging;
@@ -71,9 +80,10 @@ int vq_staging_open(VqStaging **st, VqGpu *gpu, const VqFormat *fmt,
                     VqThreadPool *pool, VqErrBuf *e);
 void vq_staging_close(VqStaging **st);
 
-/* Copies the planes into the slot's pinned memory, enqueues their uploads and
- * the clearing of the accumulators, and (without lanes) makes the compute
- * stream wait for the uploads. Returns once the caller's memory is no longer needed. */
+/* Copies the planes into the slot's pinned memory, enqueues their uploads
+ * and the clearing of the accumulators, and (without lanes) makes the
+ * compute stream wait for the uploads. Returns once the caller's memory is
+ * no longer needed. */
 int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                       const VqFrame *dis);
 /* As vq_staging_upload for pictures in pinned host memory (vq_host_alloc):
@@ -88,11 +98,19 @@ int vq_staging_upload_pinned(VqStaging *st, VqSlot *slot, const VqFrame *ref,
  * the caller's memory is no longer read. */
 int vq_staging_upload_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                              const VqFrame *dis, VqStream producer);
+/* Copies the planes into the slot's host memory only (pictures uploaded
+ * by another path whose pixels verify= or a fallback may need). */
+void vq_staging_hold(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                     const VqFrame *dis);
+/* The held planes of a slot as a host frame in the caller's layout
+ * (k: 0 reference, 1 distorted). */
+void vq_staging_held_frame(const VqStaging *st, const VqSlot *slot,
+                           unsigned k, VqFrame *out);
 /* Enqueues the accumulator download and records the slot's `done` event. */
 int vq_staging_finish(VqStaging *st, VqSlot *slot);
 
-/* Runs the extractors of later frames on n lanes (n >= 2; fewer when the
- * device gives fewer). */
+/* Runs the extractors of later frames on lanes, one per GPU extractor (n
+ * of them), at most VQ_GPU_MAX_LANES or VQHIP_LANES (0 or 1: none). */
 int vq_staging_use_lanes(VqStaging *st, unsigned n);
 /* Before a slot's extractors: every lane waits for the slot's uploads. */
 int vq_staging_fork(VqStaging *st, VqSlot *slot);
