@@ -10,7 +10,7 @@
 #              pictures in device memory, the golden test on the GPU,
 #              ssimulacra2 against libjxl's scores, device faults
 #     parity   checkgpu, the full set (--seed 1; PARITY_ARGS adds arguments,
-#              e.g. "--test cambi")
+#              e.g. "--test cambi,ciede")
 #     junk     the same with junk in the device planes' pitch padding
 #              (VQHIP_PITCH_JUNK=1)
 #     bench    vqhip_bench on the GPU (every extractor, the models, frames
