@@ -17,6 +17,7 @@ typedef struct CpuJob {
 
 struct CpuSlot {
     unsigned index;
+    uint64_t mask;              /* extractors computing this frame */
     uint8_t *pix;               /* owned copy of the planes CPU extractors read */
     VqFrame ref, dis;
     uint8_t *acc;
@@ -61,9 +62,11 @@ void vq_cpu_close(VqCpuRun **prun)
     *prun = NULL;
 }
 
+/* Copies hold the stored planes (FFmpeg's rounded-up chroma), so an
+ * extractor may read the chroma column/row that the scored size drops. */
 static size_t plane_row(const VqFormat *fmt, unsigned p)
 {
-    return (size_t)fmt->w[p] * fmt->bytes_per_sample;
+    return (size_t)fmt->sw[p] * fmt->bytes_per_sample;
 }
 
 static int slot_open(VqCpuRun *run, CpuSlot *s)
@@ -73,7 +76,7 @@ static int slot_open(VqCpuRun *run, CpuSlot *s)
     for (unsigned k = 0; k < 2; k++)
         for (unsigned p = 0; p < fmt->n_planes; p++)
             if (run->planes & (1u << p))
-                total += VQ_ALIGN(plane_row(fmt, p) * fmt->h[p], 64);
+                total += VQ_ALIGN(plane_row(fmt, p) * fmt->sh[p], 64);
     s->pix = malloc(total ? total : 1);
     s->acc = malloc(run->acc_size ? run->acc_size : 1);
     if (!s->pix || !s->acc)
@@ -88,7 +91,7 @@ static int slot_open(VqCpuRun *run, CpuSlot *s)
             f->plane[p].stride = (ptrdiff_t)plane_row(fmt, p);
             f->plane[p].w = fmt->w[p];
             f->plane[p].h = fmt->h[p];
-            off += VQ_ALIGN(plane_row(fmt, p) * fmt->h[p], 64);
+            off += VQ_ALIGN(plane_row(fmt, p) * fmt->sh[p], 64);
         }
     }
     return 0;
@@ -177,7 +180,7 @@ static int finalize_slot(VqCpuRun *run, CpuSlot *s)
     VqContext *ctx = run->ctx;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
-        if (fex->on_gpu)
+        if (fex->on_gpu || !(s->mask >> i & 1))
             continue;
         if (vq_fex_runs_on(ctx, fex, s->index)) {
             if (s->err[i])
@@ -220,7 +223,7 @@ static void copy_frame(VqCpuRun *run, VqFrame *dst, const VqFrame *src)
         }
         uint8_t *d = (uint8_t *)dst->plane[p].data;
         const uint8_t *sp = src->plane[p].data;
-        for (unsigned y = 0; y < fmt->h[p]; y++)
+        for (unsigned y = 0; y < fmt->sh[p]; y++)
             memcpy(d + y * row, sp + (ptrdiff_t)y * src->plane[p].stride, row);
     }
 }
@@ -228,17 +231,65 @@ static void copy_frame(VqCpuRun *run, VqFrame *dst, const VqFrame *src)
 int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
                   unsigned index)
 {
+    return vq_cpu_submit_mask(run, ref, dis, index, UINT64_MAX);
+}
+
+void vq_cpu_set_next(VqCpuRun *run, unsigned i, unsigned index)
+{
+    run->next_index[i] = index;
+}
+
+int vq_cpu_warm(VqCpuRun *run, unsigned i, const VqFrame *ref,
+                const VqFrame *dis, unsigned index)
+{
+    CpuSlot *s = &run->slot[0];
+    VqFex *fex = run->ctx->fex[i];
+    if (run->owned) {
+        copy_frame(run, &s->ref, ref);
+        copy_frame(run, &s->dis, dis);
+    } else {
+        s->ref = *ref;
+        s->dis = *dis;
+    }
+    uint8_t *acc = s->acc + fex->acc_off;
+    memset(acc, 0, fex->acc_size);
+    int err = fex->desc->cpu_run(fex, &s->ref, &s->dis, index, acc,
+                                 run->scratch[i * run->n_workers]);
+    run->next_index[i] = index + 1;
+    return err;
+}
+
+/* Whether an extractor of mask computes frame index. */
+static bool any_runs(VqCpuRun *run, unsigned index, uint64_t mask)
+{
     VqContext *ctx = run->ctx;
+    for (unsigned i = 0; i < ctx->n_fex; i++)
+        if ((mask >> i & 1) && !ctx->fex[i]->on_gpu &&
+            vq_fex_runs_on(ctx, ctx->fex[i], index))
+            return true;
+    return false;
+}
+
+int vq_cpu_submit_mask(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
+                       unsigned index, uint64_t mask)
+{
+    VqContext *ctx = run->ctx;
+    bool frames = ref && dis;
+    if (!frames && any_runs(run, index, mask))
+        return vq_fail(&ctx->err, VQ_ESTATE, "frame %u has no pixels", index);
     if (!run->any) {
         for (unsigned i = 0; i < ctx->n_fex; i++)
-            if (!ctx->fex[i]->on_gpu)
+            if (!ctx->fex[i]->on_gpu && (mask >> i & 1))
                 ctx->fex[i]->n_finalized++;
         return 0;
     }
     if (!run->pool) {
         CpuSlot *s = &run->slot[0];
         s->index = index;
-        if (run->owned) {
+        s->mask = mask;
+        if (!frames) {
+            /* nothing to compute: only the frame count moves */
+        } else if (run->owned) {
             copy_frame(run, &s->ref, ref);
             copy_frame(run, &s->dis, dis);
         } else {
@@ -248,7 +299,8 @@ int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
         for (unsigned i = 0; i < ctx->n_fex; i++) {
             VqFex *fex = ctx->fex[i];
             s->err[i] = 0;
-            if (fex->on_gpu || !vq_fex_runs_on(ctx, fex, index))
+            if (fex->on_gpu || !(mask >> i & 1) ||
+                !vq_fex_runs_on(ctx, fex, index))
                 continue;
             CpuJob job = { run, s, i };
             run_job(&job, 0);
@@ -266,13 +318,17 @@ int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
     }
     CpuSlot *s = &run->slot[run->n_queued % run->n_slots];
     s->index = index;
-    copy_frame(run, &s->ref, ref);
-    copy_frame(run, &s->dis, dis);
+    s->mask = mask;
+    if (frames) {
+        copy_frame(run, &s->ref, ref);
+        copy_frame(run, &s->dis, dis);
+    }
     run->n_queued++;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
         s->err[i] = 0;
-        if (fex->on_gpu || !vq_fex_runs_on(ctx, fex, index))
+        if (fex->on_gpu || !(mask >> i & 1) ||
+            !vq_fex_runs_on(ctx, fex, index))
             continue;
         s->job[i] = (CpuJob){ run, s, i };
         if (vq_threadpool_submit(run->pool, &s->group, run_job, &s->job[i]))

@@ -63,7 +63,8 @@ mkdir -p "$dev/build/tests" "$dev/build/tools" \
 # GPU tests: parity, GPU against libvmaf's numbers, layouts and device
 # pictures, and the golden test on the GPU backend
 gpu_tests="checkgpu layout_test acc_parity adm_check motion_test vif_libvmaf
-           cambi_libvmaf golden_check speed/speed_test speed/motion_v2_test"
+           cambi_libvmaf golden_check speed/speed_test speed/motion_v2_test
+           s2_golden reliability/test_faults"
 for t in $gpu_tests; do
     cp "$nvbuild/tests/$t" "$dev/build/tests/"
 done
@@ -78,6 +79,7 @@ cp "$golden/manifest.tsv" "$golden/caveats.tsv" "$dev/golden/"
 cp "$golden/json/"*.json "$dev/golden/json/"
 cp "$repo/tests/golden/caveats.tsv" "$dev/golden/repo-caveats.tsv"
 cp -r "$repo/tests/golden/ref" "$dev/golden/ref"
+cp "$repo/tests/ssimulacra2/ref_libjxl.tsv" "$dev/golden/ssimulacra2_libjxl.tsv"
 for c in g01_576x324_420p_plasma_crf35 g06_960x540_444p_spectrum_shift1 \
          g07_203x117_420p_plasma_blur_noise g08_320x240_420p_flat_grey; do
     for k in ref dis; do
