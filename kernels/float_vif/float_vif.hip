@@ -79,8 +79,7 @@ fv_terms_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
         for (int q = 0; q < 5; q++)
             for (int t = 0; t < FV_SR; t++)
                 s[q][t] = 0.0f;
-#pragma unroll
-        for (int k = 0; k < n + FV_SR - 1; k++) {
+        auto vstep = [&](int k) {
             const int sy = fv_src(y0 - r + k, h);
             const float a = fv_load<T>(ref, scale, sy, sx);
             const float b = fv_load<T>(dis, scale, sy, sx);
@@ -97,6 +96,16 @@ fv_terms_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
                 s[3][t] += fm * bb;
                 s[4][t] += fm * ab;
             }
+        };
+        /* the same steps in the same order; unrolled when NT is known
+         * (a runtime count cannot be fully unrolled) */
+        if (NT) {
+#pragma unroll
+            for (int k = 0; k < NT + FV_SR - 1; k++)
+                vstep(k);
+        } else {
+            for (int k = 0; k < n + FV_SR - 1; k++)
+                vstep(k);
         }
         for (int q = 0; q < 5; q++)
             for (int t = 0; t < FV_SR; t++)
@@ -112,8 +121,7 @@ fv_terms_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
             const float *row = v + (q * FV_SR + t) * vw + j0;
             for (int o = 0; o < FV_NX; o++)
                 hs[q][o] = 0.0f;
-#pragma unroll
-            for (int k = 0; k < n + FV_NX - 1; k++) {
+            auto hstep = [&](int k) {
                 const float x = row[k];
 #pragma unroll
                 for (int o = 0; o < FV_NX; o++) {
@@ -121,6 +129,14 @@ fv_terms_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
                     if (m >= 0 && m < n)
                         hs[q][o] += taps.f[m] * x;
                 }
+            };
+            if (NT) {
+#pragma unroll
+                for (int k = 0; k < NT + FV_NX - 1; k++)
+                    hstep(k);
+            } else {
+                for (int k = 0; k < n + FV_NX - 1; k++)
+                    hstep(k);
             }
         }
         const int y = y0 + t;
