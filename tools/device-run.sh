@@ -10,12 +10,15 @@
 #              pictures in device memory, the golden test on the GPU,
 #              ssimulacra2 against libjxl's scores, device faults
 #     parity   checkgpu, the full set (--seed 1; PARITY_ARGS adds arguments,
-#              e.g. "--test cambi")
+#              e.g. "--test cambi,ciede")
 #     junk     the same with junk in the device planes' pitch padding
 #              (VQHIP_PITCH_JUNK=1)
 #     bench    vqhip_bench on the GPU (every extractor, the models, frames
 #              in host, pinned and device memory, several streams) and on
 #              the CPU (vmaf_v0.6.1, all cores)
+#     soak     20,000 1080p frames on the GPU (tools/long-run.sh gpu: strict,
+#              verify every 100th, RSS and device memory at 1,000 and at
+#              the end), and what verify=1, 10, 100 cost (vmaf_v0.6.1)
 #     io       the CLI and ffmpeg -lavfi vqhip on raw files against reading
 #              the same files (cat; ffmpeg without vqhip)
 #
@@ -29,7 +32,7 @@ if [ ! -d $D/build ]; then
 fi
 B=$D/build
 T=$B/tests
-[ $# -gt 0 ] || set -- bundle fate tests parity junk bench io
+[ $# -gt 0 ] || set -- bundle fate tests parity junk bench soak io
 summary=$(mktemp)
 fail=0
 
@@ -139,6 +142,15 @@ if wants bench; then
         --model version=vmaf_v0.6.1
     check "bench: CPU, all cores" $B/tools/vqhip_bench --backend cpu \
         --size 1920x1080 --seconds 2 --model version=vmaf_v0.6.1
+fi
+
+if wants soak; then
+    check "long run: 20,000 1080p frames, GPU" tools/long-run.sh gpu $B 20000
+    for n in 0 1 10 100; do
+        check "bench: vmaf_v0.6.1, verify=$n" $B/tools/vqhip_bench \
+            --backend hip --size 1920x1080 --seconds "${BENCH_SECONDS:-1}" \
+            --model version=vmaf_v0.6.1 --verify $n
+    done
 fi
 
 if wants io; then

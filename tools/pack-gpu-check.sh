@@ -69,7 +69,8 @@ for t in $gpu_tests; do
     cp "$nvbuild/tests/$t" "$dev/build/tests/"
 done
 cp "$repo/tests/speed/data/speed_model.json" "$dev/build/tests/"
-cp "$nvbuild/tools/vqhip_bench" "$nvbuild/tools/vqhip" "$dev/build/tools/"
+cp "$nvbuild/tools/vqhip_bench" "$nvbuild/tools/vqhip" "$nvbuild/tools/vqhip_soak" \
+   "$dev/build/tools/"
 # Golden data for golden_check on the GPU: the logs and caveats, and the
 # small clips (compressed; the big ones stay here: 64 MB travel limit).
 golden=${VQHIP_GOLDEN_DIR:-$repo/../shared/golden}

@@ -7,7 +7,7 @@
  * usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... [--feature SPEC]...
  *                    [--model SPEC]... [--seconds S] [--max-frames N]
  *                    [--threads N] [--depth N] [--input host|pinned|device]
- *                    [--streams N]
+ *                    [--streams N] [--verify N]
  *
  * --model: benchmark these models (each one item) instead of the default
  * items (each extractor, all of them, vmaf_v0.6.1, vmaf_v1.0.16_3d0h).
@@ -17,6 +17,8 @@
  * --streams N: N contexts scoring at once, each on its own thread (one GPU
  * shared by N live streams); the fps printed is their sum, and the slowest
  * stream's fps follows it.
+ * --verify N: every N-th GPU frame also computed on the CPU and compared
+ * (VqConfig.verify), to measure what the self-check costs.
  */
 #include <pthread.h>
 #include <math.h>
@@ -106,7 +108,7 @@ typedef struct Item {
     const char *model;
 } Item;
 
-static unsigned opt_threads, opt_depth, opt_input, opt_streams = 1;
+static unsigned opt_threads, opt_depth, opt_input, opt_streams = 1, opt_verify;
 
 /* The frames as a context gets them: the shared host ring, or a copy of it
  * in pinned or device memory. */
@@ -195,6 +197,7 @@ static double bench(const Item *it, VqBackend backend, const Frames *fr,
     cfg.n_threads = opt_threads;
     if (opt_depth)
         cfg.depth = opt_depth;
+    cfg.verify = opt_verify;
     VqContext *ctx = NULL;
     int e = vq_open(&ctx, &cfg);
     for (unsigned i = 0; !e && i < it->n_features; i++)
@@ -321,6 +324,14 @@ int main(int argc, char **argv)
                 fprintf(stderr, "--input: host, pinned or device\n");
                 return 1;
             }
+        } else if (!strcmp(a, "--verify") && v) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || n < 0 || n > 1000000) {
+                fprintf(stderr, "--verify: a frame interval, 0 (off) to 1000000\n");
+                return 1;
+            }
+            opt_verify = (unsigned)n;
         } else if (!strcmp(a, "--streams") && v) {
             opt_streams = (unsigned)atoi(argv[++i]);
             if (opt_streams < 1 || opt_streams > MAX_STREAMS) {
@@ -331,7 +342,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... "
                             "[--feature SPEC]... [--model SPEC]... [--seconds S] "
                             "[--max-frames N] [--threads N] [--depth N] "
-                            "[--input host|pinned|device] [--streams N]\n");
+                            "[--input host|pinned|device] [--streams N] [--verify N]\n");
             return 1;
         }
     }

@@ -264,14 +264,28 @@ int vq_fadm_dwt_launch(VqStream stream, const VqDevPlane *src_ref,
                        const VqFAdmDims *dims, unsigned scale,
                        float *const band[8], size_t pitch);
 
-/* Decouple and csf over scale s's outer rectangle, then the row sums of
- * its nine quantities over the inner one, into rows (device memory, the
- * record's part for this scale). work: 12 w x h float images (csf and
- * csf filter values of a and r), pitch as the bands'. */
+/* Decouple and csf over scale s's outer rectangle, then the nine terms of
+ * every pixel of the inner one into terms[q] (device memory; the pixel
+ * (i, j) at (i - inner.top) * tpitch + j - inner.left). work: 12 w x h
+ * float images (csf and csf filter values of a and r), pitch as the
+ * bands'. */
 int vq_fadm_terms_launch(VqStream stream, float *const band[8],
                          size_t pitch, const VqFAdmDims *dims, unsigned scale,
                          const uint16_t *rcp_tab, float *const work[12],
-                         float *rows);
+                         float *const terms[VQ_FADM_NQ], size_t tpitch);
+
+/* The term images of every scale (device memory, pitch in floats). */
+typedef struct VqFAdmTermImages {
+    float *img[VQ_FADM_SCALES][VQ_FADM_NQ];
+    size_t pitch[VQ_FADM_SCALES];
+} VqFAdmTermImages;
+
+/* Row sums of the term images of scales first_scale..3 into the record
+ * rows (quantity q of scale s at off[s] + q * rows[s]), each row left to
+ * right. */
+int vq_fadm_row_sums_launch(VqStream stream, const VqFAdmDims *dims,
+                            unsigned first_scale, const VqFAdmTermImages *t,
+                            float *rows);
 
 #ifdef __cplusplus
 }

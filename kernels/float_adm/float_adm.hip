@@ -4,20 +4,18 @@
  *          columns' vertical lo/hi sums, then the four bands;
  *   csf:   one thread per sample of the outer rectangle: decouple, then
  *          the csf and csf filter values of a and r (12 images);
- *   terms: a block owns FA_SR rows of the inner rectangle and walks them
- *          left to right in chunks of FA_CW columns; each thread makes one
- *          pixel's nine terms (masking thresholds from the 3x3 csf filter
- *          values around it), then one thread per row and quantity adds
- *          the chunk's terms to its row sum, in column order.
+ *   terms: one thread per pixel of the inner rectangle: its nine terms
+ *          (masking thresholds from the 3x3 csf filter values around it)
+ *          into nine term images;
+ * then one launch sums every row of every scale's term images, left to
+ * right (float_row_sum.h).
  * The arithmetic is kernels/float_adm/float_adm.h's, so every row sum equals
  * the CPU path's bit for bit.
  */
 #include "../hip_device.h"
+#include "../float_row_sum.h"
 #include "float_adm.h"
 
-#define FA_THREADS 256
-#define FA_SR 4   /* rows per terms block */
-#define FA_CW 64  /* columns per terms chunk */
 
 struct FaBands {
     float *p[8]; /* ref a, h, v, d, dis a, h, v, d */
@@ -25,6 +23,10 @@ struct FaBands {
 
 struct FaWork {
     float *p[12]; /* ca[3], fa[3], cr[3], fr[3] */
+};
+
+struct FaTermImages {
+    float *p[VQ_FADM_NQ]; /* num h, v, d, aim h, v, d, den h, v, d */
 };
 
 template <typename T>
@@ -134,73 +136,60 @@ __global__ void fa_csf_kernel(FaBands b, size_t pitch, VqFAdmDims d,
     }
 }
 
-__global__ void __launch_bounds__(FA_THREADS)
-fa_terms_kernel(FaBands b, size_t pitch, VqFAdmDims d, int scale, FaWork wk,
-                float *rows)
+/* One pixel of the inner rectangle per thread: its nine terms into the
+ * term images (quantity q at out.p[q][(i - top) * tpitch + j - left]). */
+__global__ void fa_terms_kernel(FaBands b, size_t pitch, VqFAdmDims d,
+                                int scale, FaWork wk, FaTermImages out,
+                                int tpitch)
 {
-    __shared__ float t[VQ_FADM_NQ * FA_SR * (FA_CW + 1)];
     const VqFAdmRect in = d.inner[scale];
+    const int j = in.left + (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    const int i = in.top + (int)(blockIdx.y * blockDim.y + threadIdx.y);
+    if (j >= in.right || i >= in.bottom)
+        return;
     const int w = (int)d.w[scale], h = (int)d.h[scale];
-    const int n = (int)d.rows[scale];
     const size_t ps = pitch / sizeof(float);
-    const int y0 = in.top + (int)blockIdx.x * FA_SR;
-    const int tid = threadIdx.x, nt = blockDim.x, tp = FA_CW + 1;
-    float acc = 0.0f; /* thread tid < 9 * FA_SR: quantity tid / FA_SR */
-    for (int x0 = in.left; x0 < in.right; x0 += FA_CW) {
-        const int cols = in.right - x0 < FA_CW ? in.right - x0 : FA_CW;
-        for (int p = tid; p < FA_SR * FA_CW; p += nt) {
-            const int rr = p / FA_CW, cc = p - rr * FA_CW;
-            const int i = y0 + rr, j = x0 + cc;
-            if (i >= in.bottom || cc >= cols)
-                continue;
-            const size_t u = (size_t)vq_fadm_prev(i) * ps;
-            const size_t m = (size_t)i * ps;
-            const size_t l = (size_t)vq_fadm_next(i, h) * ps;
-            const int jl = vq_fadm_prev(j), jr = vq_fadm_next(j, w);
-            float thr_num = 0.0, thr_aim = 0.0;
-            if (!d.bypass_cm)
-                for (int k = 0; k < 3; k++) {
-                    const float *fa = wk.p[3 + k], *fr = wk.p[9 + k];
-                    thr_num += vq_fadm_thr_band(fa + u, fa + m, fa + l,
-                                                wk.p[k][m + j], jl, j, jr);
-                    thr_aim += vq_fadm_thr_band(fr + u, fr + m, fr + l,
-                                                wk.p[6 + k][m + j], jl, j, jr);
-                }
-            float *tt = t + rr * tp + cc;
-            for (int k = 0; k < 3; k++) {
-                const float rf = d.rfactor[scale][k];
-                tt[(VQ_FADM_NUM + k) * FA_SR * tp] =
-                    vq_fadm_cm_term(&d, wk.p[6 + k][m + j], thr_num);
-                tt[(VQ_FADM_AIM + k) * FA_SR * tp] =
-                    vq_fadm_cm_term(&d, wk.p[k][m + j], thr_aim);
-                tt[(VQ_FADM_DEN + k) * FA_SR * tp] =
-                    vq_fadm_den_term(&d, rf, b.p[1 + k][m + j]);
-            }
+    const size_t u = (size_t)vq_fadm_prev(i) * ps;
+    const size_t m = (size_t)i * ps;
+    const size_t l = (size_t)vq_fadm_next(i, h) * ps;
+    const int jl = vq_fadm_prev(j), jr = vq_fadm_next(j, w);
+    float thr_num = 0.0, thr_aim = 0.0;
+    if (!d.bypass_cm)
+        for (int k = 0; k < 3; k++) {
+            const float *fa = wk.p[3 + k], *fr = wk.p[9 + k];
+            thr_num += vq_fadm_thr_band(fa + u, fa + m, fa + l,
+                                        wk.p[k][m + j], jl, j, jr);
+            thr_aim += vq_fadm_thr_band(fr + u, fr + m, fr + l,
+                                        wk.p[6 + k][m + j], jl, j, jr);
         }
-        __syncthreads();
-        if (tid < VQ_FADM_NQ * FA_SR) {
-            const float *row = t + tid * tp;
-            for (int c = 0; c < cols; c++)
-                acc += row[c];
-        }
-        __syncthreads();
+    const size_t o = (size_t)(i - in.top) * tpitch + (j - in.left);
+    for (int k = 0; k < 3; k++) {
+        const float rf = d.rfactor[scale][k];
+        out.p[VQ_FADM_NUM + k][o] =
+            vq_fadm_cm_term(&d, wk.p[6 + k][m + j], thr_num);
+        out.p[VQ_FADM_AIM + k][o] =
+            vq_fadm_cm_term(&d, wk.p[k][m + j], thr_aim);
+        out.p[VQ_FADM_DEN + k][o] =
+            vq_fadm_den_term(&d, rf, b.p[1 + k][m + j]);
     }
-    const int q = tid / FA_SR, rr = tid - q * FA_SR;
-    if (tid < VQ_FADM_NQ * FA_SR && y0 + rr < in.bottom)
-        rows[q * n + (y0 + rr - in.top)] = acc;
 }
 
 extern "C" int vq_fadm_terms_launch(VqStream stream, float *const band[8],
                                     size_t pitch, const VqFAdmDims *dims,
                                     unsigned scale, const uint16_t *rcp_tab,
-                                    float *const work[12], float *rows)
+                                    float *const work[12],
+                                    float *const terms[VQ_FADM_NQ],
+                                    size_t tpitch)
 {
     FaBands b;
     FaWork wk;
+    FaTermImages out;
     for (int k = 0; k < 8; k++)
         b.p[k] = band[k];
     for (int k = 0; k < 12; k++)
         wk.p[k] = work[k];
+    for (int k = 0; k < VQ_FADM_NQ; k++)
+        out.p[k] = terms[k];
     const VqFAdmRect *o = &dims->outer[scale];
     hipStream_t s = vq_hip_stream(stream);
     dim3 block(32, 8);
@@ -209,9 +198,48 @@ extern "C" int vq_fadm_terms_launch(VqStream stream, float *const band[8],
     fa_csf_kernel<<<grid, block, 0, s>>>(b, pitch, *dims, (int)scale, rcp_tab,
                                          wk);
     int err = vq_launch_status();
-    if (err || !dims->rows[scale])
+    const VqFAdmRect *in = &dims->inner[scale];
+    if (err || in->bottom <= in->top || in->right <= in->left)
         return err;
-    fa_terms_kernel<<<vq_div_ceil(dims->rows[scale], FA_SR), FA_THREADS, 0,
-                      s>>>(b, pitch, *dims, (int)scale, wk, rows);
+    dim3 tgrid(vq_div_ceil((unsigned)(in->right - in->left), 32),
+               vq_div_ceil((unsigned)(in->bottom - in->top), 8));
+    fa_terms_kernel<<<tgrid, block, 0, s>>>(b, pitch, *dims, (int)scale, wk,
+                                            out, (int)tpitch);
+    return vq_launch_status();
+}
+
+struct FaRowSegs {
+    VqRowSeg seg[VQ_FADM_SCALES * VQ_FADM_NQ];
+};
+
+__global__ void __launch_bounds__(VQ_RSUM_CW, 4)
+fa_row_sum_kernel(FaRowSegs segs)
+{
+    const VqRowSeg &s = segs.seg[blockIdx.y];
+    const int y0 = (int)blockIdx.x * VQ_RSUM_ROWS;
+    if (y0 < s.h)
+        vq_row_sum_block(s, y0);
+}
+
+extern "C" int vq_fadm_row_sums_launch(VqStream stream,
+                                       const VqFAdmDims *dims,
+                                       unsigned first_scale,
+                                       const VqFAdmTermImages *t, float *rows)
+{
+    FaRowSegs segs;
+    unsigned n = 0, hmax = 0;
+    for (unsigned sc = first_scale; sc < VQ_FADM_SCALES; sc++) {
+        const VqFAdmRect *in = &dims->inner[sc];
+        const int w = in->right > in->left ? in->right - in->left : 0;
+        const int h = (int)dims->rows[sc];
+        for (unsigned q = 0; q < VQ_FADM_NQ; q++)
+            segs.seg[n++] = { t->img[sc][q], rows + dims->off[sc] +
+                              q * dims->rows[sc], w, h, (int)t->pitch[sc] };
+        hmax = dims->rows[sc] > hmax ? dims->rows[sc] : hmax;
+    }
+    if (!n || !hmax)
+        return 0;
+    dim3 grid(vq_div_ceil(hmax, VQ_RSUM_ROWS), n);
+    fa_row_sum_kernel<<<grid, VQ_RSUM_CW, 0, vq_hip_stream(stream)>>>(segs);
     return vq_launch_status();
 }

@@ -141,13 +141,26 @@ int vq_fvif_down_launch(VqStream stream, const VqDevPlane *src_ref,
                         const VqFVifDims *dims, unsigned scale, float *dst_ref,
                         float *dst_dis, size_t dst_pitch);
 
-/* Row sums of scale s's num and den terms into rows_num and rows_den
- * (device memory, h[s] floats each). Sources as for vq_fvif_down_launch. */
-int vq_fvif_stat_launch(VqStream stream, const VqDevPlane *ref,
-                        const VqDevPlane *dis, unsigned bpc,
-                        const VqFVifDims *dims, unsigned scale,
-                        const VqFVifConst *c, float *rows_num,
-                        float *rows_den);
+/* Scale s's num and den terms of every pixel into num and den (device
+ * memory, h[s] rows of w[s] terms, pitch floats apart). Sources as for
+ * vq_fvif_down_launch. */
+int vq_fvif_terms_launch(VqStream stream, const VqDevPlane *ref,
+                         const VqDevPlane *dis, unsigned bpc,
+                         const VqFVifDims *dims, unsigned scale,
+                         const VqFVifConst *c, float *num, float *den,
+                         size_t pitch);
+
+/* The term images of every scale (device memory). */
+typedef struct VqFVifTermImages {
+    float *num[VQ_FVIF_SCALES], *den[VQ_FVIF_SCALES];
+    size_t pitch[VQ_FVIF_SCALES]; /* in floats */
+} VqFVifTermImages;
+
+/* Row sums of the term images of scales first_scale..3 into the record
+ * rows (at off_num[s] and off_den[s]), each row left to right. */
+int vq_fvif_row_sums_launch(VqStream stream, const VqFVifDims *dims,
+                            unsigned first_scale, const VqFVifTermImages *t,
+                            float *rows);
 
 /* vif_prescale: a bpc-bit plane as floats into tmp (the plane's size),
  * then resized into dst (dw x dh) with the tables tx (dw entries) and ty

@@ -1,25 +1,27 @@
 /*
- * float_vif on the device. Two kernels per scale:
- *   down: scale s from scale s - 1 (a block makes FV_DR x FV_DC samples:
- *         a column walk feeds the vertical pass of its FV_DR rows, kept
- *         in shared memory, then the horizontal pass at even columns);
- *   stat: a block owns FV_SR rows of scale s and walks them left to right
- *         in chunks of FV_CW columns: vertical pass of the five quantities
- *         (a column walk: each source sample is loaded once and added to
- *         every output row whose taps reach it, in tap order), horizontal
- *         pass and per-pixel terms, then one thread per row and quantity
- *         adds the chunk's terms to its row sum, in column order.
+ * float_vif on the device, per scale:
+ *   down:  scale s from scale s - 1 (a block makes FV_DR x FV_DC samples:
+ *          a column walk feeds the vertical pass of its FV_DR rows, kept
+ *          in shared memory, then the horizontal pass at even columns);
+ *   terms: a block owns a tile of FV_SR rows x FV_CW columns: vertical pass
+ *          of the five quantities (a column walk: each source sample is
+ *          loaded once and added to every output row whose taps reach it,
+ *          in tap order), horizontal pass and per-pixel terms, written to
+ *          the scale's num and den images;
+ * then one launch sums every row of every scale's term images, left to
+ * right (float_row_sum.h).
  * Every sum is vq_fconv_dot's (tap 0 first, from 0.0f) and every term is
  * vq_fvif_terms, so the row sums equal the CPU path's bit for bit.
  * With vif_prescale, scale 0 is first made as floats (to_float, resize).
  */
 #include "../hip_device.h"
 #include "../float_resize.h"
+#include "../float_row_sum.h"
 #include "float_vif.h"
 
 #define FV_THREADS 256
-#define FV_SR 8   /* rows per stat block */
-#define FV_CW 128 /* columns per stat chunk */
+#define FV_SR 8   /* rows per terms tile */
+#define FV_CW 128 /* columns per terms tile */
 #define FV_NX 4   /* horizontal outputs per thread item */
 #define FV_DR 8   /* rows per down block */
 #define FV_DC 64  /* columns per down block */
@@ -55,87 +57,102 @@ __device__ __forceinline__ int fv_src(int k, int n)
     return k < 0 ? 0 : k >= n ? n - 1 : k;
 }
 
-template <typename T>
-__global__ void __launch_bounds__(FV_THREADS)
-fv_stat_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
-               VqFVifConst c, float *rows_num, float *rows_den)
+/* One tile of FV_SR rows x FV_CW columns of scale s: num and den terms of
+ * every pixel into num[y * pitch + x], den[...]. NT: the filter's taps
+ * when known at compile time (0: taps.n), which unrolls the tap loops. */
+template <typename T, int NT>
+__global__ void __launch_bounds__(FV_THREADS, 2)
+fv_terms_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
+                VqFVifConst c, float *num_out, float *den_out, int pitch)
 {
     extern __shared__ float smem[];
-    const int w = (int)ref.w, h = (int)ref.h, n = taps.n, r = n / 2;
-    const int vw = FV_CW + 2 * r; /* vertical-pass columns per chunk */
-    float *v = smem;                             /* [5][FV_SR][vw] */
-    float *nd = smem + 5 * FV_SR * vw;           /* [2][FV_SR][FV_CW + 1] */
-    const int ndp = FV_CW + 1;
-    const int y0 = blockIdx.x * FV_SR, tid = threadIdx.x, nt = blockDim.x;
-    float acc = 0.0f; /* thread tid < 2 * FV_SR: row tid % FV_SR, num/den */
+    const int w = (int)ref.w, h = (int)ref.h, n = NT ? NT : taps.n;
+    const int r = n / 2;
+    const int vw = FV_CW + 2 * r; /* vertical-pass columns of the tile */
+    float *v = smem;              /* [5][FV_SR][vw] */
+    const int x0 = blockIdx.x * FV_CW, y0 = blockIdx.y * FV_SR;
+    const int tid = threadIdx.x, nt = blockDim.x;
 
-    for (int x0 = 0; x0 < w; x0 += FV_CW) {
-        for (int col = tid; col < vw; col += nt) {
-            const int sx = fv_src(x0 - r + col, w);
-            float s[5][FV_SR];
-            for (int q = 0; q < 5; q++)
-                for (int t = 0; t < FV_SR; t++)
-                    s[q][t] = 0.0f;
-            for (int k = 0; k < n + FV_SR - 1; k++) {
-                const int sy = fv_src(y0 - r + k, h);
-                const float a = fv_load<T>(ref, scale, sy, sx);
-                const float b = fv_load<T>(dis, scale, sy, sx);
-                const float aa = a * a, bb = b * b, ab = a * b;
+    for (int col = tid; col < vw; col += nt) {
+        const int sx = fv_src(x0 - r + col, w);
+        float s[5][FV_SR];
+        for (int q = 0; q < 5; q++)
+            for (int t = 0; t < FV_SR; t++)
+                s[q][t] = 0.0f;
+        auto vstep = [&](int k) {
+            const int sy = fv_src(y0 - r + k, h);
+            const float a = fv_load<T>(ref, scale, sy, sx);
+            const float b = fv_load<T>(dis, scale, sy, sx);
+            const float aa = a * a, bb = b * b, ab = a * b;
 #pragma unroll
-                for (int t = 0; t < FV_SR; t++) {
-                    const int m = k - t;
-                    if (m < 0 || m >= n)
-                        continue;
-                    const float fm = taps.f[m];
-                    s[0][t] += fm * a;
-                    s[1][t] += fm * b;
-                    s[2][t] += fm * aa;
-                    s[3][t] += fm * bb;
-                    s[4][t] += fm * ab;
-                }
+            for (int t = 0; t < FV_SR; t++) {
+                const int m = k - t;
+                if (m < 0 || m >= n)
+                    continue;
+                const float fm = taps.f[m];
+                s[0][t] += fm * a;
+                s[1][t] += fm * b;
+                s[2][t] += fm * aa;
+                s[3][t] += fm * bb;
+                s[4][t] += fm * ab;
             }
-            for (int q = 0; q < 5; q++)
-                for (int t = 0; t < FV_SR; t++)
-                    v[(q * FV_SR + t) * vw + col] = s[q][t];
-        }
-        __syncthreads();
-        for (int item = tid; item < FV_SR * FV_CW / FV_NX; item += nt) {
-            const int t = item / (FV_CW / FV_NX);
-            const int j0 = (item - t * (FV_CW / FV_NX)) * FV_NX;
-            float hs[5][FV_NX];
-            for (int q = 0; q < 5; q++) {
-                const float *row = v + (q * FV_SR + t) * vw + j0;
-                for (int o = 0; o < FV_NX; o++)
-                    hs[q][o] = 0.0f;
-                for (int k = 0; k < n + FV_NX - 1; k++) {
-                    const float x = row[k];
+        };
+        /* the same steps in the same order; unrolled when NT is known
+         * (a runtime count cannot be fully unrolled) */
+        if (NT) {
 #pragma unroll
-                    for (int o = 0; o < FV_NX; o++) {
-                        const int m = k - o;
-                        if (m >= 0 && m < n)
-                            hs[q][o] += taps.f[m] * x;
-                    }
-                }
-            }
-            for (int o = 0; o < FV_NX; o++) {
-                float num, den;
-                vq_fvif_terms(&c, hs[0][o], hs[1][o], hs[2][o], hs[3][o],
-                              hs[4][o], &num, &den);
-                nd[t * ndp + j0 + o] = num;
-                nd[(FV_SR + t) * ndp + j0 + o] = den;
-            }
+            for (int k = 0; k < NT + FV_SR - 1; k++)
+                vstep(k);
+        } else {
+            for (int k = 0; k < n + FV_SR - 1; k++)
+                vstep(k);
         }
-        __syncthreads();
-        if (tid < 2 * FV_SR) {
-            const float *row = nd + tid * ndp;
-            const int cols = w - x0 < FV_CW ? w - x0 : FV_CW;
-            for (int j = 0; j < cols; j++)
-                acc += row[j];
-        }
-        __syncthreads();
+        for (int q = 0; q < 5; q++)
+            for (int t = 0; t < FV_SR; t++)
+                v[(q * FV_SR + t) * vw + col] = s[q][t];
     }
-    if (tid < 2 * FV_SR && y0 + tid % FV_SR < h)
-        (tid < FV_SR ? rows_num : rows_den)[y0 + tid % FV_SR] = acc;
+    __syncthreads();
+    for (int item = tid; item < FV_SR * FV_CW / FV_NX; item += nt) {
+        const int t = item / (FV_CW / FV_NX);
+        const int j0 = (item - t * (FV_CW / FV_NX)) * FV_NX;
+        float hs[5][FV_NX];
+#pragma unroll
+        for (int q = 0; q < 5; q++) {
+            const float *row = v + (q * FV_SR + t) * vw + j0;
+            for (int o = 0; o < FV_NX; o++)
+                hs[q][o] = 0.0f;
+            auto hstep = [&](int k) {
+                const float x = row[k];
+#pragma unroll
+                for (int o = 0; o < FV_NX; o++) {
+                    const int m = k - o;
+                    if (m >= 0 && m < n)
+                        hs[q][o] += taps.f[m] * x;
+                }
+            };
+            if (NT) {
+#pragma unroll
+                for (int k = 0; k < NT + FV_NX - 1; k++)
+                    hstep(k);
+            } else {
+                for (int k = 0; k < n + FV_NX - 1; k++)
+                    hstep(k);
+            }
+        }
+        const int y = y0 + t;
+        if (y >= h)
+            continue;
+        for (int o = 0; o < FV_NX; o++) {
+            const int x = x0 + j0 + o;
+            if (x >= w)
+                break;
+            float nm, dn;
+            vq_fvif_terms(&c, hs[0][o], hs[1][o], hs[2][o], hs[3][o],
+                          hs[4][o], &nm, &dn);
+            num_out[(size_t)y * pitch + x] = nm;
+            den_out[(size_t)y * pitch + x] = dn;
+        }
+    }
 }
 
 template <typename T>
@@ -194,27 +211,95 @@ static FvTaps fv_taps(const VqFVifDims *d, unsigned scale)
     return t;
 }
 
-extern "C" int vq_fvif_stat_launch(VqStream stream, const VqDevPlane *ref,
-                                   const VqDevPlane *dis, unsigned bpc,
-                                   const VqFVifDims *dims, unsigned scale,
-                                   const VqFVifConst *c, float *rows_num,
-                                   float *rows_den)
+template <typename T>
+static void fv_terms_go(dim3 grid, size_t shm, hipStream_t s,
+                        const VqDevPlane &ref, const VqDevPlane &dis,
+                        float pix_scale, const FvTaps &taps,
+                        const VqFVifConst &c, float *num, float *den,
+                        int pitch)
+{
+    /* libvmaf's taps at vif_kernelscale 1: 17, 9, 5, 3 */
+    switch (taps.n) {
+    case 17:
+        fv_terms_kernel<T, 17><<<grid, FV_THREADS, shm, s>>>(
+            ref, dis, pix_scale, taps, c, num, den, pitch);
+        break;
+    case 9:
+        fv_terms_kernel<T, 9><<<grid, FV_THREADS, shm, s>>>(
+            ref, dis, pix_scale, taps, c, num, den, pitch);
+        break;
+    case 5:
+        fv_terms_kernel<T, 5><<<grid, FV_THREADS, shm, s>>>(
+            ref, dis, pix_scale, taps, c, num, den, pitch);
+        break;
+    case 3:
+        fv_terms_kernel<T, 3><<<grid, FV_THREADS, shm, s>>>(
+            ref, dis, pix_scale, taps, c, num, den, pitch);
+        break;
+    default:
+        fv_terms_kernel<T, 0><<<grid, FV_THREADS, shm, s>>>(
+            ref, dis, pix_scale, taps, c, num, den, pitch);
+        break;
+    }
+}
+
+extern "C" int vq_fvif_terms_launch(VqStream stream, const VqDevPlane *ref,
+                                    const VqDevPlane *dis, unsigned bpc,
+                                    const VqFVifDims *dims, unsigned scale,
+                                    const VqFVifConst *c, float *num,
+                                    float *den, size_t pitch)
 {
     FvTaps taps = fv_taps(dims, scale);
     const int vw = FV_CW + 2 * (taps.n / 2);
-    size_t shm = (5 * FV_SR * vw + 2 * FV_SR * (FV_CW + 1)) * sizeof(float);
-    unsigned blocks = vq_div_ceil(ref->h, FV_SR);
+    size_t shm = 5 * FV_SR * vw * sizeof(float);
+    dim3 grid(vq_div_ceil(ref->w, FV_CW), vq_div_ceil(ref->h, FV_SR));
     hipStream_t s = vq_hip_stream(stream);
     float pix_scale = vq_fpix_scale(bpc);
+    const int p = (int)pitch;
     if (bpc == 0)
-        fv_stat_kernel<float><<<blocks, FV_THREADS, shm, s>>>(
-            *ref, *dis, pix_scale, taps, *c, rows_num, rows_den);
+        fv_terms_go<float>(grid, shm, s, *ref, *dis, pix_scale, taps, *c, num,
+                           den, p);
     else if (bpc > 8)
-        fv_stat_kernel<uint16_t><<<blocks, FV_THREADS, shm, s>>>(
-            *ref, *dis, pix_scale, taps, *c, rows_num, rows_den);
+        fv_terms_go<uint16_t>(grid, shm, s, *ref, *dis, pix_scale, taps, *c,
+                              num, den, p);
     else
-        fv_stat_kernel<uint8_t><<<blocks, FV_THREADS, shm, s>>>(
-            *ref, *dis, pix_scale, taps, *c, rows_num, rows_den);
+        fv_terms_go<uint8_t>(grid, shm, s, *ref, *dis, pix_scale, taps, *c,
+                             num, den, p);
+    return vq_launch_status();
+}
+
+struct FvRowSegs {
+    VqRowSeg seg[2 * VQ_FVIF_SCALES];
+};
+
+__global__ void __launch_bounds__(VQ_RSUM_CW, 4)
+fv_row_sum_kernel(FvRowSegs segs)
+{
+    const VqRowSeg &s = segs.seg[blockIdx.y];
+    const int y0 = (int)blockIdx.x * VQ_RSUM_ROWS;
+    if (y0 < s.h)
+        vq_row_sum_block(s, y0);
+}
+
+extern "C" int vq_fvif_row_sums_launch(VqStream stream,
+                                       const VqFVifDims *dims,
+                                       unsigned first_scale,
+                                       const VqFVifTermImages *t, float *rows)
+{
+    FvRowSegs segs;
+    unsigned n = 0, hmax = 0;
+    for (unsigned sc = first_scale; sc < VQ_FVIF_SCALES; sc++) {
+        const int w = (int)dims->w[sc], h = (int)dims->h[sc];
+        const int pitch = (int)t->pitch[sc];
+        segs.seg[n++] = { t->num[sc], rows + dims->off_num[sc], w, h, pitch };
+        segs.seg[n++] = { t->den[sc], rows + dims->off_den[sc], w, h, pitch };
+        hmax = dims->h[sc] > hmax ? dims->h[sc] : hmax;
+    }
+    if (!n)
+        return 0;
+    dim3 grid(vq_div_ceil(hmax, VQ_RSUM_ROWS), n);
+    fv_row_sum_kernel<<<grid, VQ_RSUM_CW, 0, vq_hip_stream(stream)>>>(
+        segs);
     return vq_launch_status();
 }
 

@@ -20,10 +20,12 @@
 #include "speed.h"
 
 #define PREP_BLOCK 256
-#define COV_SPLIT 2   /* blocks per image, each with every COV_SPLIT-th entry */
-#define COV_BLOCK 192 /* >= ceil(VQ_SPEED_PAIRS / COV_SPLIT) */
+#define MEAN_GROUP 16 /* samples of a mean's row loaded ahead of its adds */
+#define COV_BLOCKS 4  /* blocks per image, COV_THREADS entries each */
+#define COV_THREADS 96
 #define COV_TILE 64   /* window positions centred at a time */
-static_assert(COV_SPLIT * COV_BLOCK >= VQ_SPEED_PAIRS, "a thread per entry");
+#define COV_PER ((COV_TILE * VQ_SPEED_N + COV_THREADS - 1) / COV_THREADS)
+static_assert(COV_BLOCKS * COV_THREADS >= VQ_SPEED_PAIRS, "a thread per entry");
 #define DECOMP_BLOCK 256
 #define TERMS_BLOCK 64
 
@@ -48,6 +50,43 @@ __global__ void speed_sample_kernel(VqSpeedGeom g, SrcSet src,
             vq_speed_aa_sample(&g, &src.s[k], rows, cols, i, j);
 }
 
+/* The sum of mean k (0..24): the window samples in libvmaf's row-major
+ * order, one chain of float adds. A row's samples are read in groups of
+ * MEAN_GROUP, the next group's loads issued before the current group's
+ * adds, so the chain does not wait for the loads. */
+__device__ static float mean_sum(const VqSpeedGeom &g, const float *x, int k)
+{
+    const float *row = x + (k / VQ_SPEED_B) * g.dw + k % VQ_SPEED_B;
+    float acc = 0;
+    for (int i = 0; i < g.subh; i++, row += g.dw) {
+        int j = 0;
+        float cur[MEAN_GROUP], nxt[MEAN_GROUP];
+        if (g.subw >= MEAN_GROUP) {
+#pragma unroll
+            for (int u = 0; u < MEAN_GROUP; u++)
+                cur[u] = row[u];
+            for (; j + 2 * MEAN_GROUP <= g.subw; j += MEAN_GROUP) {
+#pragma unroll
+                for (int u = 0; u < MEAN_GROUP; u++)
+                    nxt[u] = row[j + MEAN_GROUP + u];
+#pragma unroll
+                for (int u = 0; u < MEAN_GROUP; u++)
+                    acc += cur[u];
+#pragma unroll
+                for (int u = 0; u < MEAN_GROUP; u++)
+                    cur[u] = nxt[u];
+            }
+#pragma unroll
+            for (int u = 0; u < MEAN_GROUP; u++)
+                acc += cur[u];
+            j += MEAN_GROUP;
+        }
+        for (; j < g.subw; j++)
+            acc += row[j];
+    }
+    return acc;
+}
+
 __global__ void speed_prep_kernel(VqSpeedGeom g, float *x0, float *t,
                                   float *means, size_t img_stride)
 {
@@ -62,25 +101,51 @@ __global__ void speed_prep_kernel(VqSpeedGeom g, float *x0, float *t,
         x[e] = vq_speed_f4_h_sub(&g, x, tv, e / g.dw, e % g.dw);
     __syncthreads();
     const int k = (int)threadIdx.x;
-    if (k < VQ_SPEED_N) {
-        const float *at = x + (k / VQ_SPEED_B) * g.dw + k % VQ_SPEED_B;
-        float acc = 0;
-        for (int i = 0; i < g.subh; i++)
-            for (int jj = 0; jj < g.subw; jj++)
-                acc += at[(size_t)i * g.dw + jj];
+    if (k < VQ_SPEED_N)
         means[blockIdx.x * VQ_SPEED_VEC_STRIDE + k] =
-            acc / (float)((size_t)g.subw * (size_t)g.subh);
+            mean_sum(g, x, k) / (float)((size_t)g.subw * (size_t)g.subh);
+}
+
+/* Covariance: block (s, k) sums the entries s * COV_THREADS .. of image k,
+ * one thread per entry, over the window positions in libvmaf's row-major
+ * order. The centred samples of COV_TILE positions of one row (the same
+ * double subtraction the CPU makes) are kept in shared memory while every
+ * entry takes its products; the next tile's samples are loaded into
+ * registers meanwhile. */
+struct CovTile {
+    int i, j0, m; /* row, first column, positions */
+};
+
+__device__ static CovTile cov_tile_at(const VqSpeedGeom &g, int i, int j0)
+{
+    CovTile t = { i, j0, min(COV_TILE, g.subw - j0) };
+    return t;
+}
+
+__device__ static CovTile cov_tile_next(const VqSpeedGeom &g, CovTile t)
+{
+    return t.j0 + COV_TILE < g.subw ? cov_tile_at(g, t.i, t.j0 + COV_TILE)
+                                     : cov_tile_at(g, t.i + 1, 0);
+}
+
+/* Thread tid's samples of tile t: element e = tid + u * COV_THREADS is
+ * position e / 25 of the tile, block entry e % 25. */
+__device__ static void cov_load(const VqSpeedGeom &g, const float *x, CovTile t,
+                                float v[COV_PER])
+{
+#pragma unroll
+    for (int u = 0; u < COV_PER; u++) {
+        const int e = (int)threadIdx.x + u * COV_THREADS;
+        const int dq = e / VQ_SPEED_N, c = e % VQ_SPEED_N;
+        v[u] = dq < t.m ? x[(size_t)(t.i + c / VQ_SPEED_B) * g.dw + t.j0 + dq +
+                             c % VQ_SPEED_B]
+                        : 0.0f;
     }
 }
 
-/* Covariance: block (s, k) sums the entries s, s + COV_SPLIT, ... of image
- * k, one thread per entry, over the window positions in libvmaf's
- * row-major order. The centred samples of COV_TILE positions are made
- * together (the same double subtraction the CPU makes) and kept in shared
- * memory while every entry takes its products. */
-__global__ void speed_cov_kernel(VqSpeedGeom g, const float *x0,
-                                 const float *means, float *cov,
-                                 size_t img_stride)
+__global__ void __launch_bounds__(COV_THREADS)
+speed_cov_kernel(VqSpeedGeom g, const float *x0, const float *means,
+                 float *cov, size_t img_stride)
 {
     __shared__ double cd[COV_TILE * VQ_SPEED_N];
     __shared__ double mean[VQ_SPEED_N];
@@ -89,31 +154,82 @@ __global__ void speed_cov_kernel(VqSpeedGeom g, const float *x0,
     const float *x = x0 + k * img_stride;
     if (tid < VQ_SPEED_N)
         mean[tid] = means[k * VQ_SPEED_VEC_STRIDE + tid];
-    const int p = (int)blockIdx.x + COV_SPLIT * tid;
+    const int p = (int)blockIdx.x * COV_THREADS + tid;
     int a = 0, b = 0;
     if (p < VQ_SPEED_PAIRS)
         vq_speed_pair_xy(p, &a, &b);
     double acc = 0;
-    const int n = g.subw * g.subh;
-    for (int q0 = 0; q0 < n; q0 += COV_TILE) {
-        const int m = min(COV_TILE, n - q0);
+    float v[COV_PER];
+    CovTile t = cov_tile_at(g, 0, 0);
+    cov_load(g, x, t, v);
+    while (t.i < g.subh) {
         __syncthreads();
-        for (int e = tid; e < m * VQ_SPEED_N; e += (int)blockDim.x) {
-            const int q = q0 + e / VQ_SPEED_N, c = e % VQ_SPEED_N;
-            const int i = q / g.subw, j = q % g.subw;
-            cd[e] = (double)x[(size_t)(i + c / VQ_SPEED_B) * g.dw + j +
-                              c % VQ_SPEED_B] - mean[c];
+#pragma unroll
+        for (int u = 0; u < COV_PER; u++) {
+            const int e = tid + u * COV_THREADS;
+            if (e < COV_TILE * VQ_SPEED_N)
+                cd[e] = (double)v[u] - mean[e % VQ_SPEED_N];
         }
         __syncthreads();
-        if (p < VQ_SPEED_PAIRS)
-            for (int q = 0; q < m; q++)
-                acc += cd[q * VQ_SPEED_N + a] * cd[q * VQ_SPEED_N + b];
+        const CovTile cur = t;
+        t = cov_tile_next(g, t);
+        if (t.i < g.subh)
+            cov_load(g, x, t, v);
+        if (p < VQ_SPEED_PAIRS) {
+            const double *ca = cd + a, *cb = cd + b;
+            if (cur.m == COV_TILE) {
+#pragma unroll 8
+                for (int q = 0; q < COV_TILE; q++)
+                    acc += ca[q * VQ_SPEED_N] * cb[q * VQ_SPEED_N];
+            } else {
+                for (int q = 0; q < cur.m; q++)
+                    acc += ca[q * VQ_SPEED_N] * cb[q * VQ_SPEED_N];
+            }
+        }
     }
     if (p < VQ_SPEED_PAIRS) {
         const float c = (float)(acc / (double)((size_t)g.subw * (size_t)g.subh));
         float *mat = cov + k * VQ_SPEED_MAT_STRIDE;
         mat[a * VQ_SPEED_N + b] = c;
         mat[b * VQ_SPEED_N + a] = c;
+    }
+}
+
+/* vq_speed_chop over sd[lo, hi) (each entry's test is independent, so
+ * every store is made, unchanged where the entry stays); returns the bits
+ * i of [lo, hi) where sd[i] is now 0. */
+__device__ static unsigned eig_chop(const float *d, float *sd, int lo, int hi)
+{
+    unsigned zero = 0;
+    for (int i = lo; i < hi; i++) {
+        const float v = vq_speed_chop_small(d[i], d[i + 1], sd[i]) ? 0.0f
+                                                                    : sd[i];
+        sd[i] = v;
+        zero |= (unsigned)(v == 0.0f) << i;
+    }
+    return zero;
+}
+
+/* vq_speed_tridiag_eig with the zero subdiagonal entries also kept as bits
+ * of a word: the block ends b and a come from the bits instead of scans of
+ * sd. The QR steps and chops are the same calls on the same ranges. */
+__device__ static void tridiag_eig(float *d, float *sd)
+{
+    const int n = VQ_SPEED_N;
+    static_assert(VQ_SPEED_N <= 32, "one bit per subdiagonal entry");
+    unsigned zero = eig_chop(d, sd, 0, n - 1);
+    int b = n - 1, iter = 0;
+    while (b > 0 && iter < VQ_SPEED_EIG_MAX_ITERS) {
+        if ((zero >> (b - 1)) & 1u) {
+            b--;
+            continue;
+        }
+        /* a: one past the last zero entry below b - 1, or 0 */
+        const unsigned below = zero & ((1u << (b - 1)) - 1u);
+        const int a = below ? 32 - __clz((int)below) : 0;
+        vq_speed_qr_step(d + a, sd + a, b - a + 1);
+        zero = (zero & ~(((1u << (b - a)) - 1u) << a)) | eig_chop(d, sd, a, b);
+        iter++;
     }
 }
 
@@ -125,25 +241,29 @@ __device__ static void eig_block(const float *cov, float *eig)
     __shared__ float a[VQ_SPEED_N * VQ_SPEED_N];
     __shared__ float v[VQ_SPEED_N], x[VQ_SPEED_N], d[VQ_SPEED_N],
         sd[VQ_SPEED_N];
-    __shared__ float tau_s, alpha_s;
+    __shared__ float tau_s, div_s, beta_s, alpha_s;
     for (int e = tid; e < n * n; e += (int)blockDim.x)
         a[e] = cov[e];
     __syncthreads();
     for (int i = 0; i < n - 2; i++) {
         if (tid == 0)
-            tau_s = vq_speed_householder(a, i, i + 1);
+            tau_s = vq_speed_hh_scalars(a, i, i + 1, &div_s, &beta_s);
         __syncthreads();
         const float tau = tau_s;
-        if (tid > i && tid < n)
-            v[tid] = a[tid * n + i];
+        /* vq_speed_householder's scaling, one entry per thread, then the
+         * vector v (its first entry 1 when tau != 0; the matrix keeps
+         * beta there) */
+        if (tid > i && tid < n) {
+            float e = a[tid * n + i];
+            if (div_s != 0.0f) {
+                e = tid == i + 1 ? beta_s : e / div_s;
+                a[tid * n + i] = e;
+            }
+            v[tid] = tid == i + 1 && tau != 0.0f ? 1.0f : e;
+        }
         __syncthreads();
         if (tau == 0.0f)
             continue;
-        if (tid == 0) {
-            a[(i + 1) * n + i] = v[i + 1];
-            v[i + 1] = 1.0f;
-        }
-        __syncthreads();
         if (tid > i && tid < n)
             x[tid] = vq_speed_tri_row(a, v, tau, tid, i + 1);
         __syncthreads();
@@ -165,7 +285,7 @@ __device__ static void eig_block(const float *cov, float *eig)
             d[i] = a[i * n + i];
         for (int i = 0; i < n - 1; i++)
             sd[i] = a[(i + 1) * n + i];
-        vq_speed_tridiag_eig(d, sd);
+        tridiag_eig(d, sd);
         for (int i = 0; i < n; i++)
             eig[i] = d[i];
     }
@@ -180,22 +300,16 @@ __device__ static void mat_mul(float *dst, const float *x, const float *y)
     __syncthreads();
 }
 
-__device__ static void mat_copy(float *dst, const float *src)
-{
-    for (int e = (int)threadIdx.x; e < VQ_SPEED_N * VQ_SPEED_N;
-         e += (int)blockDim.x)
-        dst[e] = src[e];
-    __syncthreads();
-}
-
-/* vq_speed_qr, spread over the block. */
+/* vq_speed_qr, spread over the block; the products go to the spare buffer,
+ * which then takes the place of the old matrix. */
 __device__ static void qr_block(const float *cov, float *p_out, float *r_out)
 {
     const int n = VQ_SPEED_N, tid = (int)threadIdx.x;
-    __shared__ float a[VQ_SPEED_N * VQ_SPEED_N], tz[VQ_SPEED_N * VQ_SPEED_N],
-        tq[VQ_SPEED_N * VQ_SPEED_N], tmp[VQ_SPEED_N * VQ_SPEED_N],
-        p[VQ_SPEED_N * VQ_SPEED_N];
+    __shared__ float a[VQ_SPEED_N * VQ_SPEED_N], tq[VQ_SPEED_N * VQ_SPEED_N],
+        buf[3][VQ_SPEED_N * VQ_SPEED_N];
     __shared__ float vec[VQ_SPEED_N];
+    __shared__ float div_s;
+    float *tz = buf[0], *p = buf[1], *spare = buf[2];
     for (int e = tid; e < n * n; e += (int)blockDim.x) {
         a[e] = cov[e];
         tz[e] = cov[e];
@@ -207,15 +321,22 @@ __device__ static void qr_block(const float *cov, float *p_out, float *r_out)
             tz[e] = vq_speed_minor(tz[e], e / n, e % n, k);
         __syncthreads();
         if (tid == 0)
-            vq_speed_reflector(tz, a, k, vec);
+            div_s = vq_speed_reflector_raw(tz, a, k, vec);
+        __syncthreads();
+        if (tid < n)
+            vec[tid] = vec[tid] / div_s;
         __syncthreads();
         for (int e = tid; e < n * n; e += (int)blockDim.x)
             tq[e] = vq_speed_reflect_elem(vec, e / n, e % n);
         __syncthreads();
-        mat_mul(tmp, tq, tz);
-        mat_copy(tz, tmp);
-        mat_mul(tmp, tq, p);
-        mat_copy(p, tmp);
+        mat_mul(spare, tq, tz);
+        float *t = tz;
+        tz = spare;
+        spare = t;
+        mat_mul(spare, tq, p);
+        t = p;
+        p = spare;
+        spare = t;
     }
     for (int e = tid; e < n * n; e += (int)blockDim.x) {
         r_out[e] = vq_speed_mul_elem(p, a, n, e / n, e % n);
@@ -308,8 +429,8 @@ extern "C" int vq_speed_estimate_launch(VqStream stream, const VqSpeedGeom *g,
                                                     scr->means, scr->img_stride);
     if ((rc = vq_launch_status()))
         return rc;
-    const dim3 cgrid(COV_SPLIT, img->n);
-    speed_cov_kernel<<<cgrid, COV_BLOCK, 0, s>>>(*g, scr->x0, scr->means,
+    const dim3 cgrid(COV_BLOCKS, img->n);
+    speed_cov_kernel<<<cgrid, COV_THREADS, 0, s>>>(*g, scr->x0, scr->means,
                                                  scr->cov, scr->img_stride);
     if ((rc = vq_launch_status()))
         return rc;

@@ -44,13 +44,17 @@ static inline VQ_HOST_DEVICE float vq_speed_hypot(float x, float y)
 
 /* ---- reduction to tridiagonal form -------------------------------------- */
 
-/* Householder vector of column col below row start (scaled in place, its
- * first entry replaced by beta); returns tau (0: nothing to annihilate).
+/* The scalars of the Householder vector of column col below row start:
+ * returns tau (0: nothing to annihilate); *s: the divisor of the entries
+ * below row start (0: they stay), *beta: the new entry at row start.
  * Sequential: one thread. */
-static inline VQ_HOST_DEVICE float vq_speed_householder(float *a, int col,
-                                                        int start)
+static inline VQ_HOST_DEVICE float vq_speed_hh_scalars(const float *a, int col,
+                                                       int start, float *s,
+                                                       float *beta)
 {
     const int n = VQ_SPEED_N;
+    *s = 0.0f;
+    *beta = 0.0f;
     if (n - start == 1)
         return 0.0f;
     float norm = 0;
@@ -60,11 +64,23 @@ static inline VQ_HOST_DEVICE float vq_speed_householder(float *a, int col,
     if (xnorm == 0.0f)
         return 0.0f;
     const float alpha = a[start * n + col];
-    const float beta = (float)-vq_speed_sign(alpha) * vq_speed_hypot(alpha, xnorm);
-    const float tau = (beta - alpha) / beta;
-    const float s = alpha - beta;
+    *beta = (float)-vq_speed_sign(alpha) * vq_speed_hypot(alpha, xnorm);
+    const float tau = (*beta - alpha) / *beta;
+    *s = alpha - *beta;
+    return tau;
+}
+
+/* Householder vector of column col below row start (scaled in place, its
+ * first entry replaced by beta); returns tau (0: nothing to annihilate).
+ * The divisions are independent: kernels spread them over threads. */
+static inline VQ_HOST_DEVICE float vq_speed_householder(float *a, int col,
+                                                        int start)
+{
+    const int n = VQ_SPEED_N;
+    float s, beta;
+    const float tau = vq_speed_hh_scalars(a, col, start, &s, &beta);
     if (s != 0.0f) {
-        for (int i = start; i < n; i++)
+        for (int i = start + 1; i < n; i++)
             a[i * n + col] /= s;
         a[start * n + col] = beta;
     }
@@ -133,12 +149,20 @@ static inline VQ_HOST_DEVICE void vq_speed_tridiagonal(float *a, float *d,
 
 /* ---- eigenvalues of the tridiagonal matrix (sequential) ------------------ */
 
+/* Whether the subdiagonal entry s between diagonal entries d0 and d1 is
+ * negligible (set to 0). */
+static inline VQ_HOST_DEVICE int vq_speed_chop_small(float d0, float d1,
+                                                     float s)
+{
+    return vq_speed_absf(s) <
+           VQ_SPEED_EIG_EPS * (vq_speed_absf(d0) + vq_speed_absf(d1));
+}
+
 static inline VQ_HOST_DEVICE void vq_speed_chop(const float *d, float *sd,
                                                int n)
 {
     for (int i = 0; i < n - 1; i++)
-        if (vq_speed_absf(sd[i]) <
-            VQ_SPEED_EIG_EPS * (vq_speed_absf(d[i]) + vq_speed_absf(d[i + 1])))
+        if (vq_speed_chop_small(d[i], d[i + 1], sd[i]))
             sd[i] = 0.0f;
 }
 
@@ -262,19 +286,29 @@ static inline VQ_HOST_DEVICE float vq_speed_norm(const float *v)
     return vq_speed_sqrtf(sum);
 }
 
-/* The unit reflector vector of step k from column k of tz; the sign comes
- * from the original matrix a, as in libvmaf. Sequential. */
-static inline VQ_HOST_DEVICE void vq_speed_reflector(const float *tz,
-                                                     const float *a, int k,
-                                                     float *vec)
+/* The reflector vector of step k from column k of tz before its
+ * normalisation; returns the norm it is divided by. The sign comes from
+ * the original matrix a, as in libvmaf. Sequential. */
+static inline VQ_HOST_DEVICE float vq_speed_reflector_raw(const float *tz,
+                                                         const float *a,
+                                                         int k, float *vec)
 {
     const int n = VQ_SPEED_N;
     for (int i = 0; i < n; i++)
         vec[i] = tz[i * n + k];
     const float norm = vq_speed_norm(vec);
     vec[k] += (float)vq_speed_sign(a[k * n + k]) * norm;
-    const float d = vq_speed_norm(vec);
-    for (int i = 0; i < n; i++)
+    return vq_speed_norm(vec);
+}
+
+/* The unit reflector vector of step k (the divisions are independent:
+ * kernels spread them over threads). */
+static inline VQ_HOST_DEVICE void vq_speed_reflector(const float *tz,
+                                                     const float *a, int k,
+                                                     float *vec)
+{
+    const float d = vq_speed_reflector_raw(tz, a, k, vec);
+    for (int i = 0; i < VQ_SPEED_N; i++)
         vec[i] = vec[i] / d;
 }
 

@@ -11,7 +11,7 @@
  *
  * Both backends must deliver every submitted frame, each with outputs.
  *
- * usage: checkgpu [--test NAME] [--seed N] [--quick] [--jobs N] [--list]
+ * usage: checkgpu [--test NAME[,NAME...]] [--seed N] [--quick] [--jobs N] [--list]
  *                 [--verbose]
  *        checkgpu --cases   (only the rule below; needs no GPU)
  *        checkgpu --device  (whether a GPU is present: exit 0, 77 none,
@@ -508,6 +508,22 @@ static void run_batch(Batch *b, unsigned jobs)
         pthread_join(th[i], NULL);
 }
 
+/* --test takes one name or several separated by commas */
+static int name_in_list(const char *name, const char *list)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n))
+            return 1;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *only = NULL;
@@ -541,12 +557,28 @@ int main(int argc, char **argv)
                 printf("%s\n", pc->name);
             return 0;
         } else {
-            fprintf(stderr, "usage: checkgpu [--test NAME] [--seed N] [--quick] [--jobs N] "
+            fprintf(stderr, "usage: checkgpu [--test NAME[,NAME...]] [--seed N] [--quick] [--jobs N] "
                             "[--list] [--verbose] | --cases | --device\n");
             return 1;
         }
     }
     n_fail += check_cases();
+    if (only) {
+        /* every name given must be a parity case: a typo tests nothing */
+        char names[1024];
+        snprintf(names, sizeof(names), "%s", only);
+        for (char *save, *t = strtok_r(names, ",", &save); t;
+             t = strtok_r(NULL, ",", &save)) {
+            const ParityCase *pc = parity_cases;
+            while (pc->name && strcmp(pc->name, t))
+                pc++;
+            if (!pc->name) {
+                fprintf(stderr, "checkgpu: --test %s: no such parity case "
+                                "(see --list)\n", t);
+                return 1;
+            }
+        }
+    }
     if (cases_only) {
         printf("checkgpu: %zu extractors, %u problem(s) with parity cases\n",
                registry_size(), n_fail);
@@ -574,7 +606,7 @@ int main(int argc, char **argv)
                                          { 64, 36 }, { 1920, 1080 },
                                          { 3840, 2160 } };
     for (const ParityCase *pc = parity_cases; pc->name; pc++) {
-        if (only && strcmp(only, pc->name))
+        if (only && !name_in_list(pc->name, only))
             continue;
         for (const char *const *spec = pc->specs; *spec; spec++) {
             unsigned before = n_fail;

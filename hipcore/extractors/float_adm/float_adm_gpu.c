@@ -1,7 +1,8 @@
 /*
  * float_adm, GPU path (kernels/float_adm/float_adm.hip): per scale the dwt
  * of ref and dis into that scale's eight band images, then decouple, csf
- * and the row sums of the terms, which land in the record.
+ * and the terms into that scale's nine term images; then one launch of the
+ * row sums, which land in the record.
  */
 #include <stdlib.h>
 
@@ -13,6 +14,8 @@ typedef struct FAdmGpu {
     size_t pitch[VQ_FADM_SCALES];
     float *work[12];                /* csf images, scale 0's size */
     uint16_t *rcp_tab;
+    float *terms;                   /* the term images, one allocation */
+    VqFAdmTermImages ti;
 } FAdmGpu;
 
 void vq_fadm_gpu_close(VqFex *fex, VqGpu *gpu)
@@ -26,6 +29,7 @@ void vq_fadm_gpu_close(VqFex *fex, VqGpu *gpu)
     for (unsigned k = 0; k < 12; k++)
         vq_gpu_free(gpu, g->work[k]);
     vq_gpu_free(gpu, g->rcp_tab);
+    vq_gpu_free(gpu, g->terms);
     free(g);
     fex->gpu_priv = NULL;
 }
@@ -49,6 +53,27 @@ int vq_fadm_gpu_init(VqFex *fex, VqGpu *gpu)
     for (unsigned k = 0; !err && k < 12; k++)
         err = vq_gpu_malloc(gpu, (void **)&g->work[k], g->pitch[0] * d->h[0],
                             "float_adm: csf images");
+    /* nine images of each scale's inner rectangle, rows of whole 128-byte
+     * lines */
+    size_t n_terms = 0;
+    for (unsigned sc = 0; sc < VQ_FADM_SCALES; sc++) {
+        const VqFAdmRect *in = &d->inner[sc];
+        size_t w = in->right > in->left ? (size_t)(in->right - in->left) : 0;
+        g->ti.pitch[sc] = (w + 31) & ~(size_t)31;
+        n_terms += VQ_FADM_NQ * g->ti.pitch[sc] * d->rows[sc];
+    }
+    if (!err)
+        err = vq_gpu_malloc(gpu, (void **)&g->terms,
+                            (n_terms ? n_terms : 1) * sizeof(float),
+                            "float_adm: term images");
+    if (!err) {
+        float *f = g->terms;
+        for (unsigned sc = 0; sc < VQ_FADM_SCALES; sc++)
+            for (unsigned q = 0; q < VQ_FADM_NQ; q++) {
+                g->ti.img[sc][q] = f;
+                f += g->ti.pitch[sc] * d->rows[sc];
+            }
+    }
     size_t tab = VQ_FADM_RCP_SIZE * sizeof(uint16_t);
     VqStream st = vq_gpu_compute_stream(gpu);
     if (!err)
@@ -86,13 +111,16 @@ int vq_fadm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
         if (!rc && !(sc == 0 && s->skip_scale0))
             rc = vq_fadm_terms_launch(st, g->band[sc], pitch,
                                       d, sc, g->rcp_tab, work,
-                                      rows + d->off[sc]);
+                                      g->ti.img[sc], g->ti.pitch[sc]);
         VqDevPlane a_ref = { g->band[sc][0], pitch, d->w[sc], d->h[sc] };
         VqDevPlane a_dis = { g->band[sc][4], pitch, d->w[sc], d->h[sc] };
         r = a_ref;
         t = a_dis;
         bpc = 0;
     }
+    if (!rc)
+        rc = vq_fadm_row_sums_launch(st, d, s->skip_scale0 ? 1 : 0, &g->ti,
+                                     rows);
     return vq_fex_launch_check(fex, gpu, rc);
 }
 #endif

@@ -1,8 +1,8 @@
 /*
  * float_vif, GPU path (kernels/float_vif/float_vif.hip): per frame, the
  * resized scale 0 when vif_prescale asks for it, then per scale the down
- * kernel (scales 1..3) and the stat kernel, whose row sums land in the
- * record.
+ * kernel (scales 1..3) and the terms kernel into that scale's term images,
+ * then one launch of the row sums, which land in the record.
  */
 #include <stdlib.h>
 
@@ -15,6 +15,8 @@ typedef struct FVifGpu {
     float *tmp;                     /* the luma as floats (vif_prescale) */
     size_t tmp_pitch;
     VqFResizeTap *tab;              /* x then y entries (vif_prescale) */
+    float *terms;                   /* the term images, one allocation */
+    VqFVifTermImages ti;
 } FVifGpu;
 
 void vq_fvif_gpu_close(VqFex *fex, VqGpu *gpu)
@@ -28,6 +30,7 @@ void vq_fvif_gpu_close(VqFex *fex, VqGpu *gpu)
     }
     vq_gpu_free(gpu, g->tmp);
     vq_gpu_free(gpu, g->tab);
+    vq_gpu_free(gpu, g->terms);
     free(g);
     fex->gpu_priv = NULL;
 }
@@ -46,6 +49,24 @@ int vq_fvif_gpu_init(VqFex *fex, VqGpu *gpu)
             err = vq_gpu_malloc_pitch(gpu, (void **)&g->img[k][sc],
                                       &g->pitch[sc], d->w[sc] * sizeof(float),
                                       d->h[sc], "float_vif: scale images");
+    /* num and den images per scale, rows of whole 128-byte lines */
+    size_t n_terms = 0;
+    for (unsigned sc = 0; sc < VQ_FVIF_SCALES; sc++) {
+        g->ti.pitch[sc] = (d->w[sc] + 31) & ~(size_t)31;
+        n_terms += 2 * g->ti.pitch[sc] * d->h[sc];
+    }
+    if (!err)
+        err = vq_gpu_malloc(gpu, (void **)&g->terms, n_terms * sizeof(float),
+                            "float_vif: term images");
+    if (!err) {
+        float *f = g->terms;
+        for (unsigned sc = 0; sc < VQ_FVIF_SCALES; sc++) {
+            g->ti.num[sc] = f;
+            f += g->ti.pitch[sc] * d->h[sc];
+            g->ti.den[sc] = f;
+            f += g->ti.pitch[sc] * d->h[sc];
+        }
+    }
     VqStream st = vq_gpu_compute_stream(gpu);
     if (!err && s->resized) {
         size_t n = (d->w[0] + d->h[0]) * sizeof(VqFResizeTap);
@@ -107,10 +128,13 @@ int vq_fvif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
             bpc = 0;
         }
         if (!rc && (sc > 0 || !s->skip_scale0))
-            rc = vq_fvif_stat_launch(st, &r, &t, bpc, d, sc, &s->c,
-                                     rows + d->off_num[sc],
-                                     rows + d->off_den[sc]);
+            rc = vq_fvif_terms_launch(st, &r, &t, bpc, d, sc, &s->c,
+                                      g->ti.num[sc], g->ti.den[sc],
+                                      g->ti.pitch[sc]);
     }
+    if (!rc)
+        rc = vq_fvif_row_sums_launch(st, d, s->skip_scale0 ? 1 : 0, &g->ti,
+                                     rows);
     return vq_fex_launch_check(fex, gpu, rc);
 }
 #endif
