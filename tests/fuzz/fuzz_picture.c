@@ -39,7 +39,12 @@ static void make_picture(Cursor *c, VqPicture *pic, uint8_t *buf[3],
     memset(pic, 0, sizeof(*pic));
     unsigned sel = take(c);
     if (like && (sel & 0x80)) {
-        *pic = *like; /* same geometry as the first (the usual case) */
+        /* same geometry as the first (the usual case); its planes are
+         * not this picture's (they may be freed already) */
+        pic->fmt = like->fmt;
+        pic->bpc = like->bpc;
+        pic->w = like->w;
+        pic->h = like->h;
     } else {
         pic->fmt = (VqPixFmt)(take(c) % 11);
         pic->bpc = depths[take(c) & 3];

@@ -29,8 +29,8 @@ static unsigned n_fail, n_pass;
 static const char *const option_sets[] = {
     "",
     ":motion_five_frame_window=true:motion_moving_average=true",
-    ":motion_blend_factor=0.5:motion_blend_offset=3:motion_fps_weight=1.5:"
-    "motion_max_val=30",
+    (":motion_blend_factor=0.5:motion_blend_offset=3:motion_fps_weight=1.5"
+     ":motion_max_val=30"),
     ":motion_force_zero=true",
 };
 #define N_OPTS (sizeof(option_sets) / sizeof(option_sets[0]))
