@@ -30,8 +30,10 @@ static void take(uint8_t *base, size_t *off, size_t bytes, void **ptr)
 static size_t vif_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
 {
     uint8_t *base = scratch;
-    size_t off = 0, row16 = ((size_t)d->w[0] + 2 * VQ_VIF_PAD) * 2;
+    size_t off = 0;
+    size_t row16 = ((size_t)d->w[0] + 2 * VQ_VIF_PAD + VQ_VIF_SLACK) * 2;
     size_t row32 = (size_t)d->w[0] * 4;
+    size_t row_lg = ((size_t)d->w[0] + VQ_VIF_GATHER_SLACK) * 4;
     void *p;
     for (unsigned s = 1; s < VQ_VIF_SCALES; s++)
         for (unsigned k = 0; k < 2; k++) {
@@ -59,7 +61,7 @@ static size_t vif_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
     int32_t **rows32[6] = { &wk->s1,    &wk->s2,    &wk->s12,
                             &wk->lg[0], &wk->lg[1], &wk->lg[2] };
     for (unsigned k = 0; k < 6; k++) {
-        take(base, &off, row32, &p);
+        take(base, &off, k < 3 ? row32 : row_lg, &p);
         if (base)
             *rows32[k] = p;
     }
