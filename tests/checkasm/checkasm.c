@@ -18,6 +18,7 @@
 
 static const CaTable *const tables[] = {
     &ca_table_adm,
+    &ca_table_adm_rows,
     &ca_table_float_adm,
     &ca_table_float_vif,
     &ca_table_motion,

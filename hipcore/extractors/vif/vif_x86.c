@@ -47,36 +47,8 @@ static const VqVifPairs vif_pairs[VQ_VIF_SCALES] = {
 
 
 /* ---- AVX2 ---------------------------------------------------------------- */
-#define V_TARGET VQ_TARGET_AVX2
-#define V_SUFFIX avx2
-#define V_T __m256i
-#define V_N16 16u
-#define V_N32 8u
-#define V_ZERO _mm256_setzero_si256()
-#define V_LOADU(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define V_STOREU(p, x) _mm256_storeu_si256((__m256i *)(void *)(p), x)
-#define V_LOAD_U8(p)                                                          \
-    _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p)))
-#define V_SET1_16 _mm256_set1_epi16
-#define V_SET1_32 _mm256_set1_epi32
-#define V_SET1_64 _mm256_set1_epi64x
-#define V_XOR _mm256_xor_si256
-#define V_AND _mm256_and_si256
-#define V_ADD32 _mm256_add_epi32
-#define V_SUB32 _mm256_sub_epi32
-#define V_ADD64 _mm256_add_epi64
-#define V_MADD16 _mm256_madd_epi16
-#define V_MULLO16 _mm256_mullo_epi16
-#define V_MULHI_U16 _mm256_mulhi_epu16
-#define V_MUL_EPU32 _mm256_mul_epu32
-#define V_UNPACKLO16 _mm256_unpacklo_epi16
-#define V_UNPACKHI16 _mm256_unpackhi_epi16
-#define V_PACKUS32 _mm256_packus_epi32
-#define V_SRL32 _mm256_srl_epi32
-#define V_SLL32 _mm256_sll_epi32
-#define V_SRLI32 _mm256_srli_epi32
-#define V_SRLI64 _mm256_srli_epi64
-#define V_BLEND_ODD32(even, odd) _mm256_blend_epi32(even, odd, 0xaa)
+#define VQ_SIMD_W 256
+#include "../simd_x86.h"
 /* e lane m = column 2m, o lane m = column 2m + 1: 16 values in order */
 #define V_INTERLEAVE_STORE(p, e, o)                                           \
     do {                                                                      \
@@ -93,69 +65,14 @@ static const VqVifPairs vif_pairs[VQ_VIF_SCALES] = {
 
 #include "vif_simd_tmpl.h"
 
-#undef V_TARGET
-#undef V_SUFFIX
-#undef V_T
-#undef V_N16
-#undef V_N32
-#undef V_ZERO
-#undef V_LOADU
-#undef V_STOREU
-#undef V_LOAD_U8
-#undef V_SET1_16
-#undef V_SET1_32
-#undef V_SET1_64
-#undef V_XOR
-#undef V_AND
-#undef V_ADD32
-#undef V_SUB32
-#undef V_ADD64
-#undef V_MADD16
-#undef V_MULLO16
-#undef V_MULHI_U16
-#undef V_MUL_EPU32
-#undef V_UNPACKLO16
-#undef V_UNPACKHI16
-#undef V_PACKUS32
-#undef V_SRL32
-#undef V_SLL32
-#undef V_SRLI32
-#undef V_SRLI64
-#undef V_BLEND_ODD32
 #undef V_INTERLEAVE_STORE
 #undef V_STORE_NARROW16
+#define VQ_SIMD_UNDEF
+#include "../simd_x86.h"
 
 /* ---- AVX-512 ------------------------------------------------------------- */
-#define V_TARGET VQ_TARGET_AVX512
-#define V_SUFFIX avx512
-#define V_T __m512i
-#define V_N16 32u
-#define V_N32 16u
-#define V_ZERO _mm512_setzero_si512()
-#define V_LOADU(p) _mm512_loadu_si512((const void *)(p))
-#define V_STOREU(p, x) _mm512_storeu_si512((void *)(p), x)
-#define V_LOAD_U8(p)                                                          \
-    _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
-#define V_SET1_16 _mm512_set1_epi16
-#define V_SET1_32 _mm512_set1_epi32
-#define V_SET1_64 _mm512_set1_epi64
-#define V_XOR _mm512_xor_si512
-#define V_AND _mm512_and_si512
-#define V_ADD32 _mm512_add_epi32
-#define V_SUB32 _mm512_sub_epi32
-#define V_ADD64 _mm512_add_epi64
-#define V_MADD16 _mm512_madd_epi16
-#define V_MULLO16 _mm512_mullo_epi16
-#define V_MULHI_U16 _mm512_mulhi_epu16
-#define V_MUL_EPU32 _mm512_mul_epu32
-#define V_UNPACKLO16 _mm512_unpacklo_epi16
-#define V_UNPACKHI16 _mm512_unpackhi_epi16
-#define V_PACKUS32 _mm512_packus_epi32
-#define V_SRL32 _mm512_srl_epi32
-#define V_SLL32 _mm512_sll_epi32
-#define V_SRLI32 _mm512_srli_epi32
-#define V_SRLI64 _mm512_srli_epi64
-#define V_BLEND_ODD32(even, odd) _mm512_mask_blend_epi32(0xaaaa, even, odd)
+#define VQ_SIMD_W 512
+#include "../simd_x86.h"
 #define V_INTERLEAVE_STORE(p, e, o)                                           \
     do {                                                                      \
         const __m512i i0_ = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19,  \
@@ -169,5 +86,10 @@ static const VqVifPairs vif_pairs[VQ_VIF_SCALES] = {
     _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(x))
 
 #include "vif_simd_tmpl.h"
+
+#undef V_INTERLEAVE_STORE
+#undef V_STORE_NARROW16
+#define VQ_SIMD_UNDEF
+#include "../simd_x86.h"
 
 #endif
