@@ -87,6 +87,13 @@
                      _mm256_cmp_pd(hi_a, hi_b, _CMP_GE_OQ))
 #define V_CVTT_PD_2(lo, hi)                                                   \
     _mm256_set_m128i(_mm256_cvttpd_epi32(hi), _mm256_cvttpd_epi32(lo))
+/* the low dwords of the qwords of a, then of b */
+#define V_PACK_LO64(a, b)                                                     \
+    _mm256_set_m128i(                                                         \
+        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(                   \
+            b, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))),                   \
+        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(                   \
+            a, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))))
 
 #ifndef VQ_SIMD_AVX2_HELPERS
 #define VQ_SIMD_AVX2_HELPERS
@@ -174,6 +181,9 @@ vq_simd_pd_mask2(__m256d lo, __m256d hi)
 #define V_CVTT_PD_2(lo, hi)                                                   \
     _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvttpd_epi32(lo)),       \
                        _mm512_cvttpd_epi32(hi), 1)
+#define V_PACK_LO64(a, b)                                                     \
+    _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)),      \
+                       _mm512_cvtepi64_epi32(b), 1)
 #else
 #error "VQ_SIMD_W must be 256 or 512"
 #endif
@@ -245,6 +255,7 @@ vq_simd_pd_mask2(__m256d lo, __m256d hi)
 #undef V_SET1_PD
 #undef V_PD_GE_MASK
 #undef V_CVTT_PD_2
+#undef V_PACK_LO64
 #undef VQ_SIMD_W
 #undef VQ_SIMD_UNDEF
 

@@ -1,8 +1,7 @@
 /*
- * Integer ADM: the row passes of the DWT (adm_dsp.h) on the shared helpers
- * of kernels/adm/adm_fixed.h, and the table's init. Those of scales 1..3
- * are written for the vectorizer and compiled for AVX2 and AVX-512 too;
- * the others' x86 variants are hand-written (adm_simd_tmpl.h). Integer
+ * Integer ADM: the C row passes of the DWT (adm_dsp.h) on the shared
+ * helpers of kernels/adm/adm_fixed.h, and the table's init. The x86
+ * variants of every function are hand-written (adm_simd_tmpl.h). Integer
  * arithmetic throughout: every variant equals the C function.
  */
 #include "../../../kernels/adm/adm.h"
@@ -94,25 +93,20 @@ decl_adm_dwt_horiz0_fn(vq_adm_dwt_horiz0_hi_c)
     horiz0_hi(t, j0, j1, out);
 }
 
-#define ADM_VARIANT(isa, TARGET)                                              \
-    TARGET decl_adm_dwt_vert_fn(vq_adm_dwt_vert_##isa)                        \
-    {                                                                         \
-        vert(r0, r1, r2, r3, n, shift, with_hi, lo, hi);                      \
-    }                                                                         \
-    TARGET decl_adm_dwt_horiz_fn(vq_adm_dwt_horiz_lo_##isa)                   \
-    {                                                                         \
-        horiz_lo(t, j0, j1, shift, out);                                      \
-    }                                                                         \
-    TARGET decl_adm_dwt_horiz_fn(vq_adm_dwt_horiz_hi_##isa)                   \
-    {                                                                         \
-        horiz_hi(t, j0, j1, shift, out);                                      \
-    }
+decl_adm_dwt_vert_fn(vq_adm_dwt_vert_c)
+{
+    vert(r0, r1, r2, r3, n, shift, with_hi, lo, hi);
+}
 
-ADM_VARIANT(c, )
-#if VQ_ARCH_X86_64
-ADM_VARIANT(avx2, VQ_TARGET_AVX2)
-ADM_VARIANT(avx512, VQ_TARGET_AVX512)
-#endif
+decl_adm_dwt_horiz_fn(vq_adm_dwt_horiz_lo_c)
+{
+    horiz_lo(t, j0, j1, shift, out);
+}
+
+decl_adm_dwt_horiz_fn(vq_adm_dwt_horiz_hi_c)
+{
+    horiz_hi(t, j0, j1, shift, out);
+}
 
 #define ADM_SET(c, isa)                                                       \
     do {                                                                      \

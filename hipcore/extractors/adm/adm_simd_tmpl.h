@@ -16,12 +16,15 @@
  *  - Clamped shifts ((x >> s) clamped to [0, 32768]) compare x with 0 and
  *    32768 << s instead of shifting arithmetically.
  *  - The angle test converts the (exact) dot products and norms to float
- *    and compares in double, the same operations as C. At scales 1..3 the
- *    products are exact in double only while every |value| < 2^26; a
- *    vector with a larger one goes through the C function.
+ *    and compares in double, the same operations as C. At scales 1..3
+ *    AVX-512 forms them in int64 and rounds them to float once (VCVTQQ2PS);
+ *    AVX2 has no such rounding: it works in double, whose products are
+ *    exact while every |value| < 2^26, and a vector with a larger value
+ *    goes through the C function.
  *  - The enhancement-gain limit is computed in double (as C does for a
  *    non-integer limit; for an integer one the double product is exact
- *    while |limit| < 2^22, and larger limits take the C function).
+ *    while |limit| < 2^22, and larger limits take the C function), or at
+ *    scale 0 for an integer limit below 2^16 in int32, exactly.
  */
 
 #define VQ_CAT_(a, b) a##b
@@ -159,6 +162,87 @@ V_TARGET decl_adm_dwt_horiz0_fn(FN(vq_adm_dwt_horiz0_hi_))
     vq_adm_dwt_horiz0_hi_c(t, j, j1, out);
 }
 
+/* ---- DWT, scales 1..3 ------------------------------------------------------ */
+
+/* (int32)((sum of 64-bit products + add) >> shift) of the even (or, with
+ * odd, the odd) lanes of four rows, as low dwords */
+VFN V_T FN(fir4)(V_T a, V_T b, V_T c, V_T d, V_T t0, V_T t1, V_T t2, V_T t3,
+                 V_T add, __m128i sh)
+{
+    V_T s = V_ADD64(V_ADD64(V_MUL_EPI32(a, t0), V_MUL_EPI32(b, t1)),
+                    V_ADD64(V_MUL_EPI32(c, t2), V_MUL_EPI32(d, t3)));
+    return V_SRL64(V_ADD64(s, add), sh);
+}
+
+VFN void FN(vert_s123)(const int32_t *r0, const int32_t *r1,
+                       const int32_t *r2, const int32_t *r3, int nb,
+                       int shift, V_T t0, V_T t1, V_T t2, V_T t3,
+                       int32_t *out)
+{
+    const V_T add = V_SET1_64(shift ? 1LL << (shift - 1) : 0);
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    for (int x = 0; x < nb; x += V_N32) {
+        V_T a = V_LOADU(r0 + x), b = V_LOADU(r1 + x);
+        V_T c = V_LOADU(r2 + x), d = V_LOADU(r3 + x);
+        V_T e = FN(fir4)(a, b, c, d, t0, t1, t2, t3, add, sh);
+        V_T o = FN(fir4)(V_SRLI64(a, 32), V_SRLI64(b, 32), V_SRLI64(c, 32),
+                         V_SRLI64(d, 32), t0, t1, t2, t3, add, sh);
+        V_STOREU(out + x, FN(join_lo)(e, o));
+    }
+}
+
+V_TARGET decl_adm_dwt_vert_fn(FN(vq_adm_dwt_vert_))
+{
+    int nb = n - n % V_N32;
+    FN(vert_s123)(r0, r1, r2, r3, nb, shift, V_SET1_32(VQ_ADM_LO0),
+                  V_SET1_32(VQ_ADM_LO1), V_SET1_32(VQ_ADM_LO2),
+                  V_SET1_32(VQ_ADM_LO3), lo);
+    if (with_hi)
+        FN(vert_s123)(r0, r1, r2, r3, nb, shift, V_SET1_32(VQ_ADM_HI0),
+                      V_SET1_32(VQ_ADM_HI1), V_SET1_32(VQ_ADM_HI2),
+                      V_SET1_32(VQ_ADM_HI3), hi);
+    vq_adm_dwt_vert_c(r0 + nb, r1 + nb, r2 + nb, r3 + nb, n - nb, shift,
+                      with_hi, lo + nb, hi + nb);
+}
+
+/* out[j] from t[2j - 1 .. 2j + 2]: the qwords of a load at t + 2j - 1 hold
+ * (t[2j - 1], t[2j]), those of a load at t + 2j + 1 (t[2j + 1], t[2j + 2]) */
+VFN int FN(horiz_s123)(const int32_t *t, int j0, int j1, int shift, V_T t0,
+                       V_T t1, V_T t2, V_T t3, int32_t *out)
+{
+    const V_T add = V_SET1_64(shift ? 1LL << (shift - 1) : 0);
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    const int half = V_N32 / 2;
+    int j = j0;
+    for (; j + V_N32 <= j1; j += V_N32) {
+        V_T r[2];
+        for (int k = 0; k < 2; k++) {
+            V_T a = V_LOADU(t + 2 * (j + k * half) - 1);
+            V_T b = V_LOADU(t + 2 * (j + k * half) + 1);
+            r[k] = FN(fir4)(a, V_SRLI64(a, 32), b, V_SRLI64(b, 32), t0, t1, t2,
+                            t3, add, sh);
+        }
+        V_STOREU(out + j, V_PACK_LO64(r[0], r[1]));
+    }
+    return j;
+}
+
+V_TARGET decl_adm_dwt_horiz_fn(FN(vq_adm_dwt_horiz_lo_))
+{
+    int j = FN(horiz_s123)(t, j0, j1, shift, V_SET1_32(VQ_ADM_LO0),
+                           V_SET1_32(VQ_ADM_LO1), V_SET1_32(VQ_ADM_LO2),
+                           V_SET1_32(VQ_ADM_LO3), out);
+    vq_adm_dwt_horiz_lo_c(t, j, j1, shift, out);
+}
+
+V_TARGET decl_adm_dwt_horiz_fn(FN(vq_adm_dwt_horiz_hi_))
+{
+    int j = FN(horiz_s123)(t, j0, j1, shift, V_SET1_32(VQ_ADM_HI0),
+                           V_SET1_32(VQ_ADM_HI1), V_SET1_32(VQ_ADM_HI2),
+                           V_SET1_32(VQ_ADM_HI3), out);
+    vq_adm_dwt_horiz_hi_c(t, j, j1, shift, out);
+}
+
 /* ---- denominator --------------------------------------------------------- */
 
 V_TARGET decl_adm_den0_fn(FN(vq_adm_den0_))
@@ -205,7 +289,51 @@ V_TARGET decl_adm_den123_fn(FN(vq_adm_den123_))
 
 /* ---- decoupling ------------------------------------------------------------ */
 
-/* The angle test (vq_adm_angle_cmp) of exact products. */
+/* The angle test (vq_adm_angle_cmp) of dot products and norms rounded to
+ * float, in two halves of double lanes. */
+VFN V_M FN(angle_cmp)(V_D dp0, V_D om0, V_D tm0, V_D dp1, V_D om1, V_D tm1,
+                      V_D cos1)
+{
+    /* the 1/4096 scalings of libvmaf cancel: powers of two, exact */
+    const V_D zero = V_SET1_PD(0.0);
+    V_M pos = V_PD_GE_MASK(dp0, zero, dp1, zero);
+    V_M in = V_PD_GE_MASK(V_MUL_PD(dp0, dp0), V_MUL_PD(V_MUL_PD(cos1, om0), tm0),
+                          V_MUL_PD(dp1, dp1),
+                          V_MUL_PD(V_MUL_PD(cos1, om1), tm1));
+    return V_MAND(pos, in);
+}
+
+#if VQ_SIMD_W == 512
+/* The angle test of vq_adm_angle_flag for any int32 values: int64 dot
+ * products and norms (modulo 2^64, as C), rounded to float once. */
+VFN V_D FN(f64)(__m512i a, __m512i b, __m512i c, __m512i d)
+{
+    __m512i v = _mm512_add_epi64(_mm512_mul_epi32(a, b), _mm512_mul_epi32(c, d));
+    return _mm512_cvtps_pd(_mm512_cvtepi64_ps(v));
+}
+
+VFN V_M FN(angle64)(V_T oh, V_T ov, V_T th, V_T tv, V_D cos1)
+{
+    V_D r[2][3];
+    for (int h = 0; h < 2; h++) {
+        __m512i a = _mm512_cvtepi32_epi64(h ? _mm512_extracti64x4_epi64(oh, 1)
+                                            : _mm512_castsi512_si256(oh));
+        __m512i b = _mm512_cvtepi32_epi64(h ? _mm512_extracti64x4_epi64(ov, 1)
+                                            : _mm512_castsi512_si256(ov));
+        __m512i c = _mm512_cvtepi32_epi64(h ? _mm512_extracti64x4_epi64(th, 1)
+                                            : _mm512_castsi512_si256(th));
+        __m512i d = _mm512_cvtepi32_epi64(h ? _mm512_extracti64x4_epi64(tv, 1)
+                                            : _mm512_castsi512_si256(tv));
+        r[h][0] = FN(f64)(a, c, b, d);
+        r[h][1] = FN(f64)(a, a, b, b);
+        r[h][2] = FN(f64)(c, c, d, d);
+    }
+    return FN(angle_cmp)(r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2],
+                         cos1);
+}
+#endif
+
+/* The angle test of products that are exact in double (|values| < 2^26). */
 VFN V_M FN(angle)(V_T oh, V_T ov, V_T th, V_T tv, V_D cos1)
 {
     V_D a0 = V_CVT_PD_LO(oh), b0 = V_CVT_PD_LO(ov);
@@ -218,13 +346,7 @@ VFN V_M FN(angle)(V_T oh, V_T ov, V_T th, V_T tv, V_D cos1)
     V_D om1 = V_PD_ROUND_F(V_ADD_PD(V_MUL_PD(a1, a1), V_MUL_PD(b1, b1)));
     V_D tm0 = V_PD_ROUND_F(V_ADD_PD(V_MUL_PD(c0, c0), V_MUL_PD(d0, d0)));
     V_D tm1 = V_PD_ROUND_F(V_ADD_PD(V_MUL_PD(c1, c1), V_MUL_PD(d1, d1)));
-    /* the 1/4096 scalings of libvmaf cancel: powers of two, exact */
-    const V_D zero = V_SET1_PD(0.0);
-    V_M pos = V_PD_GE_MASK(dp0, zero, dp1, zero);
-    V_M in = V_PD_GE_MASK(V_MUL_PD(dp0, dp0), V_MUL_PD(V_MUL_PD(cos1, om0), tm0),
-                          V_MUL_PD(dp1, dp1),
-                          V_MUL_PD(V_MUL_PD(cos1, om1), tm1));
-    return V_MAND(pos, in);
+    return FN(angle_cmp)(dp0, om0, tm0, dp1, om1, tm1, cos1);
 }
 
 /* vq_adm_egl_limit in double: min (o > 0) or max of rst * egl and t */
@@ -263,6 +385,9 @@ V_TARGET decl_adm_decouple_fn(FN(vq_adm_decouple0_))
         return;
     }
     const V_D cos1 = V_SET1_PD((double)p->cos1_sq), egl = V_SET1_PD(p->egl);
+    /* an integral limit below 2^16: rst * limit fits int32 (|rst| <= 2^15) */
+    const bool egl_i = p->egl_int > 0 && p->egl_int <= 65535;
+    const V_T egl_iv = V_SET1_32(p->egl_int);
     const V_T k_max = V_SET1_32(32768), r15 = V_SET1_32(16384);
     const V_T r15_64 = V_SET1_64(16384), s15 = V_SET1_64(15);
     const V_T lim15 = V_SET1_64((long long)32768 << 15);
@@ -289,7 +414,14 @@ V_TARGET decl_adm_decouple_fn(FN(vq_adm_decouple0_))
             V_T rst = FN(sext16)(
                 V_SRAI32(V_ADD32(V_MULLO32(k, ob), r15), 15));
             V_M lim = V_MANDNOT(zero_o, V_MAND(angle, V_CMPGT32(k, V_ZERO)));
-            rst = V_SEL(lim, rst, FN(sext16)(FN(egl_limit)(rst, tb, ob, egl)));
+            V_T g;
+            if (egl_i) {
+                g = V_MULLO32(rst, egl_iv);
+                g = V_SEL(V_CMPGT32(ob, V_ZERO), V_MAX32(g, tb), V_MIN32(g, tb));
+            } else {
+                g = FN(egl_limit)(rst, tb, ob, egl);
+            }
+            rst = V_SEL(lim, rst, FN(sext16)(g));
             V_STOREU(xr[b] + j, rst);
             V_STOREU(xa[b] + j, FN(sext16)(V_SUB32(tb, rst)));
         }
@@ -363,6 +495,11 @@ V_TARGET decl_adm_decouple_fn(FN(vq_adm_decouple123_))
             ov[b] = V_LOADU(o[b] + j);
             tv[b] = V_LOADU(t[b] + j);
         }
+#if VQ_SIMD_W == 512
+        (void)big;
+        V_M angle = FN(angle64)(ov[VQ_ADM_H], ov[VQ_ADM_V], tv[VQ_ADM_H],
+                                tv[VQ_ADM_V], cos1);
+#else
         V_T mag = V_OR(V_OR(V_ABS32(ov[VQ_ADM_H]), V_ABS32(ov[VQ_ADM_V])),
                        V_OR(V_ABS32(tv[VQ_ADM_H]), V_ABS32(tv[VQ_ADM_V])));
         if (FN(any)(V_AND(mag, big))) {
@@ -371,6 +508,7 @@ V_TARGET decl_adm_decouple_fn(FN(vq_adm_decouple123_))
         }
         V_M angle = FN(angle)(ov[VQ_ADM_H], ov[VQ_ADM_V], tv[VQ_ADM_H],
                               tv[VQ_ADM_V], cos1);
+#endif
         for (int b = 0; b < 3; b++) {
             V_T ob = ov[b], tb = tv[b];
             V_T k = FN(k123)(p->recip, ob, tb);
