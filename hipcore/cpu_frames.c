@@ -30,6 +30,7 @@ struct VqCpuRun {
     VqThreadPool *pool;         /* NULL: inline */
     unsigned n_workers;
     void **scratch;             /* [fex * n_workers + worker] */
+    void **part_scratch;        /* the same for vq_fex_parallel */
     size_t acc_size;            /* vq_acc_layout of the CPU extractors */
     unsigned planes;
     bool any;
@@ -47,14 +48,21 @@ void vq_cpu_close(VqCpuRun **prun)
     if (!run)
         return;
     for (unsigned s = 0; s < run->n_slots; s++) {
-        vq_taskgroup_destroy(&run->slot[s].group);
+        vq_taskgroup_destroy(&run->slot[s].group); /* waits for its tasks */
         free(run->slot[s].pix);
         free(run->slot[s].acc);
     }
+    for (unsigned i = 0; i < run->ctx->n_fex; i++)
+        if (run->ctx->fex[i]->cpu == run)
+            run->ctx->fex[i]->cpu = NULL;
     free(run->slot);
     for (unsigned i = 0; run->scratch && i < VQ_MAX_FEX * run->n_workers; i++)
         free(run->scratch[i]);
     free(run->scratch);
+    for (unsigned i = 0; run->part_scratch && i < VQ_MAX_FEX * run->n_workers;
+         i++)
+        free(run->part_scratch[i]);
+    free(run->part_scratch);
     pthread_mutex_destroy(&run->order_lock);
     pthread_cond_destroy(&run->order_cond);
     free(run);
@@ -114,19 +122,31 @@ int vq_cpu_open(VqCpuRun **prun, VqContext *ctx)
     run->pool = ctx->pool;
     run->n_workers = run->pool ? vq_threadpool_size(run->pool) : 1;
     run->scratch = calloc((size_t)VQ_MAX_FEX * run->n_workers, sizeof(void *));
-    if (!run->scratch)
+    run->part_scratch =
+        calloc((size_t)VQ_MAX_FEX * run->n_workers, sizeof(void *));
+    if (!run->scratch || !run->part_scratch)
         return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
-        for (unsigned w = 0; !fex->on_gpu && fex->scratch_size && w < run->n_workers;
-             w++) {
-            void **p = &run->scratch[i * run->n_workers + w];
-            *p = aligned_alloc(64, VQ_ALIGN(fex->scratch_size, 64));
-            if (!*p)
-                return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        fex->cpu = run;
+        fex->cpu_index = i;
+        for (unsigned w = 0; !fex->on_gpu && w < run->n_workers; w++) {
+            size_t size[2] = { fex->scratch_size, fex->part_scratch_size };
+            void **p[2] = { &run->scratch[i * run->n_workers + w],
+                            &run->part_scratch[i * run->n_workers + w] };
+            for (unsigned k = 0; k < 2; k++) {
+                if (!size[k])
+                    continue;
+                *p[k] = aligned_alloc(64, VQ_ALIGN(size[k], 64));
+                if (!*p[k])
+                    return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+            }
         }
     }
-    run->n_slots = run->pool ? 2 * run->n_workers : 1;
+    /* frames in flight: one per worker and two more, so that workers find
+     * the next frame while one is being finalized (extractors that split
+     * a frame into parts keep all workers busy with fewer) */
+    run->n_slots = run->pool ? run->n_workers + 2 : 1;
     run->slot = calloc(run->n_slots, sizeof(*run->slot));
     if (!run->slot)
         return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
@@ -146,8 +166,49 @@ int vq_cpu_open(VqCpuRun **prun, VqContext *ctx)
     return 0;
 }
 
+/* The pool worker running on this thread (0 without a pool). */
+static _Thread_local unsigned tl_worker;
+
+typedef struct PartJob {
+    VqFexPartFn fn;
+    void *arg;
+    void *const *scratch; /* per worker */
+} PartJob;
+
+static void run_part(void *arg, unsigned part, unsigned worker)
+{
+    const PartJob *pj = arg;
+    pj->fn(pj->arg, part, pj->scratch[worker]);
+}
+
+int vq_fex_parallel(VqFex *fex, unsigned n, VqFexPartFn fn, void *arg)
+{
+    VqCpuRun *run = fex->cpu;
+    if (!run) {
+        /* an extractor driven without a context (tests) */
+        size_t size = VQ_ALIGN(fex->part_scratch_size ? fex->part_scratch_size : 1,
+                               64);
+        void *scratch = aligned_alloc(64, size);
+        if (!scratch)
+            return VQ_ENOMEM;
+        for (unsigned i = 0; i < n; i++)
+            fn(arg, i, scratch);
+        free(scratch);
+        return 0;
+    }
+    PartJob pj = { fn, arg, run->part_scratch + fex->cpu_index * run->n_workers };
+    vq_threadpool_fork(run->pool, tl_worker, n, run_part, &pj);
+    return 0;
+}
+
+unsigned vq_fex_threads(const VqFex *fex)
+{
+    return fex->cpu ? fex->cpu->n_workers : 1;
+}
+
 static void run_job(void *arg, unsigned worker)
 {
+    tl_worker = worker;
     CpuJob *job = arg;
     VqCpuRun *run = job->run;
     CpuSlot *s = job->slot;

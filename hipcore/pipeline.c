@@ -100,7 +100,7 @@ static int choose_backends(VqContext *ctx)
              n_gpu && n_cpu ? "hip+cpu" : n_gpu ? "hip" : "cpu");
     unsigned threads = ctx->cfg.n_threads;
     if (!threads)
-        threads = vq_cpu_count() < 8 ? vq_cpu_count() : 8;
+        threads = vq_cpu_count(); /* every core this process may use */
     if (threads > 1 && vq_threadpool_open(&ctx->pool, threads))
         return vq_fail(&ctx->err, VQ_ENOMEM, "cannot start %u threads", threads);
     size_t acc_gpu = vq_acc_layout(ctx->fex, ctx->n_fex, true);

@@ -29,15 +29,15 @@ size_t vq_adm_cpu_scratch_size(AdmPriv *s)
     size_t in_row = align_elems((size_t)p->sc[0].in_w + 4);
     size_t row = align_elems((size_t)p->sc[0].w + 2);
     s->scratch_off[3] = off;
-    off += (4 * in_row + (6 + 5 + 3 * 10) * row) * sizeof(int32_t);
-    return off;
+    s->rows_size = (4 * in_row + (6 + 5 + 3 * 10) * row) * sizeof(int32_t);
+    return off + s->rows_size;
 }
 
-static void map_rows(const AdmPriv *s, void *scratch, AdmRows *r)
+static void map_rows(const AdmPriv *s, void *rows, AdmRows *r)
 {
     size_t in_row = align_elems((size_t)s->p.sc[0].in_w + 4);
     size_t row = align_elems((size_t)s->p.sc[0].w + 2);
-    int32_t *q = (int32_t *)((char *)scratch + s->scratch_off[3]);
+    int32_t *q = rows;
     for (int i = 0; i < 2; i++) {
         r->lo[i] = q + 1;
         q += in_row;
@@ -214,61 +214,81 @@ static void cm_row(const AdmPriv *s, const VqAdmScale *sc, AdmRows *r, int i,
 
 /* ---- one scale ----------------------------------------------------------- */
 
+/* Output rows [a, b) of one scale: their approximation rows, denominator
+ * and masking sums. The masking of row i needs the CSF of rows i - 1 and
+ * i + 1, so rows a - 1 and b are decoupled too (not scored). */
 static void adm_scale(const AdmPriv *s, const VqAdmScale *sc,
                       const AdmInput *in, int32_t *out[2], size_t out_stride,
-                      AdmRows *r, VqAdmAcc *acc)
+                      AdmRows *r, int a, int b, VqAdmAcc *acc)
 {
     int k = sc->scale;
     int hvd = !(k == 0 && s->p.skip_scale0);
     int c0, c1, r0, r1;
     csf_span(sc->w, &c0, &c1);
     csf_span(sc->h, &r0, &r1);
-    for (int i = 0; i < sc->h; i++) {
+    int i0 = a > 0 ? a - 1 : 0, i1 = b < sc->h ? b + 1 : sc->h;
+    for (int i = i0; i < i1; i++) {
+        int own = i >= a && i < b;
         int32_t *a_out[2] = { NULL, NULL };
-        if (out) {
+        if (out && own) {
             a_out[0] = out[0] + (size_t)i * out_stride;
             a_out[1] = out[1] + (size_t)i * out_stride;
         }
         int in_csf = hvd && i >= r0 && i < r1;
+        if (!own && !in_csf)
+            continue;
         vq_adm_dwt_row(s, sc, in, i, in_csf, c0, c1, a_out, r);
         if (!in_csf)
             continue;
-        if (i >= sc->top && i < sc->bottom)
+        if (own && i >= sc->top && i < sc->bottom)
             den_row(s, sc, r, acc);
         decouple_csf_row(s, sc, r, i % 3, c0, c1);
         mask_sums(sc, r, i % 3, c0, c1);
-        if (i >= 1 && i - 1 >= sc->top && i - 1 < sc->bottom)
+        if (i - 1 >= a && i - 1 < b && i - 1 >= sc->top && i - 1 < sc->bottom)
             cm_row(s, sc, r, i - 1, acc);
     }
-    if (hvd && sc->h - 1 >= sc->top && sc->h - 1 < sc->bottom)
+    if (hvd && b == sc->h && sc->h - 1 >= sc->top && sc->h - 1 < sc->bottom)
         cm_row(s, sc, r, sc->h - 1, acc);
+}
+
+void vq_adm_cpu_scale_rows(const AdmPriv *s, int k, const VqPlane *ref,
+                           const VqPlane *dis, void *planes, void *rows,
+                           int a, int b, VqAdmAcc *acc)
+{
+    AdmRows r;
+    map_rows(s, rows, &r);
+    const VqAdmScale *sc = &s->p.sc[k];
+    AdmInput in;
+    if (k == 0) {
+        in.data[0] = ref->data;
+        in.data[1] = dis->data;
+        in.stride[0] = ref->stride;
+        in.stride[1] = dis->stride;
+        in.bytes = s->p.bpc > 8 ? 2 : 1;
+    } else {
+        size_t st = s->plane_stride[k - 1];
+        const int32_t *prev = (const int32_t *)((char *)planes +
+                                                s->scratch_off[k - 1]);
+        in.data[0] = (const uint8_t *)prev;
+        in.data[1] = (const uint8_t *)(prev + st * (size_t)s->p.sc[k - 1].h);
+        in.stride[0] = in.stride[1] = (ptrdiff_t)(st * sizeof(int32_t));
+        in.bytes = 4;
+    }
+    int32_t *out[2] = { NULL, NULL };
+    size_t stride = 0;
+    if (k < 3) {
+        stride = s->plane_stride[k];
+        out[0] = (int32_t *)((char *)planes + s->scratch_off[k]);
+        out[1] = out[0] + stride * (size_t)sc->h;
+    }
+    adm_scale(s, sc, &in, k < 3 ? out : NULL, stride, &r, a, b, acc);
 }
 
 void vq_adm_cpu_frame(const AdmPriv *s, const VqPlane *ref, const VqPlane *dis,
                       VqAdmAcc *acc, void *scratch)
 {
-    AdmRows r;
-    map_rows(s, scratch, &r);
-    AdmInput in = {
-        .data = { ref->data, dis->data },
-        .stride = { ref->stride, dis->stride },
-        .bytes = s->p.bpc > 8 ? 2 : 1,
-    };
-    for (int k = 0; k < 4; k++) {
-        const VqAdmScale *sc = &s->p.sc[k];
-        int32_t *out[2] = { NULL, NULL };
-        size_t stride = 0;
-        if (k < 3) {
-            stride = s->plane_stride[k];
-            out[0] = (int32_t *)((char *)scratch + s->scratch_off[k]);
-            out[1] = out[0] + stride * (size_t)sc->h;
-        }
-        adm_scale(s, sc, &in, k < 3 ? out : NULL, stride, &r, acc);
-        if (k < 3) {
-            in.data[0] = (const uint8_t *)out[0];
-            in.data[1] = (const uint8_t *)out[1];
-            in.stride[0] = in.stride[1] = (ptrdiff_t)(stride * sizeof(int32_t));
-            in.bytes = 4;
-        }
-    }
+    void *rows = (char *)scratch + s->scratch_off[3];
+    for (int k = 0; k < 4; k++)
+        vq_adm_cpu_scale_rows(s, k, ref, dis, scratch, rows, 0, s->p.sc[k].h,
+                              acc);
 }

@@ -18,7 +18,11 @@ typedef struct VqVifDims {
 
 void vq_vif_dims(VqVifDims *d, unsigned w, unsigned h);
 
-/* Per-worker scratch for frames of these dimensions. */
+/* Scratch of a frame of these dimensions: the images of scales 1..3
+ * (image size) and the filters' row buffers (row size); a whole frame
+ * (vq_vif_cpu_frame) takes both, images first (scratch size). */
+size_t vq_vif_cpu_image_size(const VqVifDims *d);
+size_t vq_vif_cpu_row_size(const VqVifDims *d);
 size_t vq_vif_cpu_scratch_size(const VqVifDims *d);
 
 typedef struct VqVifParams {
@@ -35,6 +39,21 @@ struct VqVifDsp;
 void vq_vif_cpu_frame(const struct VqVifDsp *dsp, const VqVifParams *p,
                       const VqVifDims *d, const VqPlane *ref,
                       const VqPlane *dis, void *scratch, VqVifAcc *acc);
+
+/* Rows [y0, y1) of scale s: their statistic's sums added to acc, and the
+ * rows of scale s + 1 made from them (the even rows' halves). Rows are
+ * independent: any split of a scale into row ranges, run in any order or
+ * concurrently (each with its own row buffers), once the previous scale is
+ * complete, gives the same images and, summed, the same acc, for frames at
+ * least VQ_VIF_SPLIT_MIN_W wide. (Narrower rows than a filter, at the last
+ * scales of tiny frames, read values earlier rows left in the row buffers,
+ * as libvmaf does: those frames run as one range.) images and rows:
+ * vq_vif_cpu_image_size and _row_size bytes. */
+#define VQ_VIF_SPLIT_MIN_W 256
+void vq_vif_cpu_scale_rows(const struct VqVifDsp *dsp, const VqVifParams *p,
+                           const VqVifDims *d, unsigned s, const VqPlane *ref,
+                           const VqPlane *dis, void *images, void *rows,
+                           unsigned y0, unsigned y1, VqVifScaleAcc *acc);
 
 /* ---- between vif_cpu.c, vif_filter.c and vif_terms.c ---- */
 
