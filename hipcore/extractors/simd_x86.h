@@ -31,6 +31,8 @@
 #define V_AND _mm256_and_si256
 #define V_OR _mm256_or_si256
 #define V_ANDNOT _mm256_andnot_si256
+#define V_ADD16 _mm256_add_epi16
+#define V_SUB16 _mm256_sub_epi16
 #define V_ADD32 _mm256_add_epi32
 #define V_SUB32 _mm256_sub_epi32
 #define V_ADD64 _mm256_add_epi64
@@ -130,6 +132,8 @@ vq_simd_pd_mask2(__m256d lo, __m256d hi)
 #define V_AND _mm512_and_si512
 #define V_OR _mm512_or_si512
 #define V_ANDNOT _mm512_andnot_si512
+#define V_ADD16 _mm512_add_epi16
+#define V_SUB16 _mm512_sub_epi16
 #define V_ADD32 _mm512_add_epi32
 #define V_SUB32 _mm512_sub_epi32
 #define V_ADD64 _mm512_add_epi64
@@ -208,6 +212,8 @@ vq_simd_pd_mask2(__m256d lo, __m256d hi)
 #undef V_AND
 #undef V_OR
 #undef V_ANDNOT
+#undef V_ADD16
+#undef V_SUB16
 #undef V_ADD32
 #undef V_SUB32
 #undef V_ADD64
