@@ -2,49 +2,144 @@
 # The whole test suite (README, second command; CI runs exactly this):
 #   1. installs what is missing (tools/install-deps.sh)
 #   2. builds libvqhip with the AMD kernels (hipcc, gfx1036 and others) and
-#      runs unit, golden and GPU-parity tests (GPU cases skip without a GPU)
+#      runs unit, golden and GPU-parity tests (GPU tests skip only when no
+#      GPU is present)
 #   3. builds with the NVIDIA kernels (nvcc, sm_90): compile only here
 #   4. builds with address and undefined-behaviour sanitizers and runs the
-#      unit tests and part of the golden set under them
-set -eu
+#      unit tests and two golden clips under them
+#   5. builds Debian 12's FFmpeg and the newest release with the filter and
+#      runs its FATE tests on both
+#
+# Every stage runs even when an earlier one had failing tests, so that the
+# end shows all results: each test's result is collected (meson's
+# testlog.json after each meson test run; FATE's per-test .rep files for the
+# tests make announced with "TEST"), and the last line is
+#   N passed, N failed, N skipped
+# preceded by the names of every skipped and failed test. A stage whose
+# build fails counts as one failure and its tests do not run; only a
+# failure to install the dependencies stops at once. The exit status is 0
+# only when nothing failed; skipped tests are listed, never counted as
+# passed.
+set -u
 cd "$(dirname "$0")"
-tools/install-deps.sh
+tools/install-deps.sh || { echo "test.sh: installing dependencies failed"; exit 1; }
+
+results=$(mktemp "${TMPDIR:-/tmp}/vqhip-results.XXXXXX")
+trap 'rm -f "$results"' EXIT
 
 step() { printf '\n== %s\n' "$*"; }
+# record pass|fail|skip NAME [WHY]
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >> "$results"; }
+
+# meson_results LABEL BUILD_DIR: every test of the last "meson test" run.
+meson_results() {
+    log="$2/meson-logs/testlog.json"
+    [ -f "$log" ] || { record fail "$1: meson test" "no testlog.json"; return; }
+    python3 - "$log" "$1" >> "$results" <<'EOF'
+import json, sys
+status = {'OK': 'pass', 'EXPECTEDFAIL': 'pass', 'SKIP': 'skip'}
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    name = t['name'].split(' / ')[-1]
+    suite = t['name'].split(' / ')[0].split(':')[-1]
+    lines = [l for l in (t.get('stdout') or '').splitlines() if l.strip()]
+    why = t['result'] if t['result'] not in status else ''
+    if t['result'] == 'SKIP' and lines:
+        why = lines[-1].strip()[:120]
+    print('%s\t%s: %s/%s\t%s' % (status.get(t['result'], 'fail'), sys.argv[2],
+                                 suite, name, why))
+EOF
+}
+
+# fate_results LABEL FFMPEG_BUILD_DIR MAKE_OUTPUT MAKE_STATUS
+fate_results() {
+    n=0
+    for t in $(sed -n 's/^TEST  *//p' "$3"); do
+        n=$((n + 1))
+        rep="$2/tests/data/fate/$t.rep"
+        if [ -f "$rep" ] && [ "$(cut -d: -f2 "$rep")" = 0 ]; then
+            record pass "$1: $t"
+        else
+            record fail "$1: $t" "see $rep"
+        fi
+    done
+    if [ "$4" -ne 0 ] && ! grep -q "^fail	$1: " "$results"; then
+        record fail "$1: make" "make failed outside the tests (see $3)"
+    elif [ "$n" -eq 0 ]; then
+        record fail "$1: make" "no FATE test ran (see $3)"
+    fi
+}
 
 step "libvqhip, AMD platform: build and tests"
-[ -d build ] || meson setup build -Dhip_platform=amd
-ninja -C build
-meson test -C build --print-errorlogs --num-processes 2
+if { [ -d build ] || meson setup build -Dhip_platform=amd; } && ninja -C build; then
+    rm -f build/meson-logs/testlog.json
+    meson test -C build --print-errorlogs --num-processes 2
+    meson_results amd build
+else
+    record fail "amd: build"
+fi
 
 step "libvqhip, NVIDIA platform: build (compile only)"
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
-    [ -d build-nv ] || meson setup build-nv -Dhip_platform=nvidia -Dtests=true
-    ninja -C build-nv
+    { [ -d build-nv ] || meson setup build-nv -Dhip_platform=nvidia -Dtests=true; } &&
+        ninja -C build-nv || record fail "nvidia: build"
 else
     echo "nvcc not found: NVIDIA build skipped"
+    record skip "nvidia: build" "nvcc not found"
 fi
 
 step "sanitizers (address, undefined), CPU path"
-[ -d build-san ] || meson setup build-san -Dhip_platform=none \
-    -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized
-ninja -C build-san
-VQHIP_MODEL_DIR=../shared/models ASAN_OPTIONS=detect_leaks=1 \
-    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+if { [ -d build-san ] || meson setup build-san -Dhip_platform=none \
+        -Db_sanitize=address,undefined -Db_lundef=false \
+        -Dbuildtype=debugoptimized; } && ninja -C build-san; then
+    export ASAN_OPTIONS=detect_leaks=1
+    export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    rm -f build-san/meson-logs/testlog.json
     meson test -C build-san --print-errorlogs --suite unit
-VQHIP_MODEL_DIR=../shared/models ASAN_OPTIONS=detect_leaks=1 \
-    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    build-san/tests/golden_check "${VQHIP_GOLDEN_DIR:-../shared/golden}" \
-    build/tests/golden-clips --clip g07
-VQHIP_MODEL_DIR=../shared/models ASAN_OPTIONS=detect_leaks=1 \
-    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    build-san/tests/golden_check "${VQHIP_GOLDEN_DIR:-../shared/golden}" \
-    build/tests/golden-clips --clip g08
+    meson_results san build-san
+    # two golden clips (the clips made by the AMD build's golden test)
+    for clip in g07 g08; do
+        tests/golden/run_golden.sh "${VQHIP_GOLDEN_DIR:-../shared/golden}" \
+            build/tests/golden-clips build-san/tests/golden_check --clip "$clip"
+        case $? in
+        0) record pass "san: golden $clip" ;;
+        77) record skip "san: golden $clip" "no golden set" ;;
+        *) record fail "san: golden $clip" ;;
+        esac
+    done
+    unset ASAN_OPTIONS UBSAN_OPTIONS
+else
+    record fail "san: build"
+fi
 
 step "FFmpeg filter: Debian 12's FFmpeg 5.1 and the newest release, FATE"
 for series in debian newest; do
-    tools/build-ffmpeg.sh "$series"
-    tools/run-fate.sh "$series"
+    if tools/build-ffmpeg.sh "$series"; then
+        out=.ffmpeg/fate-$series.log
+        rm -f ".ffmpeg/build/$series/tests/data/fate/"*.rep
+        tools/run-fate.sh "$series" 2>&1 | tee "$out"
+        status=$(sed -n 's/^run-fate: make exited with //p' "$out")
+        fate_results "fate $series" ".ffmpeg/build/$series" "$out" "${status:-1}"
+    else
+        record fail "fate $series: FFmpeg build"
+    fi
 done
 
-step "all tests passed"
+step "summary"
+list() { # list STATUS HEADING
+    grep "^$1	" "$results" | while IFS='	' read -r _ name why; do
+        echo "  $2: $name${why:+ ($why)}"
+    done
+}
+list skip skipped
+list fail FAILED
+n_pass=$(grep -c '^pass	' "$results")
+n_fail=$(grep -c '^fail	' "$results")
+n_skip=$(grep -c '^skip	' "$results")
+if [ "$n_fail" -eq 0 ]; then
+    echo "all $n_pass tests that ran passed; $n_skip skipped (named above), not run"
+else
+    echo "$n_fail FAILED (named above)"
+fi
+echo "$n_pass passed, $n_fail failed, $n_skip skipped"
+[ "$n_fail" -eq 0 ]

@@ -146,12 +146,135 @@ else
     echo "make-refs: no vmaf tool given: filter-vqhip-motion left as it is" >&2
 fi
 
+# SpEED and motion_v2: libvmaf's values (C path) for refcmp_metadata's
+# frames in PIXFMT, in the order of the filter's own lines (keys only, as
+# for vmaf above). motion_v2's reference is libvmaf's integer motion under
+# motion_v2's names: its SAD score must equal motion's.
+#   libvmaf_ref TEST PIXFMT BITS LIBVMAF_FEATURE VQHIP_FEATURE [SED_RENAME]
+libvmaf_ref() {
+    lsrc="testsrc2=size=300x200:rate=1:duration=5,format=$2"
+    "$ffmpeg" -y -nostdin -loglevel error -auto_conversion_filters -lavfi "$lsrc" \
+        -f rawvideo "$tmp/lref.yuv"
+    "$ffmpeg" -y -nostdin -loglevel error -auto_conversion_filters \
+        -lavfi "$lsrc,avgblur=4" -f rawvideo "$tmp/ldis.yuv"
+    case $2 in yuv444*) lp=444 ;; yuv422*) lp=422 ;; *) lp=420 ;; esac
+    "$vmaf" -q -r "$tmp/lref.yuv" -d "$tmp/ldis.yuv" -w 300 -h 200 -p $lp -b "$3" \
+        --feature "$4" --no_prediction --cpumask 255 --csv -o "$tmp/l.csv"
+    sed -i "1{${6:-}}" "$tmp/l.csv"
+    "$ffmpeg" -nostdin -nostats -loglevel error -auto_conversion_filters \
+        -lavfi "$lsrc,split[ref][tmp];[tmp]avgblur=4[enc];[enc][ref]vqhip=backend=cpu:feature=$5,metadata=print:file=-" \
+        -f null /dev/null | sed 's/=.*//' > "$tmp/lorder.txt"
+    awk -F, 'NR == FNR {
+            if (FNR == 1) { for (i = 2; i <= NF; i++) name[i] = $i; next }
+            for (i = 2; i <= NF; i++) if (name[i] != "") val[$1, name[i]] = $i
+            next
+        }
+        /^frame:/ { frame = substr($1, 7) + 0
+                    printf "frame:%-4d pts:%-7d pts_time:%d\n", frame, frame, frame
+                    next }
+        $0 == "lavfi.vqhip.backend" { print $0 "=cpu"; next }
+        { key = substr($0, 13)
+          if (!((frame, key) in val)) { print "no libvmaf value for " key > "/dev/stderr"; exit 1 }
+          print $0 "=" val[frame, key] }' "$tmp/l.csv" "$tmp/lorder.txt" \
+        > "$refdir/filter-vqhip-$1"
+    sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
+        "$refdir/filter-vqhip-$1" > "$refdir/filter-vqhip-hip-$1"
+}
+if [ -n "$vmaf" ]; then
+    v1016="speed_sigma_nn=0.19:speed_nn_floor=0.1:speed_weight_var_mode=5:speed_max_val=45"
+    libvmaf_ref speed-chroma yuv444p 8 speed_chroma name=speed_chroma
+    libvmaf_ref speed-chroma-v1016 yuv444p10le 10 "speed_chroma=$v1016" \
+        "name=speed_chroma\\\\:$(echo "$v1016" | sed 's/:/\\\\:/g')"
+    libvmaf_ref speed-temporal yuv420p 8 speed_temporal name=speed_temporal
+    libvmaf_ref motion-v2 yuv420p 8 motion name=motion_v2 \
+        's/VMAF_integer_feature_motion_sad_score/motion_v2_sad_score/;s/integer_motion2/motion2_v2_score/;s/integer_motion3/motion3_v2_score/'
+    # CAMBI: 8-bit, and 10-bit with full_ref (cambi_source, cambi_full_reference)
+    libvmaf_ref cambi yuv420p 8 cambi name=cambi
+    libvmaf_ref cambi-full-ref-yuv420p10 yuv420p10le 10 cambi=full_ref=true \
+        'name=cambi\\:full_ref=true'
+else
+    echo "make-refs: no vmaf tool given: SpEED, motion_v2 and CAMBI references left as they are" >&2
+fi
+
 # The GPU tests compare with the same values; only the backend differs.
 for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray psnr-subsample psnr-yuv420p10 motion vmaf \
          float-yuv420p float-yuv422p10 vmaf-float; do
     sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
         "$refdir/filter-vqhip-$t" > "$refdir/filter-vqhip-hip-$t"
 done
+
+# float_ssim and float_ms_ssim: libvmaf's values (C path) on the
+# refcmp_metadata frames written as raw video. ssim: libvmaf has no such
+# extractor, and FFmpeg's ssim filter cannot be aligned with it (vf_ssim
+# averages 8x8 box windows on a 4-sample grid; vqhip's ssim is a 9-tap
+# Gaussian at every sample), so its reference comes from
+# tests/ssim/ssim_direct.c, a direct 2-D evaluation of the definition that
+# shares no code with vqhip (compiled here with cc).
+ssim_tmp=$(mktemp -d)
+ssim_raw() { # PIXFMT: ref.yuv and dis.yuv of the refcmp_metadata frames
+    src="testsrc2=size=300x200:rate=1:duration=5,format=$1"
+    "$ffmpeg" -nostdin -loglevel error -lavfi "$src" -f rawvideo -y "$ssim_tmp/ref.yuv"
+    "$ffmpeg" -nostdin -loglevel error -lavfi "$src,avgblur=4" -f rawvideo -y "$ssim_tmp/dis.yuv"
+}
+if [ -n "$vmaf" ]; then
+    ssim_raw yuv420p
+    "$vmaf" -q -r "$ssim_tmp/ref.yuv" -d "$ssim_tmp/dis.yuv" -w 300 -h 200 -p 420 -b 8 \
+        --feature float_ssim --no_prediction --cpumask 255 --csv -o "$ssim_tmp/fssim.csv"
+    csv_to_vqhip < "$ssim_tmp/fssim.csv" > "$refdir/filter-vqhip-float-ssim"
+    ssim_raw yuv422p10le
+    "$vmaf" -q -r "$ssim_tmp/ref.yuv" -d "$ssim_tmp/dis.yuv" -w 300 -h 200 -p 422 -b 10 \
+        --feature float_ms_ssim --no_prediction --cpumask 255 --csv -o "$ssim_tmp/fms.csv"
+    csv_to_vqhip < "$ssim_tmp/fms.csv" > "$refdir/filter-vqhip-float-ms-ssim"
+else
+    echo "make-refs: no vmaf tool given: float_ssim/float_ms_ssim references left as they are" >&2
+fi
+cc -O2 -DSSIM_DIRECT_MAIN -o "$ssim_tmp/ssim_direct" \
+    "$(dirname "$0")/../tests/ssim/ssim_direct.c" -lm
+ssim_raw yuv444p12le
+"$ssim_tmp/ssim_direct" "$ssim_tmp/ref.yuv" "$ssim_tmp/dis.yuv" 300 200 444 12 |
+    awk '{ printf "frame:%-4d pts:%-7d pts_time:%d\n", $1, $1, $1
+           print "lavfi.vqhip.ssim=" $2
+           print "lavfi.vqhip.backend=cpu" }' > "$refdir/filter-vqhip-ssim"
+rm -rf "$ssim_tmp"
+for t in float-ssim float-ms-ssim ssim; do
+    sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
+        "$refdir/filter-vqhip-$t" > "$refdir/filter-vqhip-hip-$t"
+done
+
+# float_moment, float_ansnr, psnr_hvs, ciede: libvmaf's values on the
+# refcmp_metadata frames in the test's format (C path), one line per value
+# in the order the filter writes its keys (as for filter-vqhip-vmaf).
+libvmaf_feature_ref() { # TEST PIXFMT VMAF_P VMAF_B FEATURE
+    f_src="testsrc2=size=300x200:rate=1:duration=5,format=$2"
+    "$ffmpeg" -nostdin -loglevel error -lavfi "$f_src" -f rawvideo "$tmp/$1.ref"
+    "$ffmpeg" -nostdin -loglevel error -lavfi "$f_src,avgblur=4" -f rawvideo "$tmp/$1.dis"
+    "$vmaf" -q -r "$tmp/$1.ref" -d "$tmp/$1.dis" -w 300 -h 200 -p "$3" -b "$4" \
+        --feature "$5" --no_prediction --cpumask 255 --csv -o "$tmp/$1.csv"
+    "$ffmpeg" -nostdin -nostats -loglevel error \
+        -lavfi "$f_src,split[ref][tmp];[tmp]avgblur=4[enc];[enc][ref]vqhip=backend=cpu:feature=name=$5,metadata=print:file=-" \
+        -f null /dev/null | sed 's/=.*//' > "$tmp/$1.order"
+    awk -F, 'NR == FNR {
+            if (FNR == 1) { for (i = 2; i <= NF; i++) name[i] = $i; next }
+            for (i = 2; i <= NF; i++) if (name[i] != "") val[$1, name[i]] = $i
+            next
+        }
+        /^frame:/ { frame = substr($1, 7) + 0
+                    printf "frame:%-4d pts:%-7d pts_time:%d\n", frame, frame, frame
+                    next }
+        $0 == "lavfi.vqhip.backend" { print $0 "=cpu"; next }
+        { key = substr($0, 13)
+          if (!((frame, key) in val)) { print "no libvmaf value for " key > "/dev/stderr"; exit 1 }
+          print $0 "=" val[frame, key] }' "$tmp/$1.csv" "$tmp/$1.order" \
+        > "$refdir/filter-vqhip-$1"
+    sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
+        "$refdir/filter-vqhip-$1" > "$refdir/filter-vqhip-hip-$1"
+}
+if [ -n "$vmaf" ]; then
+    libvmaf_feature_ref float-moment yuv422p10le 422 10 float_moment
+    libvmaf_feature_ref float-ansnr yuv420p 420 8 float_ansnr
+    libvmaf_feature_ref psnr-hvs yuv420p10le 420 10 psnr_hvs
+    libvmaf_feature_ref ciede yuv420p10le 420 10 ciede
+fi
 
 # The frames vqhip must pass on untouched: the distorted input alone.
 "$ffmpeg" -nostdin -nostats -loglevel error -noauto_conversion_filters \

@@ -74,6 +74,33 @@ fate-filter-vqhip-float-yuv422p10: CMD = refcmp_metadata "$(VQHIP_CPU):$(VQHIP_F
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-vmaf-float
 fate-filter-vqhip-vmaf-float: CMD = refcmp_metadata "$(VQHIP_CPU):model=version=vmaf_float_v0.6.1" yuv420p $(VQHIP_FUZZ)
 
+# CAMBI (banding) of the distorted frames, and with full_ref of the
+# reference too (cambi_source, cambi_full_reference); libvmaf wrote the
+# values (make-refs.sh).
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-cambi
+fate-filter-vqhip-cambi: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=cambi" yuv420p $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-cambi-full-ref-yuv420p10
+fate-filter-vqhip-cambi-full-ref-yuv420p10: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=cambi\\\\:full_ref=true" yuv420p10le $(VQHIP_FUZZ)
+
+# SpEED and motion_v2 (libvmaf's values; motion_v2's are libvmaf's integer
+# motion values under motion_v2's names: its SAD must equal motion's). A
+# ':' inside a feature's options reaches the filter as "\\:" (one level of
+# escaping for the graph, one for the filter's option parser).
+VQHIP_SPEED_V1016 = name=speed_chroma\\\\:speed_sigma_nn=0.19\\\\:speed_nn_floor=0.1\\\\:speed_weight_var_mode=5\\\\:speed_max_val=45
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-speed-chroma
+fate-filter-vqhip-speed-chroma: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=speed_chroma" yuv444p $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-speed-chroma-v1016
+fate-filter-vqhip-speed-chroma-v1016: CMD = refcmp_metadata "$(VQHIP_CPU):feature=$(VQHIP_SPEED_V1016)" yuv444p10le $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-speed-temporal
+fate-filter-vqhip-speed-temporal: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=speed_temporal" yuv420p $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-motion-v2
+fate-filter-vqhip-motion-v2: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=motion_v2" yuv420p $(VQHIP_FUZZ)
+
 # Semi-planar frames (as hardware decoders and hwdownload give them) score
 # exactly as the same samples in planar frames: the planar tests'
 # references, both inputs converted losslessly after the blur
@@ -89,6 +116,34 @@ fate-filter-vqhip-vmaf-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-vmaf
 FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-p010
 fate-filter-vqhip-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_CPU):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le $(VQHIP_FUZZ)
 fate-filter-vqhip-psnr-p010: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-psnr-yuv420p10
+
+# SSIM family. float_ssim (8-bit) and float_ms_ssim (4:2:2 10-bit): libvmaf's
+# values (make-refs.sh). ssim (4:4:4 12-bit): vqhip's own integer SSIM, which
+# neither libvmaf nor FFmpeg's ssim filter computes; its reference comes from
+# tests/ssim/ssim_direct.c, an independent direct evaluation of the
+# definition.
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-ssim
+fate-filter-vqhip-float-ssim: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=float_ssim" yuv420p $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-ms-ssim
+fate-filter-vqhip-float-ms-ssim: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=float_ms_ssim" yuv422p10le $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-ssim
+fate-filter-vqhip-ssim: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=ssim" yuv444p12le $(VQHIP_FUZZ)
+
+# float_moment, float_ansnr, psnr_hvs and ciede; libvmaf wrote the values
+# (its vmaf tool on the same frames as raw video, fate/make-refs.sh).
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-moment
+fate-filter-vqhip-float-moment: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=float_moment" yuv422p10le $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-float-ansnr
+fate-filter-vqhip-float-ansnr: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=float_ansnr" yuv420p $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-psnr-hvs
+fate-filter-vqhip-psnr-hvs: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=psnr_hvs" yuv420p10le $(VQHIP_FUZZ)
+
+FATE_VQHIP_REFCMP-yes += fate-filter-vqhip-ciede
+fate-filter-vqhip-ciede: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=ciede" yuv420p10le $(VQHIP_FUZZ)
 
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER      \
@@ -117,6 +172,13 @@ fate-filter-vqhip-mismatch-depth: REF = The main input is 64x48 yuv420p (8-bit) 
 FATE_VQHIP_ERROR-yes += fate-filter-vqhip-unknown-feature
 fate-filter-vqhip-unknown-feature: CMD = ! ffmpeg -lavfi "$(VQHIP_SRC):size=64x48,format=yuv420p,split[dis][ref];[dis][ref]$(VQHIP_CPU):feature=name=nosuch" -f null -
 fate-filter-vqhip-unknown-feature: REF = unknown feature .nosuch.; valid features: .*psnr
+
+# A size an extractor refuses is found when the first frame arrives: FFmpeg
+# 5.1 reports that filtering error ("Error while filtering") and still exits
+# 0, newer series exit non-zero, so this test checks the message only.
+FATE_VQHIP_ERROR-yes += fate-filter-vqhip-ms-ssim-too-small
+fate-filter-vqhip-ms-ssim-too-small: CMD = ffmpeg -lavfi "$(VQHIP_SRC):size=64x48,format=yuv420p,split[dis][ref];[dis][ref]$(VQHIP_CPU):feature=name=float_ms_ssim" -f null - || true
+fate-filter-vqhip-ms-ssim-too-small: REF = float_ms_ssim: a 64x48 frame is too small; MS-SSIM needs width and height of at least 176
 
 $(FATE_VQHIP_ERROR-yes): CMP = grep
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
@@ -186,6 +248,30 @@ FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-vmaf-float
 fate-filter-vqhip-hip-vmaf-float: CMD = refcmp_metadata "$(VQHIP_HIP):model=version=vmaf_float_v0.6.1" yuv420p $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-vmaf-float: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf-float
 
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-cambi
+fate-filter-vqhip-hip-cambi: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=cambi" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-cambi: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-cambi
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-cambi-full-ref-yuv420p10
+fate-filter-vqhip-hip-cambi-full-ref-yuv420p10: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:feature=name=cambi\\\\:full_ref=true" yuv420p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-cambi-full-ref-yuv420p10: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-cambi-full-ref-yuv420p10
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-speed-chroma
+fate-filter-vqhip-hip-speed-chroma: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=speed_chroma" yuv444p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-speed-chroma: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-speed-chroma
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-speed-chroma-v1016
+fate-filter-vqhip-hip-speed-chroma-v1016: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:feature=$(VQHIP_SPEED_V1016)" yuv444p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-speed-chroma-v1016: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-speed-chroma-v1016
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-speed-temporal
+fate-filter-vqhip-hip-speed-temporal: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=speed_temporal" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-speed-temporal: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-speed-temporal
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-motion-v2
+fate-filter-vqhip-hip-motion-v2: CMD = refcmp_metadata "$(VQHIP_HIP):depth=8:feature=name=motion_v2" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-motion-v2: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-motion-v2
+
 FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-vmaf-nv12
 fate-filter-vqhip-hip-vmaf-nv12: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p scale,format=nv12 $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-vmaf-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
@@ -193,6 +279,34 @@ fate-filter-vqhip-hip-vmaf-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-h
 FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-p010
 fate-filter-vqhip-hip-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le $(VQHIP_FUZZ)
 fate-filter-vqhip-hip-psnr-p010: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p10
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-ssim
+fate-filter-vqhip-hip-float-ssim: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=float_ssim" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-ssim: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-ssim
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-ms-ssim
+fate-filter-vqhip-hip-float-ms-ssim: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=float_ms_ssim" yuv422p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-ms-ssim: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-ms-ssim
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-ssim
+fate-filter-vqhip-hip-ssim: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=ssim" yuv444p12le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-ssim: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-ssim
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-moment
+fate-filter-vqhip-hip-float-moment: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=float_moment" yuv422p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-moment: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-moment
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-float-ansnr
+fate-filter-vqhip-hip-float-ansnr: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=float_ansnr" yuv420p $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-float-ansnr: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-float-ansnr
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-psnr-hvs
+fate-filter-vqhip-hip-psnr-hvs: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=psnr_hvs" yuv420p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-psnr-hvs: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-hvs
+
+FATE_VQHIP_HIP_REFCMP-yes += fate-filter-vqhip-hip-ciede
+fate-filter-vqhip-hip-ciede: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=ciede" yuv420p10le $(VQHIP_FUZZ)
+fate-filter-vqhip-hip-ciede: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-ciede
 
 FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \

@@ -11,6 +11,7 @@ void vq_collector_free(VqCollector *c)
         free(c->series[i].written);
     }
     free(c->series);
+    free(c->order);
     for (unsigned i = 0; i < c->n_aggregate; i++)
         free((char *)c->aggregate[i].name);
     free(c->aggregate);
@@ -25,7 +26,8 @@ int vq_collector_find(const VqCollector *c, const char *name)
     return VQ_ENOTFOUND;
 }
 
-int vq_collector_series(VqCollector *c, const char *name, const char *backend)
+int vq_collector_series_ranked(VqCollector *c, const char *name,
+                               const char *backend, uint64_t rank)
 {
     int id = vq_collector_find(c, name);
     if (id >= 0)
@@ -36,6 +38,10 @@ int vq_collector_series(VqCollector *c, const char *name, const char *backend)
         if (!s)
             return VQ_ENOMEM;
         c->series = s;
+        unsigned *o = realloc(c->order, cap * sizeof(*o));
+        if (!o)
+            return VQ_ENOMEM;
+        c->order = o;
         c->cap = cap;
     }
     VqSeries *s = &c->series[c->n];
@@ -44,7 +50,25 @@ int vq_collector_series(VqCollector *c, const char *name, const char *backend)
     if (!s->name)
         return VQ_ENOMEM;
     s->backend = backend;
+    s->rank = rank;
+    /* after every series of the same or a lower rank */
+    unsigned pos = c->n;
+    while (pos > 0 && c->series[c->order[pos - 1]].rank > rank)
+        pos--;
+    memmove(&c->order[pos + 1], &c->order[pos],
+            (c->n - pos) * sizeof(c->order[0]));
+    c->order[pos] = c->n;
     return (int)c->n++;
+}
+
+int vq_collector_series(VqCollector *c, const char *name, const char *backend)
+{
+    return vq_collector_series_ranked(c, name, backend, VQ_RANK_LAST);
+}
+
+int vq_collector_nth(const VqCollector *c, unsigned i)
+{
+    return i < c->n ? (int)c->order[i] : VQ_EINVAL;
 }
 
 static int grow(VqSeries *s, unsigned index)

@@ -1,5 +1,7 @@
-/* Per-frame values of every output, in the order outputs were first written
- * (that is the log order), plus aggregate values and pooling. */
+/* Per-frame values of every output, plus aggregate values and pooling.
+ * Series ids are stable (creation order); the log order is by rank, then
+ * creation (vq_collector_nth), so that logs list outputs where libvmaf's
+ * do whichever backend or thread wrote them first. */
 #ifndef VQHIP_COLLECTOR_H
 #define VQHIP_COLLECTOR_H
 
@@ -10,6 +12,7 @@
 
 typedef struct VqSeries {
     char *name;
+    uint64_t rank;        /* log order, lowest first */
     const char *backend;  /* "hip" or "cpu" */
     double *value;
     uint8_t *written;
@@ -18,6 +21,7 @@ typedef struct VqSeries {
 
 typedef struct VqCollector {
     VqSeries *series;
+    unsigned *order;      /* ids by rank, then creation */
     unsigned n, cap;
     VqScore *aggregate;   /* names owned */
     unsigned n_aggregate;
@@ -25,8 +29,15 @@ typedef struct VqCollector {
 } VqCollector;
 
 void vq_collector_free(VqCollector *c);
-/* Id of the series called name, created on first use; negative on error. */
+/* Id of the series called name, created on first use (with `rank`; an
+ * existing series keeps its own); negative on error. */
+int vq_collector_series_ranked(VqCollector *c, const char *name,
+                               const char *backend, uint64_t rank);
+/* The same, ranked after every ranked series. */
+#define VQ_RANK_LAST UINT64_MAX
 int vq_collector_series(VqCollector *c, const char *name, const char *backend);
+/* Id of the i-th series in log order (i < c->n). */
+int vq_collector_nth(const VqCollector *c, unsigned i);
 int vq_collector_find(const VqCollector *c, const char *name);
 int vq_collector_set(VqCollector *c, int id, unsigned index, double value);
 /* 1 and *value when written, 0 when not. */

@@ -41,7 +41,7 @@ void vq_log(const VqContext *ctx, VqLogLevel level, const char *fmt, ...)
 const char *vq_model_dir(void)
 {
     const char *env = getenv("VQHIP_MODEL_DIR");
-    return env && *env ? env : VQHIP_MODEL_DIR;
+    return env && *env ? env : NULL;
 }
 
 int vq_open(VqContext **pctx, const VqConfig *cfg)
@@ -223,10 +223,8 @@ static int fex_create(VqContext *ctx, const VqSpec *spec, VqFex **out)
 static int same_options(const VqFex *a, const VqFex *b)
 {
     for (const VqOption *o = a->desc->options; o && o->name; o++) {
-        size_t sz = o->type == VQ_OPT_BOOL ? sizeof(bool) :
-                    o->type == VQ_OPT_INT || o->type == VQ_OPT_ENUM
-                    ? sizeof(int) : sizeof(double);
-        if (memcmp((char *)a->priv + o->offset, (char *)b->priv + o->offset, sz))
+        if (memcmp((char *)a->priv + o->offset, (char *)b->priv + o->offset,
+                   vq_opt_size(o)))
             return 0;
     }
     return 1;
@@ -260,6 +258,7 @@ static int use_feature(VqContext *ctx, const char *text, VqFex **found)
         fex_free(fex);
         return vq_fail(&ctx->err, VQ_EINVAL, "too many features");
     }
+    fex->order = ctx->n_fex;
     ctx->fex[ctx->n_fex++] = fex;
     if (found)
         *found = fex;
@@ -338,7 +337,8 @@ unsigned vq_output_count(const VqContext *ctx)
 
 const char *vq_output_name(const VqContext *ctx, unsigned i)
 {
-    return ctx && i < ctx->coll.n ? ctx->coll.series[i].name : NULL;
+    int id = ctx ? vq_collector_nth(&ctx->coll, i) : VQ_EINVAL;
+    return id >= 0 ? ctx->coll.series[id].name : NULL;
 }
 
 const char *vq_output_backend(const VqContext *ctx, const char *name)

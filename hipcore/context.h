@@ -88,7 +88,8 @@ void vq_pipeline_stop(VqContext *ctx);
 double vq_run_seconds(const VqContext *ctx);
 double vq_now(void);
 
-/* The directory models are looked up in by version=. */
+/* VQHIP_MODEL_DIR when set (looked in first by version=, before the
+ * built-in models and the installed folder), else NULL. */
 const char *vq_model_dir(void);
 
 #endif

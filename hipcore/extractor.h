@@ -87,6 +87,8 @@ struct VqFex {
                                backend's per-frame buffer (vq_acc_layout) */
     size_t scratch_size;    /* per-worker CPU scratch (see cpu_run) */
     size_t part_scratch_size; /* per-thread scratch of vq_fex_parallel */
+    unsigned order;         /* selection order in its context (0 first);
+                               the log order follows it, as libvmaf's */
     bool on_gpu;            /* chosen backend for this run */
     bool gpu_ready;         /* gpu_init succeeded, gpu_close not yet called */
     void *gpu_priv;         /* owned by the extractor's gpu_* functions */

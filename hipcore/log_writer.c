@@ -42,6 +42,12 @@ static void put_num(FILE *f, double v, int json)
     fprintf(f, leading_zeros(v) <= 6 ? "%.6f" : "%.16f", v);
 }
 
+/* The j-th output in log order (libvmaf's: output_rank in pipeline.c). */
+static const VqSeries *series(const VqCollector *c, unsigned j)
+{
+    return &c->series[vq_collector_nth(c, j)];
+}
+
 static unsigned max_frames(const VqContext *ctx)
 {
     return ctx->n_delivered;
@@ -79,7 +85,7 @@ static void write_xml(VqContext *ctx, FILE *f)
             vq_device_name(ctx));
     for (unsigned j = 0; j < c->n; j++)
         fprintf(f, "    <output name=\"%s\" backend=\"%s\" />\n",
-                c->series[j].name, c->series[j].backend);
+                series(c, j)->name, series(c, j)->backend);
     fprintf(f, "  </vqhip>\n");
     fprintf(f, "  <frames>\n");
     for (unsigned i = 0; i < max_frames(ctx); i++) {
@@ -88,9 +94,9 @@ static void write_xml(VqContext *ctx, FILE *f)
         fprintf(f, "    <frame frameNum=\"%u\" ", i);
         for (unsigned j = 0; j < c->n; j++) {
             double v;
-            if (!vq_collector_get(c, (int)j, i, &v))
+            if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
-            fprintf(f, "%s=\"", c->series[j].name);
+            fprintf(f, "%s=\"", series(c, j)->name);
             put_num(f, v, 0);
             fputs("\" ", f);
         }
@@ -98,10 +104,10 @@ static void write_xml(VqContext *ctx, FILE *f)
     }
     fprintf(f, "  </frames>\n  <pooled_metrics>\n");
     for (unsigned j = 0; j < c->n; j++) {
-        fprintf(f, "    <metric name=\"%s\" ", c->series[j].name);
+        fprintf(f, "    <metric name=\"%s\" ", series(c, j)->name);
         for (unsigned k = 0; k < 4; k++) {
             double v;
-            if (vq_collector_pool(c, c->series[j].name, pool_order[k],
+            if (vq_collector_pool(c, series(c, j)->name, pool_order[k],
                                   ctx->n_delivered, &v))
                 continue;
             fprintf(f, "%s=\"", pool_names[k]);
@@ -131,8 +137,8 @@ static void write_json(VqContext *ctx, FILE *f)
     fprintf(f, "  \"vqhip\": {\n    \"backend\": \"%s\",\n    \"device\": \"%s\",\n"
             "    \"outputs\": {", ctx->backend_name, vq_device_name(ctx));
     for (unsigned j = 0; j < c->n; j++)
-        fprintf(f, "%s\n      \"%s\": \"%s\"", j ? "," : "", c->series[j].name,
-                c->series[j].backend);
+        fprintf(f, "%s\n      \"%s\": \"%s\"", j ? "," : "",
+                series(c, j)->name, series(c, j)->backend);
     fprintf(f, "\n    }\n  },\n");
 
     fprintf(f, "  \"frames\": [");
@@ -149,9 +155,9 @@ static void write_json(VqContext *ctx, FILE *f)
         unsigned k = 0;
         for (unsigned j = 0; j < c->n; j++) {
             double v;
-            if (!vq_collector_get(c, (int)j, i, &v))
+            if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
-            fprintf(f, "        \"%s\": ", c->series[j].name);
+            fprintf(f, "        \"%s\": ", series(c, j)->name);
             put_num(f, v, 1);
             fprintf(f, "%s\n", ++k < cnt ? "," : "");
         }
@@ -159,11 +165,11 @@ static void write_json(VqContext *ctx, FILE *f)
     }
     fprintf(f, "\n  ],\n  \"pooled_metrics\": {");
     for (unsigned j = 0; j < c->n; j++) {
-        fprintf(f, "%s    \"%s\": {", j ? ",\n" : "\n", c->series[j].name);
+        fprintf(f, "%s    \"%s\": {", j ? ",\n" : "\n", series(c, j)->name);
         int any = 0;
         for (unsigned k = 0; k < 4; k++) {
             double v;
-            if (vq_collector_pool(c, c->series[j].name, pool_order[k],
+            if (vq_collector_pool(c, series(c, j)->name, pool_order[k],
                                   ctx->n_delivered, &v))
                 continue;
             fprintf(f, "%s      \"%s\": ", any ? ",\n" : "\n", pool_names[k]);
@@ -185,7 +191,7 @@ static void write_csv(VqContext *ctx, FILE *f)
     const VqCollector *c = &ctx->coll;
     fprintf(f, "Frame,");
     for (unsigned j = 0; j < c->n; j++)
-        fprintf(f, "%s,", c->series[j].name);
+        fprintf(f, "%s,", series(c, j)->name);
     fprintf(f, "\n");
     for (unsigned i = 0; i < max_frames(ctx); i++) {
         if (frame_skipped(ctx, i) || !frame_count(ctx, i))
@@ -193,7 +199,7 @@ static void write_csv(VqContext *ctx, FILE *f)
         fprintf(f, "%u,", i);
         for (unsigned j = 0; j < c->n; j++) {
             double v;
-            if (!vq_collector_get(c, (int)j, i, &v))
+            if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
             put_num(f, v, 0);
             fputc(',', f);
@@ -211,9 +217,9 @@ static void write_sub(VqContext *ctx, FILE *f)
         fprintf(f, "{%u}{%u}frame: %u|", i, i + 1, i);
         for (unsigned j = 0; j < c->n; j++) {
             double v;
-            if (!vq_collector_get(c, (int)j, i, &v))
+            if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
-            fprintf(f, "%s: ", c->series[j].name);
+            fprintf(f, "%s: ", series(c, j)->name);
             put_num(f, v, 0);
             fputc('|', f);
         }

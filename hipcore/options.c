@@ -86,8 +86,63 @@ void vq_opt_set_defaults(const VqOption *opts, void *obj)
         case VQ_OPT_INT: *(int *)p = o->def.i; break;
         case VQ_OPT_DOUBLE: *(double *)p = o->def.d; break;
         case VQ_OPT_ENUM: *(int *)p = o->def.i; break;
+        case VQ_OPT_STRING:
+            memset(p, 0, VQ_OPT_STRING_SIZE);
+            if (o->def.s)
+                snprintf(p, VQ_OPT_STRING_SIZE, "%s", o->def.s);
+            break;
         }
     }
+}
+
+size_t vq_opt_size(const VqOption *o)
+{
+    switch (o->type) {
+    case VQ_OPT_BOOL: return sizeof(bool);
+    case VQ_OPT_INT: return sizeof(int);
+    case VQ_OPT_DOUBLE: return sizeof(double);
+    case VQ_OPT_ENUM: return sizeof(int);
+    case VQ_OPT_STRING: return VQ_OPT_STRING_SIZE;
+    }
+    return 0;
+}
+
+static void list_choices(const char *const *choices, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; choices[i] && len < size; i++) {
+        int n = snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+                         choices[i]);
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
+}
+
+static int set_string(const VqOption *o, char *p, const char *owner,
+                      const char *val, VqErrBuf *e)
+{
+    if (o->choices) {
+        unsigned i = 0;
+        while (o->choices[i] && strcmp(o->choices[i], val))
+            i++;
+        if (!o->choices[i]) {
+            char list[256];
+            list_choices(o->choices, list, sizeof(list));
+            return vq_fail(e, VQ_EINVAL,
+                           "%s option %s: '%s' is not one of: %s", owner,
+                           o->name, val, list);
+        }
+    }
+    size_t len = strlen(val);
+    if (!len || len >= VQ_OPT_STRING_SIZE)
+        return vq_fail(e, VQ_EINVAL,
+                       "%s option %s: the value must have 1 to %d characters",
+                       owner, o->name, VQ_OPT_STRING_SIZE - 1);
+    memset(p, 0, VQ_OPT_STRING_SIZE);
+    memcpy(p, val, len);
+    return 0;
 }
 
 const VqOption *vq_opt_find(const VqOption *opts, const char *key)
@@ -188,6 +243,8 @@ int vq_opt_set(const VqOption *opts, void *obj, const char *owner,
         return vq_fail(e, VQ_EINVAL, "%s option %s: '%s' is not one of %s",
                        owner, o->name, val, list);
     }
+    case VQ_OPT_STRING:
+        return set_string(o, p, owner, val, e);
     }
     return vq_fail(e, VQ_EINVAL, "%s option %s: unknown type", owner, o->name);
 }
@@ -200,6 +257,7 @@ int vq_opt_is_default(const VqOption *o, const void *obj)
     case VQ_OPT_INT: return *(const int *)p == o->def.i;
     case VQ_OPT_DOUBLE: return *(const double *)p == o->def.d;
     case VQ_OPT_ENUM: return *(const int *)p == o->def.i;
+    case VQ_OPT_STRING: return !strcmp(p, o->def.s ? o->def.s : "");
     }
     return 1;
 }
@@ -244,6 +302,9 @@ char *vq_opt_output_name(const char *base, const VqOption *opts,
         case VQ_OPT_ENUM:
             w = snprintf(buf + len, sizeof(buf) - len, "_%s_%s", key,
                          o->choices[*(const int *)p]);
+            break;
+        case VQ_OPT_STRING:
+            w = snprintf(buf + len, sizeof(buf) - len, "_%s_%s", key, p);
             break;
         }
         if (w < 0)

@@ -16,7 +16,14 @@ typedef enum VqOptType {
     VQ_OPT_INT,    /* stored as int */
     VQ_OPT_DOUBLE, /* stored as double */
     VQ_OPT_ENUM,   /* one of `choices` by name, stored as its index (int) */
+    VQ_OPT_STRING, /* stored as char[VQ_OPT_STRING_SIZE], zero padded */
 } VqOptType;
+
+/* Room for a string option's value, terminator included. Values are kept
+ * inside the owner's struct (no ownership to track) and zero padded, so two
+ * structs with equal values compare equal byte for byte. Large enough for a
+ * directory path (cambi's heatmaps_path). */
+#define VQ_OPT_STRING_SIZE 512
 
 enum {
     /* A non-default value changes the output names, as libvmaf's
@@ -34,10 +41,14 @@ typedef struct VqOption {
         bool b;
         int i;
         double d;
+        const char *s;
     } def;
     double min, max;   /* for INT and DOUBLE */
     unsigned flags;
-    const char *const *choices; /* for ENUM: names, NULL terminated */
+    /* ENUM: the names, stored as the index; STRING: the accepted values
+     * (NULL accepts any value that fits VQ_OPT_STRING_SIZE). NULL
+     * terminated. */
+    const char *const *choices;
 } VqOption;
 
 /* key=value list parsed from a spec, in the given order. */
@@ -62,12 +73,15 @@ int vq_opt_set(const VqOption *opts, void *obj, const char *owner,
 const VqOption *vq_opt_find(const VqOption *opts, const char *key);
 /* Writes "opt1, opt2, ..." into buf. */
 void vq_opt_list(const VqOption *opts, char *buf, size_t size);
+/* Bytes an option's value occupies in its owner's struct. */
+size_t vq_opt_size(const VqOption *opt);
 /* Nonzero when the value in obj equals the option's default. */
 int vq_opt_is_default(const VqOption *opt, const void *obj);
 /* Output name for a provided feature, suffixed libvmaf's way by every
  * FEATURE_PARAM option that is not at its default (keys sorted
- * alphabetically; "_key" for bools, "_key_<name>" for enums, "_key_%g"
- * otherwise). Caller frees. */
+ * alphabetically; "_key" for bools, "_key_%d" for ints, "_key_%g" for
+ * doubles, "_key_<name>" for enums, "_key_value" for strings). Caller
+ * frees. */
 char *vq_opt_output_name(const char *base, const VqOption *opts,
                          const void *obj);
 

@@ -12,14 +12,61 @@
 
 #include "context.h"
 
+/*
+ * libvmaf's log lists outputs in the order they were first written to its
+ * collector. Without a thread pool (its tool's and filter's default) that
+ * is: the extractors' outputs written with a frame's own extraction, by
+ * extractor in the order they were selected (a model's extractors first
+ * when the model is selected first), each in the order it writes them;
+ * then the outputs written later (temporal ones such as integer motion2,
+ * and those written at the end); then the models' outputs (log_rank_models).
+ * Ranks encode that order, so the log does not depend on which backend or
+ * worker finished first.
+ */
+#define RANK_STAGE(s) ((uint64_t)(s) << 40)
+#define RANK_OWNER(i) ((uint64_t)(i) << 20)
+
+static uint64_t output_rank(const VqFex *fex, unsigned index)
+{
+    /* frames are finalized in order: index below n_finalized means a
+     * value written after its own frame (temporal lag or flush) */
+    unsigned stage = index < fex->n_finalized;
+    unsigned made = 0;
+    for (unsigned k = 0; k < fex->n_outputs; k++)
+        made += fex->out_id[k] >= 0;
+    return RANK_STAGE(stage) | RANK_OWNER(fex->order) | made;
+}
+
+/* Models' outputs after every extractor's: each model's main output in the
+ * order the models were selected, then the others (bootstrap members,
+ * bagging, stddev, interval), model by model, as libvmaf's tool writes
+ * them when it pools the scores at the end. */
+static int log_rank_models(VqContext *ctx)
+{
+    for (unsigned i = 0; i < ctx->n_model; i++) {
+        const VqModel *m = ctx->model[i];
+        for (unsigned k = 0; k < vq_model_output_count(m); k++) {
+            uint64_t rank = k ? RANK_STAGE(3) | RANK_OWNER(i) | k
+                              : RANK_STAGE(2) | RANK_OWNER(i);
+            int id = vq_collector_series_ranked(&ctx->coll,
+                                                vq_model_output_name(m, k),
+                                                ctx->model_backend[i], rank);
+            if (id < 0)
+                return vq_fail(&ctx->err, id, "out of memory");
+        }
+    }
+    return 0;
+}
+
 int vq_fex_emit(VqFex *fex, unsigned k, unsigned index, double value)
 {
     if (k >= fex->n_outputs)
         return vq_fail(fex->err, VQ_EINVAL, "%s: output %u out of range",
                        fex->desc->name, k);
     if (fex->out_id[k] < 0) {
-        int id = vq_collector_series(fex->coll, fex->out_name[k],
-                                     fex->on_gpu ? "hip" : "cpu");
+        int id = vq_collector_series_ranked(fex->coll, fex->out_name[k],
+                                            fex->on_gpu ? "hip" : "cpu",
+                                            output_rank(fex, index));
         if (id < 0)
             return vq_fail(fex->err, id, "out of memory");
         fex->out_id[k] = id;
@@ -132,7 +179,7 @@ int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
         return err;
     for (unsigned i = 0; i < ctx->n_model; i++)
         ctx->model_backend[i] = model_backend(ctx, ctx->model[i]);
-    return 0;
+    return log_rank_models(ctx);
 }
 
 void vq_pipeline_stop(VqContext *ctx)
@@ -476,9 +523,10 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
     }
     unsigned n = 0;
     for (unsigned i = 0; i < ctx->coll.n; i++) {
+        int id = vq_collector_nth(&ctx->coll, i);
         double v;
-        if (vq_collector_get(&ctx->coll, (int)i, index, &v)) {
-            ctx->frame_scores[n].name = ctx->coll.series[i].name;
+        if (vq_collector_get(&ctx->coll, id, index, &v)) {
+            ctx->frame_scores[n].name = ctx->coll.series[id].name;
             ctx->frame_scores[n].value = v;
             n++;
         }

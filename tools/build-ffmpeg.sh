@@ -17,6 +17,8 @@
 #   JOBS               make/ninja jobs (default 2)
 #   VQHIP_MESON_ARGS   extra meson options for libvqhip, used when its build
 #                      directory is first set up
+#   FFMPEG_EXTRA_ARGS  extra FFmpeg configure options (after the others;
+#                      tools/pack-gpu-check.sh: --disable-zlib)
 #   VQHIP_VARIANT      a name for another libvqhip configuration: its
 #                      libvqhip and FFmpeg builds go to prefix-NAME/ and
 #                      build/SERIES-NAME/, e.g. VQHIP_VARIANT=nvidia
@@ -73,6 +75,7 @@ record "source $(cat "$src/.vqhip-source")" "$t"
 # --- configure (only when the options or the configure script changed) -----
 x86asm=
 command -v nasm >/dev/null || x86asm=--disable-x86asm
+# shellcheck disable=SC2086 # FFMPEG_EXTRA_ARGS is a list of options
 set -- \
     --prefix="$build/install" \
     --disable-everything --disable-autodetect --disable-doc \
@@ -87,7 +90,7 @@ set -- \
     --enable-demuxer=rawvideo,yuv4mpegpipe \
     --enable-muxer=null,rawvideo,framecrc,yuv4mpegpipe \
     --enable-protocol=file,pipe \
-    $x86asm
+    $x86asm ${FFMPEG_EXTRA_ARGS:-}
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 # DRM PRIME and VAAPI frames (the filter imports them into HIP on AMD).
 if [ "${VQHIP_FFMPEG_CUDA:-0}" != 1 ] && pkg-config --exists libdrm libva libva-drm; then

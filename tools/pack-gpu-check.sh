@@ -1,18 +1,32 @@
 #!/bin/sh
 # Packs what a GPU machine without FFmpeg or network needs to verify vqhip
-# into the repository's ignored .device/ folder (about 20 MB):
-#   .device/build/     NVIDIA builds of tests/checkgpu, tools/vqhip_bench and
-#                      tools/vqhip (static libvqhip and CUDA runtime)
-#   .device/models/    the model files (VQHIP_MODEL_DIR on that machine)
-#   .device/fate/      a static FFmpeg (newest series) linked with the NVIDIA
-#                      libvqhip, and the GPU FATE tests (make fate-vqhip-hip)
-#                      as a standalone script, fate/run.sh
-#   .device/run.sh     FATE on the GPU, then tools/gpu-check.sh (parity,
-#                      benchmark) on .device/build
+# into the repository's ignored .device/ folder:
+#   .device/build/        NVIDIA builds of tests/checkgpu, tools/vqhip_bench
+#                         and tools/vqhip (static libvqhip with its built-in
+#                         models, static json-c and CUDA runtime)
+#   .device/fate/build/   a static FFmpeg (newest series) linked with the
+#                         NVIDIA libvqhip, and FATE's helper programs
+#                         (tests/base64, ...) that fate-run.sh calls
+#   .device/fate/build/src/tests/  fate-run.sh, its awk scripts, the
+#                         references (where FFmpeg's out-of-tree build has
+#                         its "src" link to the source)
+#   .device/fate/run.sh   the vqhip FATE tests as plain commands:
+#                         "run.sh cpu" (make fate-vqhip), "run.sh hip"
+#                         (make fate-vqhip-hip)
+#   .device/check-bundle.sh  the ldd check below
+#   .device/run.sh        the bundle check, FATE on the CPU, then (with a
+#                         GPU) FATE on the GPU and tools/gpu-check.sh
+#
+# Every packed binary may need only glibc's libraries (libc, libm, libdl,
+# libpthread, librt, the loader and the vDSO), libstdc++ and libgcc: the
+# GPU machine runs another distribution. This script checks that with ldd
+# before it declares the bundle ready, and .device/run.sh checks it again
+# there.
 #
 # Usage (here):        tools/pack-gpu-check.sh
 # Then (GPU machine, repository root, .device carried there):
-#                      .device/run.sh [checkgpu args, default --quick]
+#                      .device/run.sh [checkgpu args, default --seed 1:
+#                                      the full set]
 # BENCH_SECONDS is passed on to tools/gpu-check.sh.
 set -eu
 
@@ -28,60 +42,125 @@ if [ ! -f "$nvbuild/build.ninja" ]; then
     # shellcheck disable=SC2086 # nvargs is a list of options
     meson setup "$nvbuild" "$repo" --buildtype=release $nvargs
 fi
-ninja -C "$nvbuild"
+ninja -C "$nvbuild" -j "$JOBS"
 
 # --- FFmpeg with the NVIDIA libvqhip -------------------------------------------
-VQHIP_VARIANT=nvidia VQHIP_MESON_ARGS="$nvargs" "$repo/tools/build-ffmpeg.sh" newest
+# Without zlib (its shared library would be one more dependency; the FATE
+# tests do not use it).
+VQHIP_VARIANT=nvidia VQHIP_MESON_ARGS="$nvargs" FFMPEG_EXTRA_ARGS=--disable-zlib VQHIP_FFMPEG_CUDA=1 \
+    "$repo/tools/build-ffmpeg.sh" newest
 ffbuild=$repo/.ffmpeg/build/newest-nvidia
 ffsrc=$repo/.ffmpeg/src/newest
+# FATE's helper programs (fate-run.sh reports through tests/base64)
+utils="base64 tiny_psnr tiny_ssim audiomatch"
+# shellcheck disable=SC2046 # one make target per helper
+make -C "$ffbuild" -j "$JOBS" $(printf 'tests/%s ' $utils) >/dev/null
 
 rm -rf "$dev"
-mkdir -p "$dev/build/tests" "$dev/build/tools" "$dev/models" \
-         "$dev/fate/src/tests/ref/fate" "$dev/fate/build/tests/data/fate"
-cp "$nvbuild/tests/checkgpu" "$dev/build/tests/"
+fsrc=$dev/fate/build/src
+mkdir -p "$dev/build/tests" "$dev/build/tools" \
+         "$fsrc/tests/ref/fate" "$dev/fate/build/tests/data/fate"
+# GPU tests: parity, GPU against libvmaf's numbers, layouts and device
+# pictures, and the golden test on the GPU backend
+gpu_tests="checkgpu layout_test acc_parity adm_check motion_test vif_libvmaf
+           cambi_libvmaf golden_check speed/speed_test speed/motion_v2_test"
+for t in $gpu_tests; do
+    cp "$nvbuild/tests/$t" "$dev/build/tests/"
+done
+cp "$repo/tests/speed/data/speed_model.json" "$dev/build/tests/"
 cp "$nvbuild/tools/vqhip_bench" "$nvbuild/tools/vqhip" "$dev/build/tools/"
-cp "$repo/.ffmpeg/prefix-nvidia/share/vqhip/models/"*.json "$dev/models/"
-cp "$ffsrc/tests/"*.sh "$ffsrc/tests/"*.awk "$dev/fate/src/tests/"
-cp "$ffsrc/tests/ref/fate/filter-vqhip-"* "$dev/fate/src/tests/ref/fate/"
+# Golden data for golden_check on the GPU: the logs and caveats, and the
+# small clips (compressed; the big ones stay here: 64 MB travel limit).
+golden=${VQHIP_GOLDEN_DIR:-$repo/../shared/golden}
+clips=$repo/build/tests/golden-clips
+mkdir -p "$dev/golden/json" "$dev/golden/clips"
+cp "$golden/manifest.tsv" "$golden/caveats.tsv" "$dev/golden/"
+cp "$golden/json/"*.json "$dev/golden/json/"
+cp "$repo/tests/golden/caveats.tsv" "$dev/golden/repo-caveats.tsv"
+cp -r "$repo/tests/golden/ref" "$dev/golden/ref"
+for c in g01_576x324_420p_plasma_crf35 g06_960x540_444p_spectrum_shift1 \
+         g07_203x117_420p_plasma_blur_noise g08_320x240_420p_flat_grey; do
+    for k in ref dis; do
+        if [ -f "$clips/${c}_$k.yuv" ]; then
+            gzip -1 -c "$clips/${c}_$k.yuv" > "$dev/golden/clips/${c}_$k.yuv.gz"
+        fi
+    done
+done
+cp "$ffsrc/tests/"*.sh "$ffsrc/tests/"*.awk "$fsrc/tests/"
+cp "$ffsrc/tests/ref/fate/filter-vqhip-"* "$fsrc/tests/ref/fate/"
 cp "$ffbuild/ffmpeg" "$ffbuild/ffprobe" "$dev/fate/build/"
+for u in $utils; do
+    cp "$ffbuild/tests/$u" "$dev/fate/build/tests/"
+done
 
-# --- the GPU FATE tests as plain commands ------------------------------------
-# make -n prints each test's fate-run.sh call; its absolute paths become paths
-# relative to .device/fate/build, where the script runs.
-{
-    echo '#!/bin/sh'
-    echo '# Generated by tools/pack-gpu-check.sh from "make -n fate-vqhip-hip".'
-    echo 'cd "$(dirname "$0")/build" || exit 1'
-    echo 'pass=0; fail=0'
-    make -C "$ffbuild" -n fate-vqhip-hip 2>/dev/null | grep 'fate-run\.sh' |
-        sed "s#$ffsrc#../src#g; s#$ffbuild#.#g" |
+# --- the FATE tests as plain commands ----------------------------------------
+# make -n prints each test's fate-run.sh call (FFmpeg's out-of-tree build
+# names its source ./src); absolute paths become paths relative to
+# .device/fate/build, where the script runs.
+fate_group() { # fate_group GROUP MAKE_TARGET
+    echo "if [ \"\$group\" = $1 ]; then"
+    make -C "$ffbuild" -n "$2" 2>/dev/null | grep 'fate-run\.sh' |
+        sed "s#$ffsrc#./src#g; s#$ffbuild#.#g" |
         while IFS= read -r cmd; do
             name=$(echo "$cmd" | awk '{ print $2 }')
-            printf 'if %s >%s.out 2>&1; then\n' "$cmd" "$name"
-            echo "    echo \"PASS $name\"; pass=\$((pass + 1))"
-            echo "else"
-            echo "    echo \"FAIL $name\"; tail -n 8 $name.out; fail=\$((fail + 1))"
-            echo "fi"
+            printf '    if %s >%s.out 2>&1; then\n' "$cmd" "$name"
+            echo "        echo \"PASS $name\"; pass=\$((pass + 1))"
+            echo "    else"
+            echo "        echo \"FAIL $name\"; tail -n 8 $name.out; fail=\$((fail + 1))"
+            echo "    fi"
         done
-    echo 'echo "fate: $pass passed, $fail failed"'
-    echo '[ "$fail" -eq 0 ]'
+    echo "fi"
+}
+{
+    echo '#!/bin/sh'
+    echo '# Generated by tools/pack-gpu-check.sh from "make -n fate-vqhip" (cpu)'
+    echo '# and "make -n fate-vqhip-hip" (hip). usage: run.sh cpu|hip'
+    echo 'group=${1:-}'
+    echo 'case $group in cpu|hip) ;; *) echo "usage: $0 cpu|hip" >&2; exit 2 ;; esac'
+    echo 'cd "$(dirname "$0")/build" || exit 1'
+    echo 'pass=0; fail=0'
+    fate_group cpu fate-vqhip
+    fate_group hip fate-vqhip-hip
+    echo 'echo "fate ($group): $pass passed, $fail failed"'
+    echo '[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]'
 } > "$dev/fate/run.sh"
-grep -q PASS "$dev/fate/run.sh" ||
-    { echo "pack-gpu-check: no fate-vqhip-hip tests found" >&2; exit 1; }
+for g in cpu hip; do
+    sed -n "/^if \[ \"\$group\" = $g \]/,/^fi$/p" "$dev/fate/run.sh" |
+        grep -q PASS ||
+        { echo "pack-gpu-check: no FATE tests found for $g" >&2; exit 1; }
+done
 
-cat > "$dev/run.sh" <<'EOF'
+# --- the bundle check ----------------------------------------------------------
+cat > "$dev/check-bundle.sh" <<'EOF'
 #!/bin/sh
-# FATE on the GPU (ffmpeg + NVIDIA libvqhip), then parity and benchmark.
-cd "$(dirname "$0")/.." || exit 1
-export VQHIP_MODEL_DIR="$PWD/.device/models"
-echo "== FATE, GPU backend"
-.device/fate/run.sh
-fate=$?
-[ $# -gt 0 ] || set -- --quick
-tools/gpu-check.sh .device/build "$@"
-parity=$?
-echo "== FATE exit code: $fate"
-[ "$fate" -eq 0 ] && [ "$parity" -eq 0 ]
+# Every packed binary needs only glibc's libraries, libstdc++ and libgcc
+# (ldd; a static binary needs nothing).
+cd "$(dirname "$0")" || exit 1
+allowed='^(linux-vdso\.so\.1|/lib64/ld-linux-x86-64\.so\.2|ld-linux-x86-64\.so\.2|libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1)$'
+bad=0 n=0
+for f in build/tests/* build/tools/* fate/build/ffmpeg fate/build/ffprobe \
+         fate/build/tests/base64 fate/build/tests/tiny_psnr \
+         fate/build/tests/tiny_ssim fate/build/tests/audiomatch; do
+    case $f in *.json) continue ;; esac
+    if [ ! -x "$f" ]; then
+        echo "bundle: $f is missing"; bad=1; continue
+    fi
+    n=$((n + 1))
+    out=$(ldd "$f" 2>&1)
+    case $out in *"not a dynamic executable"*) continue ;; esac
+    extra=$(echo "$out" | awk '{ print $1 }' | grep -Ev "$allowed" || true)
+    missing=$(echo "$out" | grep 'not found' || true)
+    if [ -n "$extra$missing" ]; then
+        echo "bundle: $f needs more than glibc, libstdc++ and libgcc:"
+        echo "$out" | sed 's/^/    /'
+        bad=1
+    fi
+done
+echo "bundle: $n binaries checked with ldd, $([ $bad -eq 0 ] && echo ok || echo FAILED)"
+exit $bad
 EOF
-chmod +x "$dev/run.sh" "$dev/fate/run.sh"
+
+cp "$repo/tools/device-run.sh" "$dev/run.sh"
+chmod +x "$dev/run.sh" "$dev/fate/run.sh" "$dev/check-bundle.sh"
+"$dev/check-bundle.sh"
 echo "pack-gpu-check: $(du -sh "$dev" | cut -f1) in .device; on the GPU machine: .device/run.sh"

@@ -26,4 +26,10 @@ build=$repo/.ffmpeg/build/$series
     { echo "no FFmpeg build for $series: run tools/build-ffmpeg.sh $series" >&2; exit 1; }
 
 "$repo/libavfilter_patch/apply.sh" "$src" >/dev/null
-make -C "$build" -j "${JOBS:-2}" -k fate-vqhip fate-filter-refcmp-psnr-yuv "$@"
+# -k: every test runs even when one fails. The last line says how make
+# ended (test.sh reads it).
+status=0
+make -C "$build" -j "${JOBS:-2}" -k fate-vqhip fate-filter-refcmp-psnr-yuv "$@" ||
+    status=$?
+echo "run-fate: make exited with $status"
+exit $status

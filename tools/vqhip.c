@@ -23,7 +23,8 @@ static void usage(FILE *f)
         "  -h, --height N         raw input height\n"
         "  -p, --pixel_format F   raw input format: 420, 422, 444, 400\n"
         "  -b, --bitdepth N       raw input bits per sample: 8, 10, 12, 16\n"
-        "      --feature SPEC     e.g. psnr or name=psnr:enable_chroma=false (repeatable)\n"
+        "      --feature SPEC     e.g. psnr, psnr=enable_chroma=false (libvmaf's tool)\n"
+        "                         or name=psnr:enable_chroma=false (repeatable)\n"
         "      --model SPEC       e.g. version=vmaf_v0.6.1 or path=m.json:name=m (repeatable)\n"
         "      --no_prediction    no model (default: version=vmaf_v0.6.1 when no --feature)\n"
         "      --backend B        auto (default), hip, cpu\n"
@@ -60,6 +61,23 @@ static int drain(VqContext *ctx, int quiet)
         if (!quiet)
             print_frame(&fs);
     return r == VQ_EAGAIN || r == VQ_EOF ? 0 : r;
+}
+
+/* libvmaf's tool writes a feature as NAME=key=value:key=value, the library
+ * and the filter as name=NAME:key=value (or NAME:key=value); both work. */
+static int use_feature(VqContext *ctx, const char *spec)
+{
+    const char *eq = strchr(spec, '='), *colon = strchr(spec, ':');
+    if (!eq || (colon && colon < eq) || !strncmp(spec, "name=", 5))
+        return vq_use_feature(ctx, spec);
+    char buf[2048];
+    int n = snprintf(buf, sizeof(buf), "name=%.*s:%s", (int)(eq - spec), spec,
+                     eq + 1);
+    if (n < 0 || (size_t)n >= sizeof(buf)) {
+        fprintf(stderr, "vqhip: feature spec too long: %s\n", spec);
+        return VQ_EINVAL;
+    }
+    return vq_use_feature(ctx, buf);
 }
 
 int main(int argc, char **argv)
@@ -179,12 +197,14 @@ int main(int argc, char **argv)
 
     VqContext *ctx = NULL;
     int r = vq_open(&ctx, &cfg);
-    for (unsigned i = 0; !r && i < n_features; i++)
-        r = vq_use_feature(ctx, features[i]);
+    /* Models first, then features, as libvmaf's tool: the log lists
+     * outputs in that order. */
     if (!r && !n_models && !n_features && !no_prediction)
         r = vq_use_model(ctx, "version=vmaf_v0.6.1");
     for (unsigned i = 0; !r && i < n_models; i++)
         r = vq_use_model(ctx, models[i]);
+    for (unsigned i = 0; !r && i < n_features; i++)
+        r = use_feature(ctx, features[i]);
 
     /* Both inputs are read on their own threads, ahead of the frames being
      * scored, into buffers the GPU uploads from without a host copy. */

@@ -5,9 +5,12 @@
  * eight), so the GPU numbers include the upload of every frame.
  *
  * usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... [--feature SPEC]...
- *                    [--seconds S] [--max-frames N] [--threads N] [--depth N]
- *                    [--input host|pinned|device] [--streams N]
+ *                    [--model SPEC]... [--seconds S] [--max-frames N]
+ *                    [--threads N] [--depth N] [--input host|pinned|device]
+ *                    [--streams N]
  *
+ * --model: benchmark these models (each one item) instead of the default
+ * items (each extractor, all of them, vmaf_v0.6.1, vmaf_v1.0.16_3d0h).
  * --input: where the frames are: ordinary host memory (vq_submit copies
  * them into its pinned staging), pinned buffers from vq_host_alloc
  * (uploaded by DMA without that copy), or device memory (vq_submit_device).
@@ -300,6 +303,8 @@ int main(int argc, char **argv)
     unsigned n_items = 0;
     const char *user_features[MAX_ITEMS];
     unsigned n_user = 0;
+    const char *user_models[8];
+    unsigned n_models = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--backend") && v) backend_arg = argv[++i];
@@ -310,6 +315,8 @@ int main(int argc, char **argv)
                 n_sizes++;
         } else if (!strcmp(a, "--feature") && v && n_user < MAX_ITEMS)
             user_features[n_user++] = argv[++i];
+        else if (!strcmp(a, "--model") && v && n_models < 8)
+            user_models[n_models++] = argv[++i];
         else if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
         else if (!strcmp(a, "--max-frames") && v) max_frames = (unsigned)atoi(argv[++i]);
         else if (!strcmp(a, "--threads") && v) opt_threads = (unsigned)atoi(argv[++i]);
@@ -330,8 +337,8 @@ int main(int argc, char **argv)
             }
         } else {
             fprintf(stderr, "usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... "
-                            "[--feature SPEC]... [--seconds S] [--max-frames N] "
-                            "[--threads N] [--depth N] "
+                            "[--feature SPEC]... [--model SPEC]... [--seconds S] "
+                            "[--max-frames N] [--threads N] [--depth N] "
                             "[--input host|pinned|device] [--streams N]\n");
             return 1;
         }
@@ -344,7 +351,7 @@ int main(int argc, char **argv)
     if (n_user) {
         for (unsigned i = 0; i < n_user; i++)
             all.features[all.n_features++] = user_features[i];
-    } else {
+    } else if (!n_models) {
         size_t len = vq_list_features(NULL, 0);
         char *list = malloc(len + 1);
         if (!list)
@@ -364,13 +371,26 @@ int main(int argc, char **argv)
         }
         free(list);
     }
-    items[n_items++] = all;
+    if (n_user || !n_models)
+        items[n_items++] = all;
     Item vmaf;
     memset(&vmaf, 0, sizeof(vmaf));
     snprintf(vmaf.label, sizeof(vmaf.label), "vmaf_v0.6.1");
     vmaf.model = "version=vmaf_v0.6.1";
-    if (!n_user)
+    if (!n_user && !n_models) {
         items[n_items++] = vmaf;
+        snprintf(vmaf.label, sizeof(vmaf.label), "vmaf_v1.0.16_3d0h");
+        vmaf.model = "version=vmaf_v1.0.16_3d0h";
+        items[n_items++] = vmaf;
+    }
+    for (unsigned m = 0; m < n_models && n_items < MAX_ITEMS; m++) {
+        memset(&vmaf, 0, sizeof(vmaf));
+        const char *v = strstr(user_models[m], "version=");
+        snprintf(vmaf.label, sizeof(vmaf.label), "%.24s",
+                 v ? v + strlen("version=") : user_models[m]);
+        vmaf.model = user_models[m];
+        items[n_items++] = vmaf;
+    }
 
     VqBackend backends[2];
     unsigned n_backends = 0;

@@ -398,37 +398,37 @@ static int drm_import(AVFilterContext *ctx, const AVFrame *f, DrmImport *d,
 static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
 {
     VQHIPContext *s = ctx->priv;
+    VqPicture r, d;
     int err;
 #if VQHIP_CUDA
     if (s->cuda) {
         /* data[] of CUDA frames are device pointers, written on the
          * device context's stream. */
-        VqDevicePicture r = { .device = s->device, .stream = s->cuda->stream };
-        VqDevicePicture d = r;
-        wrap_picture(&r.pic, ref, s);
-        wrap_picture(&d.pic, dis, s);
-        err = vq_submit_device(s->vq, &r, &d);
+        VqDevicePicture dr = { .device = s->device, .stream = s->cuda->stream };
+        VqDevicePicture dd = dr;
+        wrap_picture(&dr.pic, ref, s);
+        wrap_picture(&dd.pic, dis, s);
+        err = vq_submit_device(s->vq, &dr, &dd);
         return err < 0 ? vq_report(ctx, err, "vq_submit_device") : 0;
     }
 #endif
 #if VQHIP_DRM
     if (s->drm) {
         DrmImport ir, id;
-        VqDevicePicture r, d;
-        int ret = drm_import(ctx, ref, &ir, &r);
+        VqDevicePicture dr, dd;
+        int ret = drm_import(ctx, ref, &ir, &dr);
         if (ret >= 0)
-            ret = drm_import(ctx, dis, &id, &d);
+            ret = drm_import(ctx, dis, &id, &dd);
         else
             memset(&id, 0, sizeof(id));
         /* vq_submit_device has read the planes when it returns. */
-        if (ret >= 0 && (ret = vq_submit_device(s->vq, &r, &d)) < 0)
+        if (ret >= 0 && (ret = vq_submit_device(s->vq, &dr, &dd)) < 0)
             ret = vq_report(ctx, ret, "vq_submit_device");
         drm_release(s, &ir);
         drm_release(s, &id);
         return ret < 0 ? ret : 0;
     }
 #endif
-    VqPicture r, d;
     wrap_picture(&r, ref, s);
     wrap_picture(&d, dis, s);
     err = vq_submit(s->vq, &r, &d);
@@ -494,12 +494,14 @@ static int open_vq(AVFilterContext *ctx, VqBackend backend)
     err = vq_open(&s->vq, &cfg);
     if (err < 0)
         return vq_report(ctx, err, "vq_open");
-    if (s->feature_cfg &&
-        (ret = use_each(ctx, s->feature_cfg, "vq_use_feature", vq_use_feature)) < 0)
+    /* Models first, then features, as libvmaf's filter: the log lists
+     * outputs in that order. */
+    if ((s->model_cfg || !s->feature_cfg) &&
+        (ret = use_each(ctx, s->model_cfg ? s->model_cfg : "version=vmaf_v0.6.1",
+                        "vq_use_model", vq_use_model)) < 0)
         return ret;
-    if (s->model_cfg || !s->feature_cfg)
-        return use_each(ctx, s->model_cfg ? s->model_cfg : "version=vmaf_v0.6.1",
-                        "vq_use_model", vq_use_model);
+    if (s->feature_cfg)
+        return use_each(ctx, s->feature_cfg, "vq_use_feature", vq_use_feature);
     return 0;
 }
 

@@ -14,6 +14,14 @@ struct VqGpu {
 
 const char *vq_gpu_platform(void) { return "none"; }
 
+int vq_gpu_count(char *why, size_t why_size)
+{
+    if (why && why_size)
+        snprintf(why, why_size, "this libvqhip was built without a HIP "
+                 "platform");
+    return 0;
+}
+
 int vq_gpu_open(VqGpu **gpu, int index, int use_current, VqErrBuf *e)
 {
     (void)index;
@@ -142,6 +150,28 @@ static int run_probe(VqGpu *gpu)
         return vq_fail(gpu->err, VQ_EDEVICE, "GPU: probe read wave size %d",
                        gpu->wave_size);
     return 0;
+}
+
+int vq_gpu_count(char *why, size_t why_size)
+{
+    int count = 0;
+    hipError_t r = hipGetDeviceCount(&count);
+    char msg[256];
+    int ret = count;
+    if (r == hipErrorNoDevice || r == hipErrorInsufficientDriver) {
+        snprintf(msg, sizeof(msg), "no %s GPU present: %s",
+                 vq_gpu_platform(), hipGetErrorName(r));
+        ret = 0;
+    } else if (r != hipSuccess) {
+        snprintf(msg, sizeof(msg), "the %s GPU runtime failed: %s (%s)",
+                 vq_gpu_platform(), hipGetErrorString(r), hipGetErrorName(r));
+        ret = VQ_EDEVICE;
+    } else {
+        snprintf(msg, sizeof(msg), "%d %s GPU(s)", count, vq_gpu_platform());
+    }
+    if (why && why_size)
+        snprintf(why, why_size, "%s", msg);
+    return ret;
 }
 
 int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)

@@ -20,6 +20,8 @@ typedef struct cudaDeviceProp hipDeviceProp_t;
 
 #define hipSuccess cudaSuccess
 #define hipErrorNotReady cudaErrorNotReady
+#define hipErrorNoDevice cudaErrorNoDevice
+#define hipErrorInsufficientDriver cudaErrorInsufficientDriver
 #define hipMemcpyHostToDevice cudaMemcpyHostToDevice
 #define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
 #define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice

@@ -157,6 +157,13 @@ const char *vq_last_error(const VqContext *ctx);
 const char *vq_strerror(int err);
 const char *vq_version(void);
 
+/* How many GPUs this build's HIP runtime sees: 0 when none is present (no
+ * device, no GPU driver, or a build without a HIP platform), VQ_EDEVICE when
+ * the runtime fails in another way. `why` (may be NULL) gets a one-line
+ * explanation. Tells "no GPU here" from "a GPU that does not work", which
+ * vq_open() reports alike. */
+int vq_gpu_count(char *why, size_t why_size);
+
 /* Feature selection, before the first picture, in libvmaf's syntax:
  * "psnr", "name=psnr:enable_chroma=true:enable_mse=true". */
 int vq_use_feature(VqContext *ctx, const char *spec);

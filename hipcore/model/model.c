@@ -1,7 +1,8 @@
 /*
- * Model specs and files: "version=vmaf_v0.6.1" (<model_dir>/<version>.json)
- * or "path=file.json", plus name=, enable_transform, disable_clip and
- * libvmaf's per-extractor overloads "<extractor>.<option>=<value>".
+ * Model specs and files: "version=vmaf_v0.6.1" (a folder's <version>.json,
+ * a built-in model or an installed file: find_version) or "path=file.json",
+ * plus name=, enable_transform, disable_clip and libvmaf's per-extractor
+ * overloads "<extractor>.<option>=<value>".
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "../c_locale.h"
+#include "builtin_models.h"
 #include "model_priv.h"
 
 #define VQ_MODEL_MAX_OVERLOADS 16
@@ -149,6 +151,77 @@ static int read_file(const char *path, char **data, size_t *len, int missing,
     return err;
 }
 
+/* <dir>/<version>.json into *data (malloc'd); VQ_ENOTFOUND when absent. */
+static int read_version_file(const char *dir, const char *version,
+                             char **data, size_t *len, VqErrBuf *e)
+{
+    size_t size = strlen(dir) + strlen(version) + 7;
+    char *file = malloc(size);
+    if (!file)
+        return vq_fail(e, VQ_ENOMEM, "out of memory");
+    snprintf(file, size, "%s/%s.json", dir, version);
+    int err = read_file(file, data, len, VQ_ENOTFOUND, e);
+    free(file);
+    return err;
+}
+
+static void list_builtin(char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (const VqBuiltinModel *b = vq_builtin_models; b->version && len < size;
+         b++) {
+        int w = snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+                         b->version);
+        if (w > 0)
+            len += (size_t)w;
+    }
+    if (!len)
+        snprintf(buf, size, "none (built with -Dbuiltin_models=false)");
+}
+
+/*
+ * version=<name>: <model_dir>/<name>.json when model_dir is given (the
+ * context passes VQHIP_MODEL_DIR), else or when it is not there the
+ * built-in model of that name, else <install dir>/<name>.json. A built-in
+ * model is returned in *text without a copy; a file in *data.
+ */
+static int find_version(const char *version, const char *model_dir,
+                        char **data, const char **text, size_t *len,
+                        VqErrBuf *e)
+{
+    int err = VQ_ENOTFOUND;
+    if (model_dir && *model_dir) {
+        err = read_version_file(model_dir, version, data, len, e);
+        if (err != VQ_ENOTFOUND)
+            return err;
+    }
+    for (const VqBuiltinModel *b = vq_builtin_models; b->version; b++) {
+        if (!strcmp(b->version, version)) {
+            *text = b->json;
+            *len = b->size;
+            return 0;
+        }
+    }
+    err = read_version_file(VQHIP_MODEL_INSTALL_DIR, version, data, len, e);
+    if (err != VQ_ENOTFOUND)
+        return err;
+    char given[1024] = "", builtin[1024], installed[1024];
+    if (model_dir && *model_dir) {
+        char there[768];
+        list_models(model_dir, there, sizeof(there));
+        snprintf(given, sizeof(given), "%s (models there: %s), ", model_dir,
+                 there);
+    }
+    list_builtin(builtin, sizeof(builtin));
+    list_models(VQHIP_MODEL_INSTALL_DIR, installed, sizeof(installed));
+    return vq_fail(e, VQ_ENOTFOUND, "no model version '%s' in %sthe built-in "
+                   "models (%s) or %s (models there: %s); path= reads any "
+                   "file, VQHIP_MODEL_DIR names a folder to look in first",
+                   version, given, builtin, VQHIP_MODEL_INSTALL_DIR,
+                   installed);
+}
+
 /* Messages quote names and values from the file: keep them one printable
  * line whatever bytes the file holds. */
 static int printable(int err, VqErrBuf *e)
@@ -199,35 +272,21 @@ int vq_model_open_ex(VqModel **pm, const char *spec, const char *model_dir,
     if (!err && s.version && (strchr(s.version, '/') || s.version[0] == '.'))
         err = vq_fail(e, VQ_EINVAL, "model version '%s' is a name, not a "
                       "path (use path=)", s.version);
-    char *file = NULL, *data = NULL;
+    char *data = NULL;
+    const char *text = NULL;
     size_t len = 0;
-    if (!err && s.version) {
-        const char *dir = model_dir && *model_dir ? model_dir : ".";
-        size_t size = strlen(dir) + strlen(s.version) + 7;
-        file = malloc(size);
-        if (!file)
-            err = vq_fail(e, VQ_ENOMEM, "out of memory");
-        else
-            snprintf(file, size, "%s/%s.json", dir, s.version);
-        if (!err)
-            err = read_file(file, &data, &len, VQ_ENOTFOUND, e);
-        if (err == VQ_ENOTFOUND) {
-            char list[1024];
-            list_models(dir, list, sizeof(list));
-            err = vq_fail(e, err, "no model version '%s' in %s (models there: "
-                          "%s; VQHIP_MODEL_DIR overrides the folder)",
-                          s.version, dir, list);
-        }
-    } else if (!err) {
+    if (!err && s.version)
+        err = find_version(s.version, model_dir, &data, &text, &len, e);
+    else if (!err)
         err = read_file(s.path, &data, &len, VQ_ENOTFOUND, e);
-    }
+    if (data)
+        text = data;
     if (!err)
-        err = build(pm, data, len, &s, s.version ? s.version : s.path, find,
+        err = build(pm, text, len, &s, s.version ? s.version : s.path, find,
                     e);
     if (err)
         vq_model_close(pm);
     free(data);
-    free(file);
     free(s.buf);
     return printable(err, e);
 }

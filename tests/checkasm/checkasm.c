@@ -21,9 +21,16 @@ static const CaTable *const tables[] = {
     &ca_table_adm_rows,
     &ca_table_float_adm,
     &ca_table_float_vif,
+    &ca_table_cambi,
     &ca_table_motion,
+    &ca_table_motion_v2,
     &ca_table_psnr,
     &ca_table_vif,
+    &ca_table_float_ssim,
+    &ca_table_float_ms_ssim,
+    &ca_table_ssim,
+    &ca_table_psnr_hvs,
+    &ca_table_ciede,
 };
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
 

@@ -118,8 +118,15 @@ extern const CaTable ca_table_adm;
 extern const CaTable ca_table_adm_rows;
 extern const CaTable ca_table_float_adm;
 extern const CaTable ca_table_float_vif;
+extern const CaTable ca_table_cambi;
 extern const CaTable ca_table_motion;
+extern const CaTable ca_table_motion_v2;
 extern const CaTable ca_table_psnr;
 extern const CaTable ca_table_vif;
+extern const CaTable ca_table_float_ssim;
+extern const CaTable ca_table_float_ms_ssim;
+extern const CaTable ca_table_ssim;
+extern const CaTable ca_table_psnr_hvs;
+extern const CaTable ca_table_ciede;
 
 #endif

@@ -58,6 +58,63 @@ static const char *const float_adm_specs[] = {
     "name=float_adm:adm_noise_weight=0:adm_f1s0=0.5:adm_f2s3=0.1:debug=true",
     NULL
 };
+static const char *const ssim_specs[] = { "ssim", NULL };
+static const char *const float_ssim_specs[] = {
+    "name=float_ssim:enable_lcs=true",
+    "name=float_ssim:scale=3:enable_db=true:clip_db=true",
+    NULL
+};
+static const char *const float_ms_ssim_specs[] = {
+    "name=float_ms_ssim:enable_lcs=true",
+    "name=float_ms_ssim:enable_db=true",
+    NULL
+};
+static const char *const motion_v2_specs[] = {
+    "motion_v2",
+    "name=motion_v2:motion_five_frame_window=true:motion_moving_average=true",
+    "name=motion_v2:motion_blend_factor=0.5:motion_blend_offset=3:"
+    "motion_fps_weight=1.5:motion_max_val=30",
+    NULL
+};
+static const char *const speed_chroma_specs[] = {
+    "speed_chroma",
+    "name=speed_chroma:speed_sigma_nn=0.19:speed_nn_floor=0.1:"
+    "speed_weight_var_mode=5:speed_max_val=45",
+    "name=speed_chroma:speed_prescale=0.5:speed_prescale_method=bilinear:"
+    "speed_weight_var_mode=3:speed_kernelscale=1.5",
+    "name=speed_chroma:speed_prescale=1.25:speed_prescale_method=lanczos4:"
+    "speed_weight_var_mode=6",
+    NULL
+};
+static const char *const speed_temporal_specs[] = {
+    "speed_temporal",
+    "name=speed_temporal:speed_use_ref_diff=true:speed_kernelscale=0.5",
+    "name=speed_temporal:speed_prescale=1.5:speed_nn_floor=0.2",
+    NULL
+};
+/* SpEED needs 80x80 samples per plane (4:2:0 chroma: 160x160 frames):
+ * odd sizes above that (4K is one of the common sizes). */
+static const unsigned speed_sizes[][2] = {
+    { 161, 163 }, { 333, 251 }, { 0, 0 }
+};
+
+static const char *const cambi_specs[] = {
+    "cambi",
+    "name=cambi:full_ref=true:max_log_contrast=5:cambi_vis_lum_threshold=0.06",
+    "name=cambi:enc_width=300:enc_height=240:src_width=400:src_height=300:"
+    "full_ref=true:enc_bitdepth=8:topk=0.2:eotf=pq",
+    "name=cambi:cambi_high_res_speedup=1080:window_size=15:max_log_contrast=0:"
+    "cambi_max_val=17:tvi_threshold=0.05",
+    NULL
+};
+/* CAMBI refuses pictures below 216x216: odd sizes above that. */
+static const unsigned cambi_sizes[][2] = {
+    { 217, 301 }, { 301, 217 }, { 960, 541 }, { 0, 0 }
+};
+static const char *const float_moment_specs[] = { "float_moment", NULL };
+static const char *const float_ansnr_specs[] = { "float_ansnr", NULL };
+static const char *const psnr_hvs_specs[] = { "psnr_hvs", NULL };
+static const char *const ciede_specs[] = { "ciede", NULL };
 
 const ParityCase parity_cases[] = {
     /* name          option sets        min w, h   frames */
@@ -69,9 +126,33 @@ const ParityCase parity_cases[] = {
     { "float_motion", float_motion_specs, 3, 3,   4 },
     { "float_vif",   float_vif_specs,   16, 16,    2 },
     { "float_adm",   float_adm_specs,   17, 17,    2 },
+    { "ssim",        ssim_specs,        1, 1,      2 },
+    { "float_ssim",  float_ssim_specs,  11, 11,    2 },
+    { "float_ms_ssim", float_ms_ssim_specs, 176, 176, 2 },
+    { "motion_v2",   motion_v2_specs,   3, 3,      5 },
+    { "speed_chroma", speed_chroma_specs, 160, 160, 2 },
+    { "speed_temporal", speed_temporal_specs, 160, 160, 3 },
+    { "cambi",       cambi_specs,       216, 216,  2 },
+    { "float_moment", float_moment_specs, 1, 1,    2 },
+    { "float_ansnr", float_ansnr_specs, 3, 3,      2 },
+    /* 8x8 per plane: 4:4:4 at the minimum, 4:2:x from 16 wide */
+    { "psnr_hvs",    psnr_hvs_specs,    8, 8,      2 },
+    { "ciede",       ciede_specs,       1, 1,      2 },
     { NULL, NULL, 0, 0, 0 },
 };
 
-/* Cases that also run at 3840x2160 (see parity_uhd in checkgpu.h). */
-const char *const parity_uhd[] = { "float_motion", "float_vif", "float_adm",
-                                   NULL };
+/* odd sizes just above a minimum */
+static const unsigned ssim_sizes[][2] = { { 203, 117 }, { 0, 0 } };
+/* auto scale 2, odd decimation */
+static const unsigned float_ssim_sizes[][2] = { { 385, 387 }, { 0, 0 } };
+static const unsigned float_ms_ssim_sizes[][2] = { { 177, 181 }, { 0, 0 } };
+
+const ParitySizes parity_extra_sizes[] = {
+    { "ssim", ssim_sizes },
+    { "float_ssim", float_ssim_sizes },
+    { "float_ms_ssim", float_ms_ssim_sizes },
+    { "speed_chroma", speed_sizes },
+    { "speed_temporal", speed_sizes },
+    { "cambi", cambi_sizes },
+    { NULL, NULL },
+};

@@ -9,9 +9,17 @@
  * pictures carry one junk pattern in their stride padding and the GPU's
  * another, so reading padding shows up as a mismatch.
  *
+ * Both backends must deliver every submitted frame, each with outputs.
+ *
  * usage: checkgpu [--test NAME] [--seed N] [--quick] [--list] [--verbose]
  *        checkgpu --cases   (only the rule below; needs no GPU)
- * Exit: 0 all passed, 1 a mismatch or error, 77 no usable GPU.
+ *        checkgpu --device  (whether a GPU is present: exit 0, 77 none,
+ *                            1 the runtime failed)
+ * The full set (no --quick) adds 1920x1080 and 3840x2160. Without --seed
+ * the seed is the time; it is printed either way, and a failure reproduces
+ * with the same --seed.
+ * Exit: 0 all passed, 1 a mismatch or error (a GPU that is present but does
+ * not open is an error), 77 no GPU present.
  */
 #include <math.h>
 #include <stdint.h>
@@ -20,14 +28,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/gpu_present.h"
 #include "checkgpu.h"
 #include "extractor.h"
 #include "vqhip.h"
 
 typedef enum Fill { FILL_RANDOM, FILL_ZERO, FILL_MAX, FILL_EXTREME,
-                    FILL_NEAR_EXTREME, FILL_NOISY_GRADIENT, N_FILLS } Fill;
+                    FILL_NEAR_EXTREME, FILL_NOISY_GRADIENT, FILL_FLAT,
+                    FILL_SMOOTH, N_FILLS } Fill;
 static const char *const fill_names[] = { "random", "zero", "max", "extreme",
-                                          "near-extreme", "noisy-gradient" };
+                                          "near-extreme", "noisy-gradient",
+                                          "flat", "smooth" };
 
 static uint64_t rng_state;
 static uint64_t rng(void)
@@ -62,6 +73,15 @@ static unsigned sample_value(Fill fill, unsigned max, unsigned x, unsigned y,
         if (dis)
             v += (long)(rng() % 9) - 4;
         return v < 0 ? 0 : v > (long)max ? max : (unsigned)v;
+    }
+    /* one mid-dark grey: every sample in one histogram bin */
+    case FILL_FLAT: return max / 5 + frame;
+    /* a slow dark ramp, one step every 24 samples, the distorted copy
+     * quantised to even values: wide bands (CAMBI's c-values at their
+     * densest) */
+    case FILL_SMOOTH: {
+        unsigned v = ((x + 2 * y) / 24 + 3 * frame) % (max / 4 + 1) + max / 16;
+        return dis ? v & ~1u : v;
     }
     default: return (unsigned)(rng() % (max + 1));
     }
@@ -147,7 +167,8 @@ static void pic_free(Pic *p)
 }
 
 typedef struct Result {
-    unsigned n_frames;
+    unsigned n_received;  /* frames vq_receive delivered */
+    unsigned n_frames;    /* highest frame index delivered + 1 */
     unsigned n_out[64];
     char *name[64][64];
     double value[64][64];
@@ -171,17 +192,21 @@ static int collect(VqContext *ctx, Result *r, int flushed, int want_hip)
     VqFrameScores fs;
     int e;
     while (!(e = vq_receive(ctx, &fs))) {
-        if (fs.index >= 64)
-            continue;
+        if (fs.index != r->n_received || fs.index >= 64 || fs.n > 64) {
+            snprintf(r->err, sizeof(r->err), "frame %u delivered as the %u-th "
+                     "(%u outputs)", fs.index, r->n_received, fs.n);
+            return VQ_EINVAL;
+        }
+        r->n_received++;
         r->n_frames = fs.index + 1;
-        for (unsigned k = 0; k < fs.n && k < 64; k++) {
+        for (unsigned k = 0; k < fs.n; k++) {
             r->name[fs.index][k] = strdup(fs.scores[k].name);
             r->value[fs.index][k] = fs.scores[k].value;
             const char *b = vq_output_backend(ctx, fs.scores[k].name);
             if (want_hip && (!b || strcmp(b, "hip")))
                 r->backend_ok = 0;
         }
-        r->n_out[fs.index] = fs.n < 64 ? fs.n : 64;
+        r->n_out[fs.index] = fs.n;
     }
     if (e == VQ_EAGAIN && !flushed)
         return 0;
@@ -248,11 +273,23 @@ static void report(const char *what, const char *spec, unsigned bpc,
 }
 
 static int compare(const Result *c, const Result *g, const VqFexDesc *d,
-                   char *why, size_t sz)
+                   unsigned n_submitted, char *why, size_t sz)
 {
     if (!g->backend_ok) {
         snprintf(why, sz, "an output was not computed on the GPU");
         return 0;
+    }
+    /* nothing received on both sides must not compare equal */
+    if (c->n_received != n_submitted || g->n_received != n_submitted) {
+        snprintf(why, sz, "%u frames submitted, %u received on the CPU, %u "
+                 "on the GPU", n_submitted, c->n_received, g->n_received);
+        return 0;
+    }
+    for (unsigned f = 0; f < c->n_frames; f++) {
+        if (!c->n_out[f]) {
+            snprintf(why, sz, "frame %u has no outputs", f);
+            return 0;
+        }
     }
     if (c->n_frames != g->n_frames) {
         snprintf(why, sz, "%u frames on the CPU, %u on the GPU", c->n_frames,
@@ -337,7 +374,7 @@ static int check_one(const ParityCase *pc, const char *spec, unsigned bpc,
             report(pc->name, spec, bpc, fmt, w, h, fill, seed);
             printf("     CPU: %s\n     GPU: %s\n", ec ? cpu->err : "ok",
                    eg ? gpu->err : "ok");
-        } else if (!compare(cpu, gpu, d, why, sizeof(why))) {
+        } else if (!compare(cpu, gpu, d, n, why, sizeof(why))) {
             report(pc->name, spec, bpc, fmt, w, h, fill, seed);
             printf("     %s\n", why);
         } else {
@@ -395,15 +432,9 @@ static unsigned check_cases(void)
     return bad;
 }
 
-static int in_list(const char *const *list, const char *name)
-{
-    for (; *list; list++)
-        if (!strcmp(*list, name))
-            return 1;
-    return 0;
-}
-
-static int gpu_available(char *why, size_t sz)
+/* The GPU that vq_gpu_count() says is present, opened as the cases will
+ * open it; false (with the reason) when it does not open. */
+static int gpu_opens(char *why, size_t sz)
 {
     VqConfig cfg = vq_default_config();
     cfg.backend = VQ_BACKEND_HIP;
@@ -428,6 +459,12 @@ int main(int argc, char **argv)
             seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--cases"))
             cases_only = 1;
+        else if (!strcmp(argv[i], "--device")) {
+            char why[256];
+            int n = vq_gpu_count(why, sizeof(why));
+            printf("checkgpu: %s\n", why);
+            return n > 0 ? 0 : n == 0 ? VQ_TEST_EXIT_SKIP : 1;
+        }
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--verbose"))
@@ -438,7 +475,7 @@ int main(int argc, char **argv)
             return 0;
         } else {
             fprintf(stderr, "usage: checkgpu [--test NAME] [--seed N] [--quick] "
-                            "[--list] [--verbose] | --cases\n");
+                            "[--list] [--verbose] | --cases | --device\n");
             return 1;
         }
     }
@@ -450,36 +487,65 @@ int main(int argc, char **argv)
     }
     if (n_fail)
         return 1;
+    int present = vq_test_gpu_present("checkgpu");
+    if (present)
+        return present;
     char dev[512];
-    if (!gpu_available(dev, sizeof(dev))) {
-        printf("checkgpu: no usable GPU (%s): skipped\n", dev);
-        return 77;
+    if (!gpu_opens(dev, sizeof(dev))) {
+        printf("checkgpu: FAIL: a GPU is present but does not open: %s\n",
+               dev);
+        return 1;
     }
-    printf("checkgpu: %s, seed %llu\n", dev, (unsigned long long)seed);
+    printf("checkgpu: %s, seed %llu%s\n", dev, (unsigned long long)seed,
+           quick ? ", quick set" : ", full set");
 
     static const unsigned depths[] = { 8, 10, 12, 16 };
     static const VqPixFmt fmts[] = { VQ_PIX_FMT_420, VQ_PIX_FMT_422,
                                      VQ_PIX_FMT_444, VQ_PIX_FMT_GRAY };
+    /* { 0, 0 }: the case's minimum; { 1, 1 }: its extra size, if it has
+     * one (parity_sizes) */
     static const unsigned sizes[][2] = { { 0, 0 }, { 7, 5 }, { 33, 17 },
-                                         { 64, 36 }, { 1920, 1080 } };
+                                         { 64, 36 }, { 1, 1 }, { 1920, 1080 },
+                                         { 3840, 2160 } };
     for (const ParityCase *pc = parity_cases; pc->name; pc++) {
         if (only && strcmp(only, pc->name))
             continue;
         for (const char *const *spec = pc->specs; *spec; spec++) {
             unsigned ran = 0, na = 0, before = n_fail;
-            for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-                unsigned w = s ? sizes[s][0] : pc->min_w;
-                unsigned h = s ? sizes[s][1] : pc->min_h;
+            const unsigned (*extra)[2] = NULL;
+            for (const ParitySizes *ps = parity_extra_sizes; ps->name; ps++)
+                if (!strcmp(ps->name, pc->name))
+                    extra = ps->sizes;
+            unsigned n_extra = 0;
+            while (extra && extra[n_extra][0])
+                n_extra++;
+            const unsigned n_common = sizeof(sizes) / sizeof(sizes[0]);
+            for (unsigned s = 0; s < n_common + n_extra; s++) {
+                const unsigned *wh = s < n_common ? sizes[s]
+                                                  : extra[s - n_common];
+                unsigned w = s ? wh[0] : pc->min_w;
+                unsigned h = s ? wh[1] : pc->min_h;
                 if (w < pc->min_w || h < pc->min_h)
                     continue;
-                int big = w * h > 100000;
+                int big = w * h > 100000, huge = w * h > 4000000;
                 for (unsigned b = 0; b < 4; b++)
                     for (unsigned f = 0; f < 4; f++)
                         for (unsigned fill = 0; fill < N_FILLS; fill++) {
-                            /* 1080p: every depth and format, two fills;
-                             * --quick: no 1080p */
+                            /* 1080p and up: every depth and format, four
+                             * fills (4K: 4:2:0, random and smooth fills:
+                             * the CPU side of 4K is where the full set's
+                             * time goes); --quick: none of them */
                             if (big && (quick || (fill != FILL_RANDOM &&
-                                                  fill != FILL_NOISY_GRADIENT)))
+                                                  fill != FILL_NOISY_GRADIENT &&
+                                                  fill != FILL_FLAT &&
+                                                  fill != FILL_SMOOTH)))
+                                continue;
+                            if (huge && (fmts[f] != VQ_PIX_FMT_420 ||
+                                         (fill != FILL_RANDOM &&
+                                          fill != FILL_SMOOTH)))
+                                continue;
+                            /* 4K: every depth and format, one fill */
+                            if (huge && fill != FILL_NOISY_GRADIENT)
                                 continue;
                             uint64_t cs = seed ^ (0x9E3779B97F4A7C15ULL *
                                 (1 + s * 1000 + b * 100 + f * 10 + fill));
@@ -490,20 +556,6 @@ int main(int argc, char **argv)
                             n_cases++;
                         }
             }
-            /* 4K for the cases that ask for it (not with --quick) */
-            for (unsigned b = 0; in_list(parity_uhd, pc->name) && !quick &&
-                                 b < 2; b++)
-                for (unsigned fill = 0; fill < N_FILLS; fill++) {
-                    if (fill != FILL_RANDOM && fill != FILL_NOISY_GRADIENT)
-                        continue;
-                    uint64_t cs = seed ^ (0x9E3779B97F4A7C15ULL *
-                                          (7 + b * 100 + fill));
-                    int r = check_one(pc, *spec, depths[b], VQ_PIX_FMT_420,
-                                      3840, 2160, (Fill)fill, cs);
-                    ran += r == 0;
-                    na += r == 2;
-                    n_cases++;
-                }
             printf("%-4s %-14s %-60s %4u passed, %u not applicable\n",
                    n_fail == before ? "ok" : "FAIL", pc->name, *spec, ran, na);
             if (!ran && n_fail == before) {

@@ -16,8 +16,14 @@ typedef struct ParityCase {
 
 extern const ParityCase parity_cases[];
 
-/* Names of the cases that also run at 3840x2160 (8 and 10 bits, 4:2:0,
- * two fills; not with --quick), NULL terminated. */
-extern const char *const parity_uhd[];
+/* Sizes a case is tried at besides the common ones (e.g. odd sizes above a
+ * large minimum, 4K): sizes ends with { 0, 0 }; the list ends with a NULL
+ * name. */
+typedef struct ParitySizes {
+    const char *name;
+    const unsigned (*sizes)[2];
+} ParitySizes;
+
+extern const ParitySizes parity_extra_sizes[];
 
 #endif

@@ -2,16 +2,35 @@
  * Golden test: vqhip's CPU path against libvmaf's logs in ../shared/golden.
  *
  * For every clip pair in manifest.tsv it runs the extractors and models that
- * libvmaf ran for the golden log (those this build has), then compares per
- * frame, pooled and aggregate values. Features whose class is bit-exact
- * against libvmaf must print identically with %.6f (the golden's
- * precision); float features and models use DESIGN.md's tolerances. Golden
- * keys of an extractor that ran must all be present. caveats.tsv is honoured:
- * not-reproducible values are skipped, SIMD-dependent ones are taken from the
- * C-path log.
+ * libvmaf ran for each golden log, then accounts for every key of the log
+ * (per frame, pooled, aggregate) in exactly one way:
+ *   - compared: vqhip produced it and it matches;
+ *   - not in this build: its extractor (or model) is one this build does not
+ *     have yet; printed per log ("not in this build: float_ssim (1 key)")
+ *     and in the summary, never a failure, compared as soon as it lands;
+ *   - a caveat of caveats.tsv (not-reproducible values);
+ *   - a failure: a value that differs, a key vqhip should produce and does
+ *     not, a key with no comparison class, a feature option or a model this
+ *     build refuses (other than for a missing extractor).
+ * The counts must add up to the number of keys in the log.
+ *
+ * Values: the classes that libvmaf matches exactly (integer features, cambi,
+ * float_psnr, models) must print as libvmaf printed them: both values
+ * formatted with libvmaf's own rule (%.6f, or %.16f when the value has more
+ * than six zeros after the decimal point) give the same text. Other float
+ * features use DESIGN.md's absolute tolerances. Non-finite matches only
+ * non-finite (libvmaf's null). SIMD-dependent values (caveats.tsv) are
+ * taken from the C-path log.
+ *
+ * Reference logs that are not in ../shared/golden (made with libvmaf's tool
+ * outside the repository, tests/golden/ref/README.md) are read from the
+ * folder given with --extra: <clip>.<what>.json, compared the same way.
+ * Golden values where vqhip deliberately differs from libvmaf are marked
+ * "documented-difference" in tests/golden/caveats.tsv and compared against
+ * such a reference instead.
  *
  * usage: golden_check GOLDEN_DIR CLIPS_DIR [--clip NAME] [--backend cpu|hip]
- *                     [--caveats MORE_CAVEATS.tsv]
+ *                     [--caveats MORE_CAVEATS.tsv] [--extra DIR]
  */
 #include <json-c/json.h>
 #include <math.h>
@@ -20,6 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "golden_keys.h"
 #include "vqhip.h"
 #include "yuv_input.h"
 
@@ -36,79 +56,25 @@ typedef struct Caveats {
     unsigned n;
 } Caveats;
 
-/*
- * What a golden key is compared as. A key belongs to the extractor that
- * writes `probe`; when the probe is among vqhip's outputs the extractor ran,
- * so every golden key of it must be there too. tolerance 0: bit-exact class
- * (identical %.6f print); otherwise DESIGN.md's absolute tolerance vs libvmaf.
- * Longer prefixes first.
- */
-typedef struct GoldenKey {
-    const char *prefix, *probe;
-    double tolerance;
-} GoldenKey;
-
-static const GoldenKey golden_keys[] = {
-    { "psnr_hvs", "psnr_hvs", 5e-4 },
-    { "psnr_", "psnr_y", 0 },
-    { "mse_", "psnr_y", 0 },
-    { "apsnr_", "psnr_y", 0 },
-    { "float_psnr", "float_psnr", 1e-6 },
-    { "float_ssim", "float_ssim", 5e-5 },
-    { "float_ms_ssim", "float_ms_ssim", 5e-5 },
-    { "float_moment", "float_moment_ref1st", 1e-6 },
-    { "ciede2000", "ciede2000", 1e-6 },
-    { "cambi", "cambi", 0 },
-    { "VMAF_integer_feature_motion", "integer_motion2", 0 },
-    { "integer_motion", "integer_motion2", 0 },
-    { "integer_vif", "integer_vif_scale0", 0 },
-    { "integer_adm", "integer_adm2", 0 },
-    { "integer_aim", "integer_adm2", 0 },
-    /* float_vif, float_adm, float_motion: libvmaf's printed values */
-    { "vif_scale", "vif_scale0", 0 },
-    { "adm", "adm2", 0 },
-    { "aim", "adm2", 0 },
-    { "motion", "motion2", 0 },
-    { "speed_chroma", "speed_chroma_uv", 5e-6 },
-    { "speed_temporal", "speed_temporal", 5e-6 },
-    { "vmaf", "vmaf", 1e-4 },
-};
-
-static int has_output(VqContext *ctx, const char *name)
+static int output_id(VqContext *ctx, const char *name)
 {
-    for (unsigned i = 0; i < vq_output_count(ctx); i++)
+    for (unsigned i = 0; ctx && i < vq_output_count(ctx); i++)
         if (!strcmp(vq_output_name(ctx, i), name))
-            return 1;
-    return 0;
-}
-
-/* Model outputs (vmaf, vmaf_4k_v0.6.1, vmaf_b_v0.6.3_0001, ...) are
- * matched by the "vmaf" prefix; their probe is the key itself. */
-static const GoldenKey *golden_key(const char *key)
-{
-    for (size_t i = 0; i < sizeof(golden_keys) / sizeof(golden_keys[0]); i++)
-        if (!strncmp(key, golden_keys[i].prefix, strlen(golden_keys[i].prefix)))
-            return &golden_keys[i];
-    return NULL;
-}
-
-static int must_have(VqContext *ctx, const GoldenKey *gk, const char *key)
-{
-    if (!gk)
-        return 0;
-    return has_output(ctx, strcmp(gk->prefix, "vmaf") ? gk->probe : key);
+            return (int)i;
+    return -1;
 }
 
 static const char *golden_dir, *clips_dir;
 static Caveats caveats;
 static unsigned n_fail;
+static GoldenTotals totals;
 
 #define FAIL(...) do { if (n_fail++ < 60) printf("  FAIL " __VA_ARGS__); } while (0)
 
 /* Reads a caveats file: the golden set's, then this repository's
- * tests/golden/caveats.tsv (values vqhip found that libvmaf itself does not
- * reproduce, each with the evidence). */
-static void read_caveats_file(const char *path)
+ * tests/golden/caveats.tsv (values libvmaf itself does not reproduce here,
+ * each with the evidence). */
+static void read_caveats(const char *path)
 {
     char line[2048];
     FILE *f = fopen(path, "r");
@@ -143,22 +109,6 @@ static const char *caveat(const char *json, const char *key)
     return NULL;
 }
 
-static int same(double ours, double gold, const GoldenKey *gk)
-{
-    if (!isfinite(gold) || !isfinite(ours))
-        return !isfinite(gold) && !isfinite(ours);
-    if (gk->tolerance == 0) {
-        char a[64], b[64];
-        /* values libvmaf printed with %.16f are compared at 1e-6 (README) */
-        if (fabs(gold) < 1e-6)
-            return fabs(ours - gold) <= 1e-6;
-        snprintf(a, sizeof(a), "%.6f", ours);
-        snprintf(b, sizeof(b), "%.6f", gold);
-        return !strcmp(a, b);
-    }
-    return fabs(ours - gold) <= gk->tolerance;
-}
-
 static double jnum(json_object *o)
 {
     return o && json_object_get_type(o) != json_type_null
@@ -175,45 +125,60 @@ static json_object *source_for(json_object *gold, json_object *cpath,
     return gold;
 }
 
-static void compare(VqContext *ctx, const char *json_name, json_object *gold,
-                    json_object *cpath, double **ours, unsigned n_frames,
-                    unsigned *n_keys, char *missing, size_t missing_sz)
+/*
+ * Where one golden key goes (golden_account); prints why when it fails.
+ * Returns the index to compare it with, or -1.
+ */
+static int account(GoldenRun *run, const char *json_name, const char *key,
+                   int found, GoldenTally *t)
+{
+    const char *kind = caveat(json_name, key), *owner = NULL;
+    /* documented-difference: vqhip differs from libvmaf on purpose there
+     * and is compared with another reference (tests/golden/ref) instead */
+    int skip = kind && (!strcmp(kind, "not-reproducible") ||
+                        !strcmp(kind, "documented-difference"));
+    switch (golden_account(run, key, found, skip, t, &owner)) {
+    case GOLDEN_COMPARE:
+        return found;
+    case GOLDEN_NO_CLASS:
+        FAIL("%s: %s has no comparison class or no owner in this run\n",
+             json_name, key);
+        return -1;
+    case GOLDEN_MISSING:
+        FAIL("%s: %s is missing from vqhip's outputs (%s ran)\n", json_name,
+             key, owner);
+        return -1;
+    default:
+        return -1;
+    }
+}
+
+static void compare(VqContext *ctx, GoldenRun *run, const char *json_name,
+                    json_object *gold, json_object *cpath, double **ours,
+                    unsigned n_frames, GoldenTally *t)
 {
     json_object *gframes = json_object_object_get(gold, "frames");
     json_object *f0 = json_object_array_get_idx(gframes, 0);
     json_object *m0 = json_object_object_get(f0, "metrics");
-    size_t mlen = 0;
-    missing[0] = '\0';
     json_object_object_foreach(m0, key, unused) {
         (void)unused;
+        int id = account(run, json_name, key, output_id(ctx, key), t);
+        if (id < 0)
+            continue;
         const GoldenKey *gk = golden_key(key);
-        const char *kind = caveat(json_name, key);
-        if (kind && !strcmp(kind, "not-reproducible"))
-            continue;
-        int id = -1;
-        for (unsigned i = 0; i < vq_output_count(ctx); i++)
-            if (!strcmp(vq_output_name(ctx, i), key))
-                id = (int)i;
-        if (id < 0) {
-            if (must_have(ctx, gk, key))
-                FAIL("%s: %s is missing from vqhip's outputs\n", json_name, key);
-            else if (mlen < missing_sz)
-                mlen += (size_t)snprintf(missing + mlen, missing_sz - mlen,
-                                         "%s%s", mlen ? " " : "", key);
+        unsigned before = n_fail;
+        if (id >= 256 || !ours[id]) {
+            FAIL("%s: %s has no per-frame values\n", json_name, key);
+            t->failed++;
             continue;
         }
-        if (!gk) {
-            FAIL("%s: no comparison class for %s\n", json_name, key);
-            continue;
-        }
-        (*n_keys)++;
         json_object *src = source_for(gold, cpath, json_name, key);
         json_object *frames = json_object_object_get(src, "frames");
         for (unsigned i = 0; i < n_frames; i++) {
             json_object *m = json_object_object_get(
                 json_object_array_get_idx(frames, i), "metrics");
             double g = jnum(json_object_object_get(m, key));
-            if (!same(ours[id][i], g, gk))
+            if (!golden_same(ours[id][i], g, gk))
                 FAIL("%s frame %u %s: vqhip %.9f, libvmaf %.6f\n", json_name,
                      i, key, ours[id][i], g);
         }
@@ -227,27 +192,32 @@ static void compare(VqContext *ctx, const char *json_name, json_object *gold,
             if (vq_pooled(ctx, key, pool_ids[p], &v))
                 FAIL("%s pooled %s %s: %s\n", json_name, pools[p], key,
                      vq_last_error(ctx));
-            else if (!same(v, g, gk))
+            else if (!golden_same(v, g, gk))
                 FAIL("%s pooled %s %s: vqhip %.9f, libvmaf %.6f\n", json_name,
                      pools[p], key, v, g);
         }
+        if (n_fail == before)
+            t->compared++;
+        else
+            t->failed++;
     }
     json_object *agg = json_object_object_get(gold, "aggregate_metrics");
     json_object_object_foreach(agg, akey, aval) {
         VqScore s;
-        unsigned i;
-        for (i = 0; i < vq_aggregate_count(ctx); i++)
+        int found = -1;
+        for (unsigned i = 0; ctx && found < 0 && i < vq_aggregate_count(ctx);
+             i++)
             if (!vq_aggregate(ctx, i, &s) && !strcmp(s.name, akey))
-                break;
-        if (i == vq_aggregate_count(ctx)) {
-            if (must_have(ctx, golden_key(akey), akey))
-                FAIL("%s: aggregate %s missing\n", json_name, akey);
+                found = (int)i;
+        if (account(run, json_name, akey, found, t) < 0)
             continue;
+        if (!golden_same(s.value, jnum(aval), golden_key(akey))) {
+            FAIL("%s aggregate %s: vqhip %.9f, libvmaf %.6f\n", json_name,
+                 akey, s.value, jnum(aval));
+            t->failed++;
+        } else {
+            t->compared++;
         }
-        (*n_keys)++;
-        if (!same(s.value, jnum(aval), golden_key(akey)))
-            FAIL("%s aggregate %s: vqhip %.9f, libvmaf %.6f\n", json_name, akey,
-                 s.value, jnum(aval));
     }
 }
 
@@ -285,15 +255,27 @@ static int read_manifest(Clip *clips, unsigned max)
     return (int)n;
 }
 
-static json_object *load_json(const char *name, const char *suffix)
+static const char *extra_dir; /* --extra: reference logs made outside */
+
+/* dir NULL: the golden set's json/ folder. */
+static json_object *load_json_in(const char *dir, const char *name,
+                                 const char *suffix)
 {
     char path[512];
-    snprintf(path, sizeof(path), "%s/json/%s%s", golden_dir, name, suffix);
+    if (dir)
+        snprintf(path, sizeof(path), "%s/%s%s", dir, name, suffix);
+    else
+        snprintf(path, sizeof(path), "%s/json/%s%s", golden_dir, name, suffix);
     FILE *f = fopen(path, "r");
     if (!f)
         return NULL;
     fclose(f);
     return json_object_from_file(path);
+}
+
+static json_object *load_json(const char *name, const char *suffix)
+{
+    return load_json_in(NULL, name, suffix);
 }
 
 /* The extractors libvmaf ran for the main golden logs (golden README). */
@@ -304,10 +286,60 @@ static const char *const main_features[] = {
     "float_adm", "speed_chroma", "speed_temporal", NULL
 };
 
-/* Runs one configuration over a clip; fills ours[output][frame]. */
+static void free_ours(double **ours)
+{
+    for (unsigned o = 0; ours && o < 256; o++)
+        free(ours[o]);
+    free(ours);
+}
+
+/* Whether this build has the extractor `name` (vq_list_features' lines are
+ * "name: options"). */
+static int in_build(const char *name)
+{
+    static char list[8192];
+    if (!list[0])
+        vq_list_features(list, sizeof(list));
+    size_t n = strlen(name);
+    for (const char *line = list; *line;) {
+        if (!strncmp(line, name, n) && line[n] == ':')
+            return 1;
+        const char *nl = strchr(line, '\n');
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    return 0;
+}
+
+/* The extractor a feature spec names: "name=psnr:..." or "psnr:...". */
+static void spec_name(const char *spec, char *out, size_t size)
+{
+    if (!strncmp(spec, "name=", 5))
+        spec += 5;
+    snprintf(out, size, "%.*s", (int)strcspn(spec, ":"), spec);
+}
+
+/* The output name of a model spec: its name=, else "vmaf". */
+static void model_name(const char *spec, char *out, size_t size)
+{
+    const char *n = strstr(spec, "name=");
+    while (n && n != spec && n[-1] != ':')
+        n = strstr(n + 1, "name=");
+    if (n)
+        snprintf(out, size, "%.*s", (int)strcspn(n + 5, ":"), n + 5);
+    else
+        snprintf(out, size, "vmaf");
+}
+
+/*
+ * Runs one configuration over a clip; fills ours[output][frame] and records
+ * in `run` what this build does not have. *pctx stays NULL when nothing of
+ * the configuration is in this build. Returns -1 after a failure.
+ */
 static int run(const Clip *c, VqBackend backend, const char *const *features,
-               const char *const *models, VqContext **pctx, double ***pours,
-               char *skipped, size_t skipped_sz)
+               const char *const *models, GoldenRun *rinfo, VqContext **pctx,
+               double ***pours)
 {
     VqConfig cfg = vq_default_config();
     cfg.backend = backend;
@@ -315,47 +347,61 @@ static int run(const Clip *c, VqBackend backend, const char *const *features,
     VqContext *ctx = NULL;
     *pctx = NULL;
     *pours = NULL;
+    memset(rinfo, 0, sizeof(*rinfo));
+    rinfo->models_only = !features;
     if (vq_open(&ctx, &cfg)) {
-        printf("  cannot open a %s context: %s\n",
-               backend == VQ_BACKEND_HIP ? "hip" : "cpu", vq_last_error(ctx));
+        FAIL("%s: cannot open a %s context: %s\n", c->name,
+             backend == VQ_BACKEND_HIP ? "hip" : "cpu", vq_last_error(ctx));
         vq_close(&ctx);
         return -1;
     }
-    size_t sl = 0;
     unsigned used = 0;
-    skipped[0] = '\0';
+    /* models first, as libvmaf's tool */
+    for (unsigned i = 0; models && models[i]; i++) {
+        if (rinfo->n_model < 8)
+            model_name(models[i], rinfo->model[rinfo->n_model++], 96);
+        int r = vq_use_model(ctx, models[i]);
+        if (!r) {
+            used++;
+        } else if (r == VQ_EUNSUPPORTED &&
+                   strstr(vq_last_error(ctx), "this build does not have yet")) {
+            const char *v = strstr(models[i], "version=");
+            char label[128];
+            snprintf(label, sizeof(label), "model %.*s",
+                     v ? (int)strcspn(v + 8, ":") : (int)strlen(models[i]),
+                     v ? v + 8 : models[i]);
+            golden_add_absent(rinfo, rinfo->model[rinfo->n_model - 1], label,
+                              vq_last_error(ctx));
+        } else {
+            FAIL("%s: model %s: %s\n", c->name, models[i], vq_last_error(ctx));
+            vq_close(&ctx);
+            return -1;
+        }
+    }
     for (unsigned i = 0; features && features[i]; i++) {
         int small = c->w < 216 || c->h < 216;
         if (small && (strstr(features[i], "ms_ssim") ||
                       !strcmp(features[i], "cambi") ||
                       !strcmp(features[i], "speed_chroma")))
             continue; /* libvmaf cannot run these at this size (caveats) */
+        char name[64];
+        spec_name(features[i], name, sizeof(name));
+        if (!in_build(name)) {
+            golden_add_absent(rinfo, name, name, "not in this build");
+            continue;
+        }
         int r = vq_use_feature(ctx, features[i]);
-        if (r == VQ_ENOTFOUND && sl < skipped_sz)
-            sl += (size_t)snprintf(skipped + sl, skipped_sz - sl, "%s%s",
-                                   sl ? " " : "", features[i]);
-        else if (r) {
-            FAIL("%s: feature %s: %s\n", c->name, features[i], vq_last_error(ctx));
+        if (r) {
+            FAIL("%s: feature %s: %s\n", c->name, features[i],
+                 vq_last_error(ctx));
             vq_close(&ctx);
             return -1;
-        } else {
-            used++;
         }
-    }
-    for (unsigned i = 0; models && models[i]; i++) {
-        int r = vq_use_model(ctx, models[i]);
-        if (r && sl < skipped_sz) {
-            sl += (size_t)snprintf(skipped + sl, skipped_sz - sl, "%s[%s]",
-                                   sl ? " " : "", models[i]);
-            printf("  model %s not run: %s\n", models[i], vq_last_error(ctx));
-        }
-        used += !r;
+        used++;
     }
     if (!used) {
-        printf("skip %s: nothing of this log is in this build (%s)\n", c->name,
-               skipped);
         vq_close(&ctx);
-        return -1;
+        return 0;
     }
     char path_r[1024], path_d[1024], err[256];
     snprintf(path_r, sizeof(path_r), "%s/%s", clips_dir, c->ref);
@@ -382,11 +428,13 @@ static int run(const Clip *c, VqBackend backend, const char *const *features,
     yuv_close(&id);
     if (!r)
         r = vq_flush(ctx);
-    /* Outputs appear in the order they were first written; collect values
-     * by that order as frames arrive. */
+    /* Flushed: every output exists now, so vq_output_name()'s indices no
+     * longer move while the frames are received. */
     double **ours = calloc(256, sizeof(*ours));
     VqFrameScores fs;
+    unsigned n_received = 0;
     while (!r && ours && !(r = vq_receive(ctx, &fs))) {
+        n_received++;
         for (unsigned k = 0; k < fs.n && fs.index < c->frames; k++) {
             unsigned o = 0;
             while (o < vq_output_count(ctx) &&
@@ -403,10 +451,11 @@ static int run(const Clip *c, VqBackend backend, const char *const *features,
                 ours[o][fs.index] = fs.scores[k].value;
         }
     }
-    if (r != VQ_EOF || !ours) {
-        FAIL("%s: run failed: %s\n", c->name, vq_last_error(ctx));
+    if (r != VQ_EOF || !ours || n_received != c->frames) {
+        FAIL("%s: run failed after %u of %u frames: %s\n", c->name,
+             n_received, c->frames, vq_last_error(ctx));
         vq_close(&ctx);
-        free(ours);
+        free_ours(ours);
         return -1;
     }
     *pctx = ctx;
@@ -414,37 +463,43 @@ static int run(const Clip *c, VqBackend backend, const char *const *features,
     return 0;
 }
 
-static void free_ours(double **ours)
-{
-    for (unsigned o = 0; ours && o < 256; o++)
-        free(ours[o]);
-    free(ours);
-}
 
-static void check(const Clip *c, VqBackend backend, const char *suffix,
-                  const char *const *features, const char *const *models)
+static void check_in(const char *dir, const Clip *c, VqBackend backend,
+                     const char *suffix, const char *const *features,
+                     const char *const *models)
 {
-    json_object *gold = load_json(c->name, suffix);
+    json_object *gold = load_json_in(dir, c->name, suffix);
     if (!gold)
         return;
     char json_name[192];
     snprintf(json_name, sizeof(json_name), "%s%s", c->name, suffix);
-    json_object *cpath = load_json(c->name, ".c_path.json");
+    json_object *cpath = dir ? NULL : load_json(c->name, ".c_path.json");
     VqContext *ctx;
     double **ours;
-    char skipped[2048], missing[8192];
-    unsigned before = n_fail, n_keys = 0;
-    if (!run(c, backend, features, models, &ctx, &ours, skipped,
-             sizeof(skipped))) {
-        compare(ctx, json_name, gold, strcmp(suffix, ".json") ? NULL : cpath,
-                ours, c->frames, &n_keys, missing, sizeof(missing));
-        printf("%s %s: %u keys compared over %u frames%s\n",
-               n_fail == before ? "ok  " : "FAIL", json_name, n_keys, c->frames,
-               n_keys ? "" : " (nothing comparable)");
-        if (*skipped)
-            printf("     not in this build: %s\n", skipped);
-        if (*missing)
-            printf("     golden keys not produced: %s\n", missing);
+    GoldenRun rinfo;
+    GoldenTally t = { 0 };
+    unsigned before = n_fail;
+    if (run(c, backend, features, models, &rinfo, &ctx, &ours)) {
+        printf("FAIL %s: not run\n", json_name);
+    } else {
+        compare(ctx, &rinfo, json_name, gold,
+                strcmp(suffix, ".json") ? NULL : cpath, ours, c->frames, &t);
+        if (t.compared + t.absent + t.caveat + t.failed != t.total)
+            FAIL("%s: %u keys in the log, %u accounted for\n", json_name,
+                 t.total, t.compared + t.absent + t.caveat + t.failed);
+        printf("%s %s: %u of %u keys compared over %u frames", n_fail == before
+               ? "ok  " : "FAIL", json_name, t.compared, t.total, c->frames);
+        if (t.caveat)
+            printf(", %u caveat%s", t.caveat, t.caveat == 1 ? "" : "s");
+        if (t.failed)
+            printf(", %u failed", t.failed);
+        printf("\n");
+        golden_print_absent(rinfo.absent, rinfo.n_absent, "     ");
+        for (unsigned i = 0; i < rinfo.n_absent; i++)
+            if (golden_model_of(&rinfo, rinfo.absent[i].name))
+                printf("     (%s)\n", rinfo.absent[i].why);
+        golden_totals_add(&totals, &rinfo, &t);
+        totals.n_logs++;
         free_ours(ours);
         vq_close(&ctx);
     }
@@ -453,11 +508,17 @@ static void check(const Clip *c, VqBackend backend, const char *suffix,
         json_object_put(cpath);
 }
 
+static void check(const Clip *c, VqBackend backend, const char *suffix,
+                  const char *const *features, const char *const *models)
+{
+    check_in(NULL, c, backend, suffix, features, models);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: golden_check GOLDEN_DIR CLIPS_DIR [--clip NAME] "
-                        "[--backend cpu|hip]\n");
+                        "[--backend cpu|hip] [--caveats FILE] [--extra DIR]\n");
         return 2;
     }
     golden_dir = argv[1];
@@ -469,6 +530,8 @@ int main(int argc, char **argv)
             only = argv[i + 1];
         else if (!strcmp(argv[i], "--caveats"))
             more_caveats = argv[i + 1];
+        else if (!strcmp(argv[i], "--extra"))
+            extra_dir = argv[i + 1];
         else if (!strcmp(argv[i], "--backend"))
             backend = strcmp(argv[i + 1], "hip") ? VQ_BACKEND_CPU : VQ_BACKEND_HIP;
     }
@@ -478,11 +541,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "no manifest in %s\n", golden_dir);
         return 2;
     }
-    char path[512];
-    snprintf(path, sizeof(path), "%s/caveats.tsv", golden_dir);
-    read_caveats_file(path);
+    char cav_path[512];
+    snprintf(cav_path, sizeof(cav_path), "%s/caveats.tsv", golden_dir);
+    read_caveats(cav_path);
     if (more_caveats)
-        read_caveats_file(more_caveats);
+        read_caveats(more_caveats);
     static const char *const vmaf_model[] = { "version=vmaf_v0.6.1", NULL };
     static const char *const extra_models[] = {
         "version=vmaf_4k_v0.6.1:name=vmaf_4k_v0.6.1",
@@ -498,8 +561,20 @@ int main(int argc, char **argv)
         check(&clips[i], backend, ".json", main_features, vmaf_model);
         check(&clips[i], backend, ".models.json", NULL, extra_models);
         check(&clips[i], backend, ".v1.json", NULL, v1_model);
+        if (extra_dir) {
+            static const char *const ansnr[] = { "float_ansnr", NULL };
+            static const char *const ciede[] = { "ciede", NULL };
+            check_in(extra_dir, &clips[i], backend, ".float_ansnr.json", ansnr,
+                     NULL);
+            check_in(extra_dir, &clips[i], backend, ".ciede444.json", ciede,
+                     NULL);
+        }
         checked++;
     }
-    printf("%u clip(s), %u failure(s)\n", checked, n_fail);
+    printf("golden: %u clip(s), %u log(s), %u keys: %u compared, %u not in "
+           "this build, %u caveats, %u failed; %u failure(s)\n", checked,
+           totals.n_logs, totals.keys.total, totals.keys.compared,
+           totals.keys.absent, totals.keys.caveat, totals.keys.failed, n_fail);
+    golden_print_absent(totals.absent, totals.n_absent, "golden: ");
     return n_fail || !checked ? 1 : 0;
 }

@@ -11,13 +11,15 @@
  * usage: acc_parity [--feature SPEC] [--size WxH] [--bpc N] [--fmt F]
  *                   [--frames N] [--seed N] [--fill NAME] [--bench N]
  * Without --size (and --bench) it runs its table of cases for the feature.
- * Exit: 0 all equal, 1 a difference or error, 77 no usable GPU.
+ * Exit: 0 all equal, 1 a difference or error (a GPU that is present but
+ * does not open is an error), 77 no GPU present.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "../common/gpu_present.h"
 #include "extractor.h"
 #include "gpu/gpu.h"
 #include "picture.h"
@@ -358,10 +360,13 @@ int main(int argc, char **argv)
         }
     }
     rng_state = seed;
+    int present = vq_test_gpu_present("acc_parity");
+    if (present)
+        return present;
     VqGpu *gpu = NULL;
     if (vq_gpu_open(&gpu, 0, 0, &err)) {
-        printf("skip: %s\n", err.msg);
-        return 77;
+        printf("FAIL: a GPU is present but does not open: %s\n", err.msg);
+        return 1;
     }
     printf("device: %s (wave size %d), seed %u\n", vq_gpu_name(gpu),
            vq_gpu_wave_size(gpu), seed);

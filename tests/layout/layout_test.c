@@ -6,7 +6,7 @@
  *
  * usage: layout_test [--gpu]
  * Without --gpu: the CPU backend (always runs). With --gpu: the GPU backend
- * (strict), host and device pictures; exit 77 when no GPU is usable.
+ * (strict), host and device pictures; exit 77 only when no GPU is present.
  */
 #include <math.h>
 #include <stdint.h>
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/gpu_present.h"
 #include "gpu/gpu.h"
 #include "test.h"
 #include "vqhip.h"
@@ -256,9 +257,15 @@ int main(int argc, char **argv)
 {
     int on_gpu = argc > 1 && !strcmp(argv[1], "--gpu");
     VqBackend backend = on_gpu ? VQ_BACKEND_HIP : VQ_BACKEND_CPU;
-    if (on_gpu && vq_gpu_open(&gpu, 0, 0, &gpu_err)) {
-        printf("layout_test: no usable GPU (%s): skipped\n", gpu_err.msg);
-        return 77;
+    if (on_gpu) {
+        int present = vq_test_gpu_present("layout_test");
+        if (present)
+            return present;
+        if (vq_gpu_open(&gpu, 0, 0, &gpu_err)) {
+            printf("FAIL: a GPU is present but does not open: %s\n",
+                   gpu_err.msg);
+            return 1;
+        }
     }
     static const VqPixFmt layouts[] = { VQ_PIX_FMT_NV12, VQ_PIX_FMT_NV16,
                                         VQ_PIX_FMT_NV24, VQ_PIX_FMT_P010,

@@ -397,8 +397,7 @@ static void test_missing_extractor(const char *models_dir)
     free(json);
     /* The real registry: refused exactly when the build lacks float_vif. */
     struct stat st;
-    if (stat(models_dir, &st))
-        return;
+    CHECK(!stat(models_dir, &st), "no models at %s", models_dir);
     err = vq_model_open(&m, "version=vmaf_float_v0.6.1", models_dir, &e);
     if (vq_fex_find("float_adm") && vq_fex_find("float_vif") &&
         vq_fex_find("float_motion"))

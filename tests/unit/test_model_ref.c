@@ -3,8 +3,8 @@
  * case of data/model_ref_vectors.txt lists inputs and the outputs libvmaf
  * computed for them (see the file's header for how they were produced).
  *
- * usage: test_model_ref <tests/unit/data> <models dir>
- * The shipped models' cases are skipped when the models dir is absent.
+ * usage: test_model_ref <tests/unit/data> <models dir (the repository's
+ * models/)>; a missing models dir is a failure, not a skip.
  */
 #include <math.h>
 #include <string.h>
@@ -97,7 +97,11 @@ int main(int argc, char **argv)
     }
     const char *data_dir = argv[1], *models_dir = argv[2];
     struct stat st;
-    const bool have_models = !stat(models_dir, &st) && S_ISDIR(st.st_mode);
+    if (stat(models_dir, &st) || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "no models at %s: the repository's models/ folder "
+                "is needed\n", models_dir);
+        return 1;
+    }
     char path[1024];
     snprintf(path, sizeof(path), "%s/model_ref_vectors.txt", data_dir);
     FILE *f = fopen(path, "r");
@@ -106,7 +110,7 @@ int main(int argc, char **argv)
         return 1;
     }
     char line[8192];
-    unsigned n_cases = 0, n_skipped = 0, n_values = 0;
+    unsigned n_cases = 0, n_values = 0;
     while (fgets(line, sizeof(line), f)) {
         if (line[0] == '#' || line[0] == '\n')
             continue;
@@ -118,12 +122,6 @@ int main(int argc, char **argv)
         }
         if (!strcmp(cs.spec, "-"))
             cs.spec[0] = '\0';
-        if (!strcmp(cs.where, "models") && !have_models) {
-            for (unsigned r = 0; r < 2 * cs.rows && fgets(line, sizeof(line), f);)
-                r++;
-            n_skipped++;
-            continue;
-        }
         if (run_case(&cs, f, data_dir, models_dir, &n_values))
             break;
         n_cases++;
@@ -131,8 +129,6 @@ int main(int argc, char **argv)
     fclose(f);
     printf("%u cases, %u outputs compared bit for bit with libvmaf", n_cases,
            n_values);
-    if (n_skipped)
-        printf(" (%u cases skipped: no models at %s)", n_skipped, models_dir);
     printf("; %d failures\n", vq_test_failures);
     return vq_test_failures ? 1 : 0;
 }

@@ -88,6 +88,72 @@ static void test_output_names(void)
     free(n);
 }
 
+/* String options (libvmaf's VMAF_OPT_TYPE_STRING, e.g. speed_prescale_method):
+ * kept zero padded inside the struct, checked against their choices, and
+ * suffixed as _alias_value when not at their default. */
+typedef struct StrOpts {
+    double scale;
+    char method[VQ_OPT_STRING_SIZE];
+    char free_text[VQ_OPT_STRING_SIZE];
+} StrOpts;
+
+static const char *const method_choices[] = { "nearest", "bilinear", NULL };
+static const VqOption str_opts[] = {
+    { .name = "speed_prescale", .alias = "ps",
+      .offset = offsetof(StrOpts, scale), .type = VQ_OPT_DOUBLE, .def.d = 1.0,
+      .min = 0.1, .max = 4.0, .flags = VQ_OPT_FEATURE_PARAM },
+    { .name = "speed_prescale_method", .alias = "psm",
+      .offset = offsetof(StrOpts, method), .type = VQ_OPT_STRING,
+      .def.s = "nearest", .choices = method_choices,
+      .flags = VQ_OPT_FEATURE_PARAM },
+    { .name = "label", .offset = offsetof(StrOpts, free_text),
+      .type = VQ_OPT_STRING, .def.s = "" },
+    { 0 }
+};
+
+static void test_strings(void)
+{
+    VqErrBuf e;
+    StrOpts a, b;
+    memset(&a, 0x55, sizeof(a));
+    memset(&b, 0xaa, sizeof(b));
+    vq_opt_set_defaults(str_opts, &a);
+    vq_opt_set_defaults(str_opts, &b);
+    CHECK(!strcmp(a.method, "nearest") && !a.free_text[0]);
+    CHECK(vq_opt_size(&str_opts[1]) == VQ_OPT_STRING_SIZE);
+    CHECK(!memcmp(a.method, b.method, sizeof(a.method)));
+    CHECK(vq_opt_is_default(&str_opts[1], &a));
+    CHECK(vq_opt_set(str_opts, &a, "t", "psm", "cubic", &e) == VQ_EINVAL);
+    CHECK_MSG(strstr(e.msg, "nearest, bilinear") != NULL, "%s", e.msg);
+    CHECK(!strcmp(a.method, "nearest"));
+    CHECK(!vq_opt_set(str_opts, &a, "t", "speed_prescale_method", "bilinear",
+                      &e));
+    CHECK(!vq_opt_is_default(&str_opts[1], &a));
+    CHECK(!vq_opt_set(str_opts, &b, "t", "psm", "bilinear", &e));
+    CHECK(!memcmp(a.method, b.method, sizeof(a.method)));
+    char *n = vq_opt_output_name("speed_chroma_uv", str_opts, &a);
+    CHECK_MSG(n && !strcmp(n, "speed_chroma_uv_psm_bilinear"), "%s",
+              n ? n : "(null)");
+    free(n);
+    CHECK(!vq_opt_set(str_opts, &a, "t", "ps", "0.5", &e));
+    n = vq_opt_output_name("speed_chroma_uv", str_opts, &a);
+    CHECK_MSG(n && !strcmp(n, "speed_chroma_uv_ps_0.5_psm_bilinear"), "%s",
+              n ? n : "(null)");
+    free(n);
+    /* free text: any value that fits, not a feature parameter */
+    char longv[VQ_OPT_STRING_SIZE + 1];
+    memset(longv, 'x', sizeof(longv) - 1);
+    longv[sizeof(longv) - 1] = '\0';
+    CHECK(vq_opt_set(str_opts, &a, "t", "label", longv, &e) == VQ_EINVAL);
+    CHECK(vq_opt_set(str_opts, &a, "t", "label", "", &e) == VQ_EINVAL);
+    longv[VQ_OPT_STRING_SIZE - 1] = '\0';
+    CHECK(!vq_opt_set(str_opts, &a, "t", "label", longv, &e));
+    CHECK(strlen(a.free_text) == VQ_OPT_STRING_SIZE - 1);
+    n = vq_opt_output_name("f", str_opts, &a);
+    CHECK_MSG(n && !strcmp(n, "f_ps_0.5_psm_bilinear"), "%s", n ? n : "(null)");
+    free(n);
+}
+
 /* Enum options: one of their names, stored as the index; the output name
  * carries the name (libvmaf's string options, e.g. vif_prescale_method). */
 typedef struct EnumOpts {
@@ -131,6 +197,7 @@ int main(void)
     test_spec();
     test_set();
     test_output_names();
+    test_strings();
     test_enum();
     TEST_END();
 }

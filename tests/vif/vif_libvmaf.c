@@ -1,9 +1,11 @@
 /*
  * Integer VIF against libvmaf's numbers on synthetic frames.
  *
- *   vif_libvmaf            CPU path, and the GPU path when a device opens,
- *                          against vif_expect.h: every key libvmaf wrote
- *                          (debug outputs included), printed with %.6f.
+ *   vif_libvmaf            CPU path against vif_expect.h: every key libvmaf
+ *                          wrote (debug outputs included), printed with %.6f,
+ *                          and the sizes it refuses.
+ *   vif_libvmaf --gpu      the GPU path against the same numbers; exits 77
+ *                          only when no GPU is present.
  *   vif_libvmaf --dump DIR writes each case's reference and distorted
  *                          frames as raw 4:4:4 files (chroma flat) and prints
  *                          one line per case for vif_expect.sh, which made
@@ -11,7 +13,7 @@
  *
  * The cases cover libvmaf's smallest sizes (8 to 15 samples, where its
  * last scale reads left-over rows and columns), odd sizes, every bit depth
- * and the options. Exit status: 0 pass, 1 fail.
+ * and the options. Exit status: 0 pass, 1 fail, 77 (--gpu) no GPU present.
  */
 #include <math.h>
 #include <stdint.h>
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/gpu_present.h"
 #include "vqhip.h"
 
 enum { PAT_TEXTURE, PAT_NOISE, PAT_EXTREMES, PAT_FLAT };
@@ -169,7 +172,7 @@ static const VifExpect *expect_for(const char *name)
     return NULL;
 }
 
-/* Runs one case on a backend; 0 pass, 1 fail, 77 backend unavailable. */
+/* Runs one case on a backend; 0 pass, 1 fail. */
 static int run_case(const VifCase *c, VqBackend backend)
 {
     const char *bname = backend == VQ_BACKEND_HIP ? "hip" : "cpu";
@@ -183,8 +186,9 @@ static int run_case(const VifCase *c, VqBackend backend)
     cfg.strict = 1;
     VqContext *ctx = NULL;
     if (vq_open(&ctx, &cfg)) {
+        printf("FAIL %s (%s): %s\n", c->name, bname, vq_last_error(ctx));
         vq_close(&ctx);
-        return 77;
+        return 1;
     }
     char spec[256];
     snprintf(spec, sizeof(spec), "name=vif%s%s", *c->options ? ":" : "",
@@ -256,18 +260,22 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--dump"))
         return dump(argv[2]);
-    int fail = 0, gpu = 1;
-    for (size_t i = 0; i < N_CASES; i++) {
-        fail |= run_case(&cases[i], VQ_BACKEND_CPU);
-        if (gpu) {
-            int r = run_case(&cases[i], VQ_BACKEND_HIP);
-            if (r == 77) {
-                printf("no GPU: CPU path only\n");
-                gpu = 0;
-            } else {
-                fail |= r;
-            }
-        }
+    int gpu = argc == 2 && !strcmp(argv[1], "--gpu");
+    if (argc != 1 && !gpu) {
+        fprintf(stderr, "usage: vif_libvmaf [--gpu | --dump DIR]\n");
+        return 2;
+    }
+    if (gpu) {
+        int present = vq_test_gpu_present("vif --gpu");
+        if (present)
+            return present;
+    }
+    int fail = 0;
+    for (size_t i = 0; i < N_CASES; i++)
+        fail |= run_case(&cases[i], gpu ? VQ_BACKEND_HIP : VQ_BACKEND_CPU);
+    if (gpu) {
+        printf("%s\n", fail ? "FAILED" : "all passed");
+        return fail;
     }
     fail |= check_refused(7, 8);
     fail |= check_refused(8, 7);

@@ -1,0 +1,167 @@
+/*
+ * float_ansnr (libvmaf's float_ansnr.c): anti-noise SNR of the luma. The
+ * reference is smoothed with a 3x3 and the distorted with a 5x5 kernel;
+ * float_ansnr = 10 log10(signal / noise) of the smoothed planes, and
+ * float_anpsnr the PSNR of that noise with libvmaf's 8-bit-range peak.
+ * The record holds each row's float sums (kernels/float_ansnr.h); the one
+ * finalize adds them in row order as libvmaf does.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "../../../kernels/float_ansnr/float_ansnr.h"
+#include "../gpu_fn.h"
+
+typedef struct FloatAnsnrPriv {
+    double peak, psnr_max;
+    float inv_scale;
+    size_t pw; /* padded row length, w + 4 */
+} FloatAnsnrPriv;
+
+static const char *const float_ansnr_outputs[] = { "float_ansnr",
+                                                   "float_anpsnr", NULL };
+
+enum { RING = 8 }; /* converted rows kept per plane; > 5, a power of two */
+
+static int float_ansnr_init(VqFex *fex, const VqFormat *fmt)
+{
+    FloatAnsnrPriv *s = fex->priv;
+    unsigned w = fmt->w[0], h = fmt->h[0];
+    if (w < 3 || h < 3)
+        return vq_fail(fex->err, VQ_EUNSUPPORTED,
+                       "float_ansnr: a %ux%u frame is too small: its 5x5 "
+                       "filter needs at least 3x3 luma samples", w, h);
+    /* libvmaf's peaks and caps (float_ansnr.c) per bit depth. */
+    switch (fmt->bpc) {
+    case 8: s->peak = 255.0; s->psnr_max = 60.0; break;
+    case 10: s->peak = 255.75; s->psnr_max = 72.0; break;
+    case 12: s->peak = 255.9375; s->psnr_max = 84.0; break;
+    default: s->peak = 255.99609375; s->psnr_max = 108.0; break;
+    }
+    s->inv_scale = 1.0f / (float)(1u << (fmt->bpc - 8));
+    s->pw = (size_t)w + 4;
+    fex->planes = VQ_PLANE_Y;
+    fex->acc_size = (size_t)h * sizeof(VqAnsnrRow);
+    /* two rings of padded rows, the two filtered rows, the ring tags */
+    fex->scratch_size = (2 * RING * s->pw + 2 * (size_t)w) * sizeof(float) +
+                        2 * RING * sizeof(int);
+    return 0;
+}
+
+typedef struct Ring {
+    float *row[RING];
+    int *tag;
+} Ring;
+
+/* Row y of the plane as floats, padded by two mirrored columns each side. */
+static const float *ring_row(Ring *g, const VqPlane *p, unsigned bps,
+                             float inv_scale, int y)
+{
+    float *r = g->row[y & (RING - 1)];
+    if (g->tag[y & (RING - 1)] == y)
+        return r;
+    g->tag[y & (RING - 1)] = y;
+    const uint8_t *src = p->data + (ptrdiff_t)y * p->stride;
+    unsigned w = p->w;
+    if (bps == 1) {
+        for (unsigned x = 0; x < w; x++)
+            r[x + 2] = vq_ansnr_sample(src[x], inv_scale);
+    } else {
+        const uint16_t *s16 = (const uint16_t *)(const void *)src;
+        for (unsigned x = 0; x < w; x++)
+            r[x + 2] = vq_ansnr_sample(s16[x], inv_scale);
+    }
+    r[0] = r[4];
+    r[1] = r[3];
+    r[w + 2] = r[w + 1];
+    r[w + 3] = r[w];
+    return r;
+}
+
+static int float_ansnr_cpu_run(VqFex *fex, const VqFrame *ref,
+                               const VqFrame *dis, unsigned index, void *acc,
+                               void *scratch)
+{
+    (void)index;
+    const FloatAnsnrPriv *s = fex->priv;
+    VqAnsnrRow *out = acc;
+    unsigned bps = fex->fmt.bytes_per_sample;
+    int w = (int)fex->fmt.w[0], h = (int)fex->fmt.h[0];
+    float *f = scratch;
+    Ring gr, gd;
+    for (int k = 0; k < RING; k++) {
+        gr.row[k] = f + (size_t)k * s->pw;
+        gd.row[k] = f + (size_t)(RING + k) * s->pw;
+    }
+    float *rf = f + 2 * RING * s->pw, *df = rf + w;
+    gr.tag = (int *)(void *)(df + w);
+    gd.tag = gr.tag + RING;
+    for (int k = 0; k < RING; k++)
+        gr.tag[k] = gd.tag[k] = -1;
+    for (int i = 0; i < h; i++) {
+        const float *r[3], *d[5];
+        for (int k = 0; k < 3; k++)
+            r[k] = ring_row(&gr, &ref->plane[0], bps, s->inv_scale,
+                            vq_ansnr_mirror(i - 1 + k, h));
+        for (int k = 0; k < 5; k++)
+            d[k] = ring_row(&gd, &dis->plane[0], bps, s->inv_scale,
+                            vq_ansnr_mirror(i - 2 + k, h));
+        for (int j = 0; j < w; j++)
+            rf[j] = vq_ansnr_ref3(r[0], r[1], r[2], (unsigned)j);
+        for (int j = 0; j < w; j++)
+            df[j] = vq_ansnr_dis5(d[0], d[1], d[2], d[3], d[4], (unsigned)j);
+        float sig = 0.0f, noise = 0.0f;
+        for (int j = 0; j < w; j++) {
+            sig += rf[j] * rf[j];
+            noise += (rf[j] - df[j]) * (rf[j] - df[j]);
+        }
+        out[i].sig = sig;
+        out[i].noise = noise;
+    }
+    return 0;
+}
+
+#if defined(VQ_HAVE_HIP)
+static int float_ansnr_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                               const VqDevFrame *dis, unsigned index,
+                               void *acc_dev)
+{
+    (void)index;
+    return vq_fex_launch_check(
+        fex, gpu, vq_float_ansnr_launch(vq_gpu_compute_stream(gpu),
+                                        &ref->plane[0], &dis->plane[0],
+                                        ref->bpc, acc_dev));
+}
+#endif
+
+static int float_ansnr_finalize(VqFex *fex, const void *acc, unsigned index)
+{
+    const FloatAnsnrPriv *s = fex->priv;
+    const VqAnsnrRow *rows = acc;
+    unsigned w = fex->fmt.w[0], h = fex->fmt.h[0];
+    /* libvmaf's ansnr_mse: float sums of the rows' float sums, in order. */
+    float sig = 0.0f, noise = 0.0f;
+    for (unsigned i = 0; i < h; i++) {
+        sig += rows[i].sig;
+        noise += rows[i].noise;
+    }
+    /* compute_ansnr(): sig / noise is a float division there too. */
+    double ansnr = noise == 0 ? s->psnr_max : 10.0 * log10(sig / noise);
+    double n = fmax(noise, 1e-10);
+    double anpsnr = fmin(10 * log10(s->peak * s->peak * (int)w * (int)h / n),
+                         s->psnr_max);
+    int err = vq_fex_emit(fex, 0, index, ansnr);
+    return err ? err : vq_fex_emit(fex, 1, index, anpsnr);
+}
+
+const VqFexDesc vq_fex_float_ansnr = {
+    .name = "float_ansnr",
+    .priv_size = sizeof(FloatAnsnrPriv),
+    .outputs = float_ansnr_outputs,
+    .exactness = VQ_EXACT_BITWISE,
+    .init = float_ansnr_init,
+    .cpu_run = float_ansnr_cpu_run,
+    .gpu_run = VQ_GPU_FN(float_ansnr_gpu_run),
+    .finalize = float_ansnr_finalize,
+};

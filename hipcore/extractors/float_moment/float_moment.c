@@ -1,0 +1,109 @@
+/*
+ * float_moment (libvmaf's float_moment.c): the first and second moments of
+ * the reference and distorted luma, samples scaled to the 8-bit range.
+ * Outputs in libvmaf's order: float_moment_ref1st, _dis1st, _ref2nd,
+ * _dis2nd. The sums are exact integers (kernels/float_moment.h), so the
+ * GPU result equals the CPU's bit for bit and both equal libvmaf's.
+ */
+#include <stddef.h>
+
+#include "../../../kernels/float_moment/float_moment.h"
+#include "../gpu_fn.h"
+
+typedef struct FloatMomentPriv {
+    double scale; /* 2^(bpc - 8) */
+} FloatMomentPriv;
+
+static const char *const float_moment_outputs[] = {
+    "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",
+    "float_moment_dis2nd", NULL
+};
+
+static int float_moment_init(VqFex *fex, const VqFormat *fmt)
+{
+    FloatMomentPriv *s = fex->priv;
+    s->scale = (double)(1u << (fmt->bpc - 8));
+    fex->planes = VQ_PLANE_Y;
+    fex->acc_size = sizeof(VqFloatMomentAcc);
+    return 0;
+}
+
+static void moment_sums(const VqPlane *p, unsigned bps, uint64_t *sum,
+                        uint64_t *sq)
+{
+    uint64_t s = 0, q = 0;
+    for (unsigned y = 0; y < p->h; y++) {
+        const uint8_t *row = p->data + (ptrdiff_t)y * p->stride;
+        if (bps == 1) {
+            for (unsigned x = 0; x < p->w; x++) {
+                s += row[x];
+                q += (uint64_t)row[x] * row[x]; /* exact below 2^24 */
+            }
+        } else {
+            const uint16_t *r16 = (const uint16_t *)(const void *)row;
+            for (unsigned x = 0; x < p->w; x++) {
+                s += r16[x];
+                q += vq_float_moment_sq(r16[x]);
+            }
+        }
+    }
+    *sum = s;
+    *sq = q;
+}
+
+static int float_moment_cpu_run(VqFex *fex, const VqFrame *ref,
+                                const VqFrame *dis, unsigned index, void *acc,
+                                void *scratch)
+{
+    (void)index;
+    (void)scratch;
+    VqFloatMomentAcc *a = acc;
+    unsigned bps = fex->fmt.bytes_per_sample;
+    moment_sums(&ref->plane[0], bps, &a->sum[0], &a->sq[0]);
+    moment_sums(&dis->plane[0], bps, &a->sum[1], &a->sq[1]);
+    return 0;
+}
+
+#if defined(VQ_HAVE_HIP)
+static int float_moment_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                                const VqDevFrame *dis, unsigned index,
+                                void *acc_dev)
+{
+    (void)index;
+    return vq_fex_launch_check(
+        fex, gpu, vq_float_moment_launch(vq_gpu_compute_stream(gpu),
+                                         &ref->plane[0], &dis->plane[0],
+                                         ref->bpc, acc_dev));
+}
+#endif
+
+static int float_moment_finalize(VqFex *fex, const void *acc, unsigned index)
+{
+    const FloatMomentPriv *s = fex->priv;
+    const VqFloatMomentAcc *a = acc;
+    /* libvmaf divides its double sum by the int w * h. */
+    double n = (double)(int)(fex->fmt.w[0] * fex->fmt.h[0]);
+    double v[4] = {
+        (double)a->sum[0] / s->scale / n,
+        (double)a->sum[1] / s->scale / n,
+        (double)a->sq[0] / (s->scale * s->scale) / n,
+        (double)a->sq[1] / (s->scale * s->scale) / n,
+    };
+    for (unsigned k = 0; k < 4; k++) {
+        int err = vq_fex_emit(fex, k, index, v[k]);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+const VqFexDesc vq_fex_float_moment = {
+    .name = "float_moment",
+    .priv_size = sizeof(FloatMomentPriv),
+    .outputs = float_moment_outputs,
+    .exactness = VQ_EXACT_BITWISE,
+    .init = float_moment_init,
+    .cpu_run = float_moment_cpu_run,
+    .gpu_run = VQ_GPU_FN(float_moment_gpu_run),
+    .finalize = float_moment_finalize,
+};

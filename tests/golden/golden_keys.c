@@ -1,0 +1,170 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "golden_keys.h"
+
+/* Longer prefixes first. */
+static const GoldenKey golden_keys[] = {
+    { "psnr_hvs", "psnr_hvs", 0 },
+    { "psnr_", "psnr", 0 },
+    { "mse_", "psnr", 0 },
+    { "apsnr_", "psnr", 0 },
+    { "float_psnr", "float_psnr", 0 },
+    /* exact: vqhip computes libvmaf's float operations in its order */
+    { "float_ssim", "float_ssim", 0 },
+    { "float_ms_ssim", "float_ms_ssim", 0 },
+    { "float_moment", "float_moment", 0 },
+    { "float_ansnr", "float_ansnr", 0 },
+    { "float_anpsnr", "float_ansnr", 0 },
+    { "ciede2000", "ciede", 0 },
+    { "cambi", "cambi", 0 },
+    { "VMAF_integer_feature_motion", "motion", 0 },
+    { "integer_motion", "motion", 0 },
+    { "integer_vif", "vif", 0 },
+    { "integer_adm", "adm", 0 },
+    { "integer_aim", "adm", 0 },
+    /* float_vif, float_adm, float_motion: libvmaf's printed values */
+    { "vif_scale", "float_vif", 0 },
+    { "adm", "float_adm", 0 },
+    { "aim", "float_adm", 0 },
+    { "motion", "float_motion", 0 },
+    { "speed_chroma", "speed_chroma", 5e-6 },
+    { "speed_temporal", "speed_temporal", 5e-6 },
+    { "vmaf", NULL, 0 },
+};
+
+const GoldenKey *golden_key(const char *key)
+{
+    for (size_t i = 0; i < sizeof(golden_keys) / sizeof(golden_keys[0]); i++)
+        if (!strncmp(key, golden_keys[i].prefix, strlen(golden_keys[i].prefix)))
+            return &golden_keys[i];
+    return NULL;
+}
+
+/* A value as libvmaf's log prints it (output.c's count_leading_zeros_d
+ * decides between %.6f and %.16f). */
+static void libvmaf_text(char *buf, size_t size, double v)
+{
+    double frac = fabs(v) - (double)(long long)fabs(v);
+    int zeros = 0;
+    while (frac < 1.0 && frac != 0) {
+        frac *= 10;
+        zeros++;
+    }
+    snprintf(buf, size, zeros <= 6 ? "%.6f" : "%.16f", v);
+}
+
+int golden_same(double ours, double gold, const GoldenKey *gk)
+{
+    if (!isfinite(gold) || !isfinite(ours))
+        return !isfinite(gold) && !isfinite(ours);
+    if (gk->tolerance == 0) {
+        char a[64], b[64];
+        libvmaf_text(a, sizeof(a), ours);
+        libvmaf_text(b, sizeof(b), gold);
+        return !strcmp(a, b);
+    }
+    return fabs(ours - gold) <= gk->tolerance;
+}
+
+static GoldenAbsent *find_absent(GoldenRun *run, const char *name)
+{
+    for (unsigned i = 0; i < run->n_absent; i++)
+        if (!strcmp(run->absent[i].name, name))
+            return &run->absent[i];
+    return NULL;
+}
+
+void golden_add_absent(GoldenRun *run, const char *name, const char *label,
+                       const char *why)
+{
+    if (find_absent(run, name) || run->n_absent == 32)
+        return;
+    GoldenAbsent *a = &run->absent[run->n_absent++];
+    snprintf(a->name, sizeof(a->name), "%s", name);
+    snprintf(a->label, sizeof(a->label), "%s", label);
+    snprintf(a->why, sizeof(a->why), "%s", why);
+    a->n_keys = 0;
+}
+
+const char *golden_model_of(const GoldenRun *run, const char *key)
+{
+    const char *best = NULL;
+    for (unsigned i = 0; i < run->n_model; i++) {
+        size_t n = strlen(run->model[i]);
+        if (!strncmp(key, run->model[i], n) && (!key[n] || key[n] == '_') &&
+            (!best || n > strlen(best)))
+            best = run->model[i];
+    }
+    return best;
+}
+
+GoldenFate golden_account(GoldenRun *run, const char *key, int found,
+                          int not_reproducible, GoldenTally *t,
+                          const char **owner)
+{
+    t->total++;
+    if (not_reproducible) {
+        t->caveat++;
+        return GOLDEN_CAVEAT;
+    }
+    const GoldenKey *gk = golden_key(key);
+    *owner = gk ? gk->extractor : NULL;
+    if (gk && !*owner)
+        *owner = golden_model_of(run, key);
+    if (!*owner) {
+        t->failed++;
+        return GOLDEN_NO_CLASS;
+    }
+    if (found >= 0)
+        return GOLDEN_COMPARE;
+    GoldenAbsent *a = find_absent(run, *owner);
+    /* In a models-only run the inputs of a model this build cannot load
+     * are written by nothing else. */
+    for (unsigned i = 0; !a && run->models_only && gk->extractor &&
+                         i < run->n_absent; i++)
+        if (golden_model_of(run, run->absent[i].name))
+            a = &run->absent[i];
+    if (!a) {
+        t->failed++;
+        return GOLDEN_MISSING;
+    }
+    a->n_keys++;
+    t->absent++;
+    return GOLDEN_ABSENT;
+}
+
+void golden_totals_add(GoldenTotals *all, const GoldenRun *run,
+                       const GoldenTally *t)
+{
+    all->keys.total += t->total;
+    all->keys.compared += t->compared;
+    all->keys.absent += t->absent;
+    all->keys.caveat += t->caveat;
+    all->keys.failed += t->failed;
+    for (unsigned i = 0; i < run->n_absent; i++) {
+        const GoldenAbsent *a = &run->absent[i];
+        unsigned k = 0;
+        while (k < all->n_absent && strcmp(all->absent[k].label, a->label))
+            k++;
+        if (k == all->n_absent) {
+            if (k == 64)
+                continue;
+            all->absent[all->n_absent++] = *a;
+        } else {
+            all->absent[k].n_keys += a->n_keys;
+        }
+    }
+}
+
+void golden_print_absent(const GoldenAbsent *a, unsigned n, const char *indent)
+{
+    if (!n)
+        return;
+    printf("%snot in this build:", indent);
+    for (unsigned i = 0; i < n; i++)
+        printf("%s %s (%u key%s)", i ? "," : "", a[i].label, a[i].n_keys,
+               a[i].n_keys == 1 ? "" : "s");
+    printf("\n");
+}

@@ -1,0 +1,83 @@
+/*
+ * How the golden test classifies and accounts for the keys of libvmaf's
+ * logs (see golden_check.c for the rules), and how it compares values.
+ */
+#ifndef VQHIP_GOLDEN_KEYS_H
+#define VQHIP_GOLDEN_KEYS_H
+
+/*
+ * What a golden key is compared as and who writes it. `extractor` is the
+ * libvmaf extractor (the --feature name) that writes keys starting with
+ * `prefix`; NULL for model outputs, whose owner is the run's model of that
+ * name. tolerance 0: printed-equal (golden_same); otherwise DESIGN.md's
+ * absolute tolerance against libvmaf.
+ */
+typedef struct GoldenKey {
+    const char *prefix, *extractor;
+    double tolerance;
+} GoldenKey;
+
+const GoldenKey *golden_key(const char *key);
+
+/* Whether vqhip's value matches libvmaf's under the key's class: with
+ * tolerance 0, both formatted by libvmaf's rule (%.6f, or %.16f when the
+ * value has more than six zeros after the decimal point) give the same
+ * text; non-finite matches only non-finite (libvmaf's null). */
+int golden_same(double ours, double gold, const GoldenKey *gk);
+
+/* An extractor or model of one golden log's configuration that this build
+ * does not have yet, and how many of the log's keys it owns. */
+typedef struct GoldenAbsent {
+    char name[128];   /* extractor name, or the model's output name */
+    char label[128];  /* as printed: "float_ssim", "model vmaf_v1.0.16_3d0h" */
+    char why[256];
+    unsigned n_keys;
+} GoldenAbsent;
+
+typedef struct GoldenRun {
+    GoldenAbsent absent[32];
+    unsigned n_absent;
+    char model[8][96];    /* output names of the configuration's models */
+    unsigned n_model;
+    int models_only;      /* no features: keys come only from the models */
+} GoldenRun;
+
+void golden_add_absent(GoldenRun *run, const char *name, const char *label,
+                       const char *why);
+/* The model of the run that writes `key` (its name, or name_...). */
+const char *golden_model_of(const GoldenRun *run, const char *key);
+
+/* One log's keys; the last four add up to total. */
+typedef struct GoldenTally {
+    unsigned total, compared, absent, caveat, failed;
+} GoldenTally;
+
+typedef enum GoldenFate {
+    GOLDEN_COMPARE,   /* vqhip has it: compare (the caller counts) */
+    GOLDEN_CAVEAT,    /* not reproducible (caveats.tsv) */
+    GOLDEN_ABSENT,    /* owned by something this build does not have yet */
+    GOLDEN_NO_CLASS,  /* no comparison class or owner: a failure */
+    GOLDEN_MISSING,   /* its owner ran and did not write it: a failure */
+} GoldenFate;
+
+/* Counts one key of a log into t (all but GOLDEN_COMPARE) and says what
+ * becomes of it; `found` >= 0 when vqhip has the key, `not_reproducible`
+ * for a caveat; *owner names who should have written it. */
+GoldenFate golden_account(GoldenRun *run, const char *key, int found,
+                          int not_reproducible, GoldenTally *t,
+                          const char **owner);
+
+/* All logs together, for the summary line. */
+typedef struct GoldenTotals {
+    GoldenTally keys;
+    GoldenAbsent absent[64];
+    unsigned n_absent, n_logs;
+} GoldenTotals;
+
+void golden_totals_add(GoldenTotals *all, const GoldenRun *run,
+                       const GoldenTally *t);
+/* "not in this build: float_ssim (1 key), ..." (nothing when n is 0). */
+void golden_print_absent(const GoldenAbsent *a, unsigned n,
+                         const char *indent);
+
+#endif

@@ -1,0 +1,161 @@
+#!/bin/sh
+# GPU verification on a machine without FFmpeg or network, from the bundle
+# tools/pack-gpu-check.sh makes (.device/, carried into the repository root
+# there). Runs from the repository root:
+#
+#   .device/run.sh [checks]      checks: any of the words below (default: all)
+#     bundle   the binaries need only glibc, libstdc++ and libgcc (ldd)
+#     fate     FATE on the CPU and on the GPU backend (CUDA frames included)
+#     tests    GPU tests against the CPU and libvmaf's numbers, layouts and
+#              pictures in device memory, the golden test on the GPU
+#     parity   checkgpu, the full set (--seed 1; PARITY_ARGS adds arguments,
+#              e.g. "--test cambi")
+#     bench    vqhip_bench on the GPU (every extractor, the models, frames
+#              in host, pinned and device memory, several streams) and on
+#              the CPU (vmaf_v0.6.1, all cores)
+#     io       the CLI and ffmpeg -lavfi vqhip on raw files against reading
+#              the same files (cat; ffmpeg without vqhip)
+#
+# Ends with a table: one line per check, ok or FAILED. Exit 0 when all
+# passed, 1 otherwise, 77 when no GPU is present (then nothing GPU ran).
+cd "$(dirname "$0")/.." || exit 1
+D=.device
+B=$D/build
+T=$B/tests
+[ $# -gt 0 ] || set -- bundle fate tests parity bench io
+summary=$(mktemp)
+fail=0
+
+record() { # record NAME RC SECONDS
+    if [ "$2" -eq 0 ]; then r=ok; else r="FAILED (exit $2)"; fail=1; fi
+    printf '%-34s %-18s %5s s\n' "$1" "$r" "$3" >> "$summary"
+}
+
+check() { # check NAME COMMAND...
+    name=$1
+    shift
+    echo
+    echo "== $name"
+    t0=$(date +%s)
+    "$@"
+    rc=$?
+    record "$name" "$rc" $(( $(date +%s) - t0 ))
+    return $rc
+}
+
+wants() { for w in $selected; do [ "$w" = "$1" ] && return 0; done; return 1; }
+selected="$*"
+
+echo "== machine"
+nvidia-smi -L 2>/dev/null || echo "nvidia-smi: not found"
+grep -m1 'model name' /proc/cpuinfo
+echo "cores: $(nproc)"
+
+if wants bundle; then
+    check "bundle (ldd)" $D/check-bundle.sh
+fi
+$T/checkgpu --device
+gpu=$?
+if [ "$gpu" -eq 77 ]; then
+    echo "run.sh: no GPU present: the GPU checks were not run"
+    cat "$summary"
+    [ "$fail" -eq 0 ] && exit 77
+    exit 1
+fi
+record "GPU present and opens" "$gpu" 0
+
+if wants fate; then
+    check "FATE, CPU backend" $D/fate/run.sh cpu
+    check "FATE, GPU backend (+CUDA frames)" $D/fate/run.sh hip
+fi
+
+if wants tests; then
+    check "layouts, device pictures" $T/layout_test --gpu
+    check "integer motion vs libvmaf" $T/motion_test --gpu
+    check "integer vif vs libvmaf" $T/vif_libvmaf --gpu
+    check "integer adm GPU=CPU" $T/adm_check
+    check "vif records byte for byte" $T/acc_parity --feature vif
+    check "cambi vs libvmaf" $T/cambi_libvmaf
+    check "cambi records, 4K" $T/acc_parity \
+        --feature name=cambi:full_ref=true --size 3840x2160 --fill smooth \
+        --frames 2 --bench 20
+    check "SpEED vs libvmaf" $T/speed_test $T/speed_model.json
+    check "motion_v2 SAD = motion SAD" $T/motion_v2_test
+    # The golden clips that travel (the big ones stay behind: 64 MB limit).
+    gdir=$D/golden
+    clips=$(mktemp -d)
+    for f in "$gdir"/clips/*.gz; do
+        gzip -dc "$f" > "$clips/$(basename "$f" .gz)"
+    done
+    for c in g01 g06 g07 g08; do
+        check "golden $c on the GPU" $T/golden_check "$gdir" "$clips" \
+            --clip "$c" --backend hip --caveats "$gdir/repo-caveats.tsv" \
+            --extra "$gdir/ref"
+    done
+    rm -rf "$clips"
+fi
+
+if wants parity; then
+    # shellcheck disable=SC2086 # PARITY_ARGS is a list of arguments
+    check "parity (checkgpu full set)" $T/checkgpu --seed 1 ${PARITY_ARGS:-}
+fi
+
+if wants bench; then
+    s=${BENCH_SECONDS:-1}
+    check "bench: every extractor, GPU" $B/tools/vqhip_bench --backend hip \
+        --size 1920x1080 --size 3840x2160 --seconds "$s"
+    for input in host pinned device; do
+        check "bench: models, $input frames" $B/tools/vqhip_bench \
+            --backend hip --input $input --size 1920x1080 --size 3840x2160 \
+            --seconds "$s" --model version=vmaf_v0.6.1 \
+            --model version=vmaf_float_v0.6.1 \
+            --model version=vmaf_v1.0.16_3d0h
+    done
+    check "bench: 32 streams of 1080p" $B/tools/vqhip_bench --backend hip \
+        --streams 32 --size 1920x1080 --seconds 2 \
+        --model version=vmaf_v0.6.1
+    check "bench: CPU, all cores" $B/tools/vqhip_bench --backend cpu \
+        --size 1920x1080 --seconds 2 --model version=vmaf_v0.6.1
+fi
+
+if wants io; then
+    # Raw files in memory; wall-clock time of each reader of the same files.
+    ff=$D/fate/build/ffmpeg
+    dir=/dev/shm/vqhip-io
+    mkdir -p "$dir"
+    io_one() { # io_one SIZE FRAMES
+        size=$1 n=$2
+        src="testsrc2=size=$size:rate=25:duration=$((n / 25))"
+        $ff -nostdin -v error -lavfi "$src,format=yuv420p" -f rawvideo -y "$dir/ref.yuv" &&
+        $ff -nostdin -v error -lavfi "$src,format=yuv420p,avgblur=2" -f rawvideo -y "$dir/dis.yuv" ||
+            return 1
+        w=${size%x*} h=${size#*x}
+        timeit() { t0=$(date +%s.%N); "$@" >/dev/null 2>&1; rc=$?
+                   awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'
+                   return $rc; }
+        fps() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / t }'; }
+        ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+        tc=$(timeit cat "$dir/ref.yuv" "$dir/dis.yuv")
+        tv=$(timeit $B/tools/vqhip -r "$dir/ref.yuv" -d "$dir/dis.yuv" \
+             -w "$w" -h "$h" -p 420 -b 8 -q --backend hip --strict) || return 1
+        raw="-f rawvideo -pix_fmt yuv420p -s $size"
+        tr=$(timeit $ff -nostdin $raw -i "$dir/ref.yuv" $raw -i "$dir/dis.yuv" \
+             -map 0:v -map 1:v -f null -)
+        tf=$(timeit $ff -nostdin $raw -i "$dir/dis.yuv" $raw -i "$dir/ref.yuv" \
+             -lavfi "[0:v][1:v]vqhip=backend=hip:strict=1" -f null -) || return 1
+        echo "$size, $n frames: cat $(fps "$n" "$tc") fps," \
+             "CLI $(fps "$n" "$tv") fps ($(ratio "$tc" "$tv") of cat);" \
+             "ffmpeg reading $(fps "$n" "$tr") fps," \
+             "ffmpeg -lavfi vqhip $(fps "$n" "$tf") fps ($(ratio "$tr" "$tf") of reading)"
+    }
+    check "io: 1080p raw files" io_one 1920x1080 1500
+    check "io: 4K raw files" io_one 3840x2160 400
+    rm -rf "$dir"
+fi
+
+echo
+echo "== summary"
+cat "$summary"
+rm -f "$summary"
+[ "$fail" -eq 0 ] && echo "run.sh: all passed" || echo "run.sh: FAILED"
+exit "$fail"
