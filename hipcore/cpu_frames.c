@@ -1,4 +1,5 @@
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,11 @@ typedef struct CpuJob {
 struct CpuSlot {
     unsigned index;
     uint8_t *pix;               /* owned copy of the planes CPU extractors read */
-    VqFrame ref, dis;
+    VqFrame ref, dis;           /* own_ref, own_dis, or the caller's (lent) */
+    VqFrame own_ref, own_dis;   /* views of pix */
+    void (*release)(void *);    /* lent planes: called when jobs_left is 0 */
+    void *opaque;
+    atomic_uint jobs_left;
     uint8_t *acc;
     int err[VQ_MAX_FEX];
     CpuJob job[VQ_MAX_FEX];
@@ -88,7 +93,7 @@ static int slot_open(VqCpuRun *run, CpuSlot *s)
         return VQ_ENOMEM;
     size_t off = 0;
     for (unsigned k = 0; k < 2; k++) {
-        VqFrame *f = k ? &s->dis : &s->ref;
+        VqFrame *f = k ? &s->own_dis : &s->own_ref;
         for (unsigned p = 0; p < fmt->n_planes; p++) {
             if (!(run->planes & (1u << p)))
                 continue;
@@ -231,6 +236,9 @@ static void run_job(void *arg, unsigned worker)
         pthread_cond_broadcast(&run->order_cond);
         pthread_mutex_unlock(&run->order_lock);
     }
+    /* the last job of a frame on lent planes gives them back */
+    if (s->release && atomic_fetch_sub(&s->jobs_left, 1) == 1)
+        s->release(s->opaque);
 }
 
 static int finalize_slot(VqCpuRun *run, CpuSlot *s)
@@ -287,9 +295,11 @@ static void copy_frame(VqCpuRun *run, VqFrame *dst, const VqFrame *src)
 }
 
 int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
-                  unsigned index)
+                  unsigned index, void (*release)(void *), void *opaque,
+                  bool *taken)
 {
     VqContext *ctx = run->ctx;
+    *taken = false;
     if (!run->any) {
         for (unsigned i = 0; i < ctx->n_fex; i++)
             if (!ctx->fex[i]->on_gpu)
@@ -300,12 +310,15 @@ int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
         CpuSlot *s = &run->slot[0];
         s->index = index;
         if (run->owned) {
+            s->ref = s->own_ref;
+            s->dis = s->own_dis;
             copy_frame(run, &s->ref, ref);
             copy_frame(run, &s->dis, dis);
         } else {
             s->ref = *ref;
             s->dis = *dis;
         }
+        s->release = NULL;
         for (unsigned i = 0; i < ctx->n_fex; i++) {
             VqFex *fex = ctx->fex[i];
             s->err[i] = 0;
@@ -327,17 +340,43 @@ int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
     }
     CpuSlot *s = &run->slot[run->n_queued % run->n_slots];
     s->index = index;
-    copy_frame(run, &s->ref, ref);
-    copy_frame(run, &s->dis, dis);
-    run->n_queued++;
+    s->release = NULL;
+    unsigned n_jobs = 0;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
         s->err[i] = 0;
+        n_jobs += !fex->on_gpu && vq_fex_runs_on(ctx, fex, index);
+    }
+    if (release && n_jobs && !vq_format_converts(&ctx->fmt)) {
+        /* lent planes: read in place, given back by the last job */
+        s->ref = *ref;
+        s->dis = *dis;
+        s->release = release;
+        s->opaque = opaque;
+        atomic_store(&s->jobs_left, n_jobs);
+        *taken = true;
+    } else {
+        s->ref = s->own_ref;
+        s->dis = s->own_dis;
+        copy_frame(run, &s->ref, ref);
+        copy_frame(run, &s->dis, dis);
+    }
+    run->n_queued++;
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        VqFex *fex = ctx->fex[i];
         if (fex->on_gpu || !vq_fex_runs_on(ctx, fex, index))
             continue;
         s->job[i] = (CpuJob){ run, s, i };
-        if (vq_threadpool_submit(run->pool, &s->group, run_job, &s->job[i]))
+        if (vq_threadpool_submit(run->pool, &s->group, run_job, &s->job[i])) {
+            /* jobs not queued never finish: count them as done */
+            for (unsigned k = i; k < ctx->n_fex; k++) {
+                VqFex *f = ctx->fex[k];
+                if (s->release && !f->on_gpu && vq_fex_runs_on(ctx, f, index) &&
+                    atomic_fetch_sub(&s->jobs_left, 1) == 1)
+                    s->release(s->opaque);
+            }
             return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        }
     }
     return 0;
 }

@@ -397,8 +397,25 @@ static int download_frames(VqContext *ctx, const DeviceInput *dev,
     return vq_gpu_sync(ctx->gpu, up);
 }
 
+static int submit_frame(VqContext *ctx, const VqPicture *ref,
+                        const VqPicture *dis, const DeviceInput *dev,
+                        VqReleaseFn release, void *opaque, bool *taken);
+
+/* submit_frame, then the caller's planes given back unless the CPU run
+ * took them on. */
 static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
-                  const DeviceInput *dev)
+                  const DeviceInput *dev, VqReleaseFn release, void *opaque)
+{
+    bool taken = false;
+    int err = submit_frame(ctx, ref, dis, dev, release, opaque, &taken);
+    if (release && !taken)
+        release(opaque);
+    return err;
+}
+
+static int submit_frame(VqContext *ctx, const VqPicture *ref,
+                        const VqPicture *dis, const DeviceInput *dev,
+                        VqReleaseFn release, void *opaque, bool *taken)
 {
     if (!ctx)
         return VQ_EINVAL;
@@ -436,7 +453,9 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
         err = download_frames(ctx, dev, &r, &d, &r, &d);
     if (!err) {
         double t = vq_now();
-        err = vq_cpu_submit(ctx->cpu, &r, &d, index);
+        /* planes downloaded from the GPU are not the caller's */
+        err = vq_cpu_submit(ctx->cpu, &r, &d, index, dev ? NULL : release,
+                            opaque, taken);
         ctx->t_cpu += vq_now() - t;
     }
     if (!err) {
@@ -452,7 +471,15 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
 
 int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
 {
-    return submit(ctx, ref, dis, NULL);
+    return submit(ctx, ref, dis, NULL, NULL, NULL);
+}
+
+int vq_submit_retained(VqContext *ctx, const VqPicture *ref,
+                       const VqPicture *dis, VqReleaseFn release, void *opaque)
+{
+    if (!release)
+        return vq_submit(ctx, ref, dis);
+    return submit(ctx, ref, dis, NULL, release, opaque);
 }
 
 int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
@@ -469,7 +496,7 @@ int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
                        "the reference and distorted device pictures name "
                        "different producer streams");
     DeviceInput dev = { (VqStream)ref->stream };
-    return submit(ctx, &ref->pic, &dis->pic, &dev);
+    return submit(ctx, &ref->pic, &dis->pic, &dev, NULL, NULL);
 }
 
 int vq_flush(VqContext *ctx)

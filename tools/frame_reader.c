@@ -5,11 +5,12 @@
 
 #include "frame_reader.h"
 
-#define MAX_BUFFERS 16
+#define MAX_BUFFERS FRAME_READER_MAX_BUFFERS
 
 typedef struct Slot {
     unsigned char *buf;
     VqPicture pic;
+    int back; /* given back out of order, before the frames before it */
 } Slot;
 
 struct FrameReader {
@@ -127,6 +128,20 @@ void frame_reader_release(FrameReader *r)
     pthread_mutex_unlock(&r->lock);
 }
 
+void frame_reader_give_back(FrameReader *r, unsigned seq)
+{
+    pthread_mutex_lock(&r->lock);
+    if (seq >= r->released && seq < r->taken) {
+        r->slot[seq % r->n].back = 1;
+        while (r->released < r->taken && r->slot[r->released % r->n].back) {
+            r->slot[r->released % r->n].back = 0;
+            r->released++;
+        }
+    }
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+}
+
 void frame_reader_stop(FrameReader **pr)
 {
     FrameReader *r = *pr;
@@ -134,6 +149,9 @@ void frame_reader_stop(FrameReader **pr)
         return;
     if (r->started) {
         pthread_mutex_lock(&r->lock);
+        /* frames lent out are still read: wait until they are back */
+        while (r->released < r->taken)
+            pthread_cond_wait(&r->cond, &r->lock);
         r->stop = 1;
         pthread_cond_broadcast(&r->cond);
         pthread_mutex_unlock(&r->lock);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "frame_reader.h"
 #include "vqhip.h"
@@ -44,6 +45,27 @@ static void usage(FILE *f)
 /* Frame buffers the GPU uploads from directly. */
 static void *host_alloc(void *ctx, size_t size) { return vq_host_alloc(ctx, size); }
 static void host_free(void *ctx, void *p) { vq_host_free(ctx, p); }
+
+static unsigned cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+/* A frame pair lent to libvqhip (vq_submit_retained), given back to the
+ * readers when libvqhip is done with it, possibly from one of its
+ * threads and out of order. */
+typedef struct GiveBack {
+    FrameReader *ref, *dis;
+    unsigned seq;
+} GiveBack;
+
+static void give_back(void *opaque)
+{
+    GiveBack *gb = opaque;
+    frame_reader_give_back(gb->ref, gb->seq);
+    frame_reader_give_back(gb->dis, gb->seq);
+}
 
 static void print_frame(const VqFrameScores *fs)
 {
@@ -207,11 +229,17 @@ int main(int argc, char **argv)
         r = use_feature(ctx, features[i]);
 
     /* Both inputs are read on their own threads, ahead of the frames being
-     * scored, into buffers the GPU uploads from without a host copy. */
+     * scored, into buffers the GPU uploads from without a host copy and
+     * the CPU backend reads in place (vq_submit_retained): enough of them
+     * for a frame in flight per CPU worker. */
     FrameReader *rr = NULL, *rd = NULL;
-    FrameReaderConfig rc = { .n_buffers = 4, .max_frames = frame_cnt,
+    unsigned n_buf = (cfg.n_threads ? cfg.n_threads : cpu_count()) + 2;
+    if (n_buf > FRAME_READER_MAX_BUFFERS)
+        n_buf = FRAME_READER_MAX_BUFFERS;
+    FrameReaderConfig rc = { .n_buffers = n_buf, .max_frames = frame_cnt,
                              .alloc = host_alloc, .release = host_free,
                              .opaque = ctx };
+    GiveBack back[FRAME_READER_MAX_BUFFERS];
     if (!r && (frame_reader_start(&rr, &ref, &rc, err, sizeof(err)) ||
                frame_reader_start(&rd, &dis, &rc, err, sizeof(err)))) {
         fprintf(stderr, "vqhip: %s\n", err);
@@ -230,9 +258,9 @@ int main(int argc, char **argv)
         }
         if (!a || !b)
             break;
-        r = vq_submit(ctx, &rp, &dp);
-        frame_reader_release(rr);
-        frame_reader_release(rd);
+        GiveBack *gb = &back[n % n_buf];
+        *gb = (GiveBack){ rr, rd, n };
+        r = vq_submit_retained(ctx, &rp, &dp, give_back, gb);
         if (!r)
             r = drain(ctx, quiet);
         n++;

@@ -178,6 +178,21 @@ size_t vq_list_features(char *buf, size_t size);
 /* Feeds one reference/distorted pair. Both pictures must have the same format,
  * bit depth and size as the first pair. Returns 0, or a negative error. */
 int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis);
+
+/*
+ * As vq_submit, without the copy that vq_submit makes of every frame the
+ * CPU backend scores on its worker threads: the planes stay where they
+ * are and libvqhip reads them after vq_submit_retained returns, until it
+ * calls release(opaque). release is called exactly once per call (also
+ * when the call fails), from any thread: a libvqhip worker, or inside this
+ * or a later libvqhip call (at the latest vq_close). It must be
+ * thread-safe and must not call libvqhip. Frames can be released in
+ * another order than they were submitted.
+ */
+typedef void (*VqReleaseFn)(void *opaque);
+int vq_submit_retained(VqContext *ctx, const VqPicture *ref,
+                       const VqPicture *dis, VqReleaseFn release,
+                       void *opaque);
 /*
  * A picture in GPU memory: pic.data[] are device pointers (CUDA or HIP) on
  * GPU `device`, which must be the context's; pitches in pic.stride[]. Work
