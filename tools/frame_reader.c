@@ -24,6 +24,7 @@ struct FrameReader {
     int end;          /* 1: end of input after `filled`; -1: read error */
     int stop;
     int started;
+    int mapped;       /* frames straight from the file's mapping */
     char err[256];
     pthread_t thread;
     pthread_mutex_t lock;
@@ -75,6 +76,13 @@ int frame_reader_start(FrameReader **pr, YuvInput *in,
     r->cfg = *cfg;
     r->n = cfg->n_buffers < 1 ? 1 : cfg->n_buffers > MAX_BUFFERS
                                         ? MAX_BUFFERS : cfg->n_buffers;
+    if (cfg->map && !yuv_map(in)) {
+        r->mapped = 1;
+        pthread_mutex_init(&r->lock, NULL);
+        pthread_cond_init(&r->cond, NULL);
+        *pr = r;
+        return 0;
+    }
     for (unsigned i = 0; i < r->n; i++) {
         r->slot[i].buf = cfg->alloc(cfg->opaque, in->frame_size);
         if (!r->slot[i].buf) {
@@ -102,6 +110,17 @@ int frame_reader_start(FrameReader **pr, YuvInput *in,
 
 int frame_reader_next(FrameReader *r, VqPicture *pic, char *err, size_t errsz)
 {
+    if (r->mapped) {
+        if (r->cfg.max_frames && r->taken >= r->cfg.max_frames)
+            return 0;
+        int got = yuv_map_frame(r->in, r->taken, pic, err, errsz);
+        if (got > 0) {
+            pthread_mutex_lock(&r->lock);
+            r->taken++;
+            pthread_mutex_unlock(&r->lock);
+        }
+        return got;
+    }
     pthread_mutex_lock(&r->lock);
     while (r->taken == r->filled && !r->end)
         pthread_cond_wait(&r->cond, &r->lock);
@@ -147,6 +166,14 @@ void frame_reader_stop(FrameReader **pr)
     FrameReader *r = *pr;
     if (!r)
         return;
+    if (r->mapped) {
+        pthread_mutex_lock(&r->lock);
+        while (r->released < r->taken)
+            pthread_cond_wait(&r->cond, &r->lock);
+        pthread_mutex_unlock(&r->lock);
+        pthread_mutex_destroy(&r->lock);
+        pthread_cond_destroy(&r->cond);
+    }
     if (r->started) {
         pthread_mutex_lock(&r->lock);
         /* frames lent out are still read: wait until they are back */

@@ -18,6 +18,8 @@ typedef struct FrameReader FrameReader;
 typedef struct FrameReaderConfig {
     unsigned n_buffers;
     unsigned max_frames;
+    int map; /* read a raw file in place (yuv_map), without a thread, if it
+                can be mapped; the frames are then valid until the stop */
     void *(*alloc)(void *opaque, size_t size);
     void (*release)(void *opaque, void *ptr);
     void *opaque;

@@ -236,7 +236,9 @@ int main(int argc, char **argv)
     unsigned n_buf = (cfg.n_threads ? cfg.n_threads : cpu_count()) + 2;
     if (n_buf > FRAME_READER_MAX_BUFFERS)
         n_buf = FRAME_READER_MAX_BUFFERS;
+    /* without a GPU, raw files are mapped and read in place */
     FrameReaderConfig rc = { .n_buffers = n_buf, .max_frames = frame_cnt,
+                             .map = ctx && !vq_device_name(ctx)[0],
                              .alloc = host_alloc, .release = host_free,
                              .opaque = ctx };
     GiveBack back[FRAME_READER_MAX_BUFFERS];
@@ -251,13 +253,18 @@ int main(int argc, char **argv)
         char err_d[256] = "";
         int a = frame_reader_next(rr, &rp, err, sizeof(err));
         int b = frame_reader_next(rd, &dp, err_d, sizeof(err_d));
-        if (a < 0 || b < 0) {
-            fprintf(stderr, "vqhip: frame %u: %s\n", n, a < 0 ? err : err_d);
-            r = VQ_EIO;
+        if (a <= 0 || b <= 0) {
+            /* a frame taken from one input alone goes back unscored */
+            if (a > 0)
+                frame_reader_give_back(rr, n);
+            if (b > 0)
+                frame_reader_give_back(rd, n);
+            if (a < 0 || b < 0) {
+                fprintf(stderr, "vqhip: frame %u: %s\n", n, a < 0 ? err : err_d);
+                r = VQ_EIO;
+            }
             break;
         }
-        if (!a || !b)
-            break;
         GiveBack *gb = &back[n % n_buf];
         *gb = (GiveBack){ rr, rd, n };
         r = vq_submit_retained(ctx, &rp, &dp, give_back, gb);
