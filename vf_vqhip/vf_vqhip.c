@@ -394,6 +394,21 @@ static int drm_import(AVFilterContext *ctx, const AVFrame *f, DrmImport *d,
 }
 #endif
 
+/* A pair of frames lent to libvqhip (vq_submit_retained): its references
+ * are dropped when libvqhip has read the planes, from whichever thread it
+ * calls back on (AVFrame references are thread-safe). */
+typedef struct LentPair {
+    AVFrame *ref, *dis;
+} LentPair;
+
+static void lent_pair_free(void *opaque)
+{
+    LentPair *p = opaque;
+    av_frame_free(&p->ref);
+    av_frame_free(&p->dis);
+    av_free(p);
+}
+
 /* Hands a frame pair to libvqhip; returns 0 or an AVERROR (logged). */
 static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
 {
@@ -431,7 +446,20 @@ static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
 #endif
     wrap_picture(&r, ref, s);
     wrap_picture(&d, dis, s);
-    err = vq_submit(s->vq, &r, &d);
+    /* The CPU backend reads the planes in place, holding references,
+     * instead of copying every frame for its worker threads. */
+    LentPair *lp = av_mallocz(sizeof(*lp));
+    if (lp) {
+        lp->ref = av_frame_clone(ref);
+        lp->dis = av_frame_clone(dis);
+    }
+    if (!lp || !lp->ref || !lp->dis) {
+        if (lp)
+            lent_pair_free(lp);
+        err = vq_submit(s->vq, &r, &d);
+    } else {
+        err = vq_submit_retained(s->vq, &r, &d, lent_pair_free, lp);
+    }
     return err < 0 ? vq_report(ctx, err, "vq_submit") : 0;
 }
 
