@@ -6,14 +6,18 @@
 #      GPU is present)
 #   3. builds with the NVIDIA kernels (nvcc, sm_90): compile only here
 #   4. builds with address and undefined-behaviour sanitizers and runs the
-#      unit tests and two golden clips under them
-#   5. builds Debian 12's FFmpeg and the newest release with the filter and
+#      unit and golden tests under them
+#   5. reliability (tools/reliability-ci.sh, CPU only): a sanitized FFmpeg
+#      with the filter, its FATE tests and tests/reliability/filter-check.sh
+#      (faults on the fake device), then bounded fuzzing
+#   6. builds Debian 12's FFmpeg and the newest release with the filter and
 #      runs its FATE tests on both
 #
 # Every stage runs even when an earlier one had failing tests, so that the
 # end shows all results: each test's result is collected (meson's
 # testlog.json after each meson test run; FATE's per-test .rep files for the
-# tests make announced with "TEST"), and the last line is
+# tests make announced with "TEST"; each check tools/reliability-ci.sh
+# reports), and the last line is
 #   N passed, N failed, N skipped
 # preceded by the names of every skipped and failed test. A stage whose
 # build fails counts as one failure and its tests do not run; only a
@@ -94,23 +98,32 @@ if { [ -d build-san ] || meson setup build-san -Dhip_platform=none \
         -Dbuildtype=debugoptimized; } && ninja -C build-san; then
     export ASAN_OPTIONS=detect_leaks=1
     export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    export VQHIP_MODEL_DIR="${VQHIP_MODEL_DIR:-$PWD/../shared/models}"
     rm -f build-san/meson-logs/testlog.json
-    meson test -C build-san --print-errorlogs --suite unit
+    # the unit tests and every golden test (all clips) under the sanitizers
+    meson test -C build-san --print-errorlogs --suite unit --suite golden
     meson_results san build-san
-    # two golden clips (the clips made by the AMD build's golden test)
-    for clip in g07 g08; do
-        tests/golden/run_golden.sh "${VQHIP_GOLDEN_DIR:-../shared/golden}" \
-            build/tests/golden-clips build-san/tests/golden_check --clip "$clip"
-        case $? in
-        0) record pass "san: golden $clip" ;;
-        77) record skip "san: golden $clip" "no golden set" ;;
-        *) record fail "san: golden $clip" ;;
-        esac
-    done
     unset ASAN_OPTIONS UBSAN_OPTIONS
 else
     record fail "san: build"
 fi
+
+step "reliability: FATE and hostile use of the filter under sanitizers, fuzzing"
+# tools/reliability-ci.sh prints one "reliability: ok|FAIL NAME" line per
+# check; each is one result here.
+rel=$(mktemp "${TMPDIR:-/tmp}/vqhip-reliability.XXXXXX")
+{ tools/reliability-ci.sh 2>&1; echo "reliability-ci exited $?"; } | tee "$rel"
+rel_status=$(sed -n 's/^reliability-ci exited //p' "$rel")
+sed -n 's/^reliability: ok  *//p' "$rel" | while IFS= read -r name; do
+    record pass "reliability: $name"
+done
+sed -n 's/^reliability: FAIL  *//p' "$rel" | while IFS= read -r name; do
+    record fail "reliability: $name"
+done
+if [ "${rel_status:-1}" -ne 0 ] && ! grep -q '^reliability: FAIL ' "$rel"; then
+    record fail "reliability: tools/reliability-ci.sh" "exited ${rel_status:-?}"
+fi
+rm -f "$rel"
 
 step "FFmpeg filter: Debian 12's FFmpeg 5.1 and the newest release, FATE"
 for series in debian newest; do

@@ -4,7 +4,8 @@
 # --cpumask 255) on the same frames as raw video, and for the passthrough
 # test the distorted input alone. See fate/vqhip.mak for the mapping.
 #
-# Usage: fate/make-refs.sh PATH/TO/ffmpeg [PATH/TO/libvmaf/tools/vmaf]
+# Usage: [S2_TOOL=PATH/TO/libjxl/ssimulacra2] fate/make-refs.sh PATH/TO/ffmpeg
+#        [PATH/TO/libvmaf/tools/vmaf]
 # The ffmpeg needs the lavfi filters testsrc2, split, avgblur, format, scale,
 # extractplanes, psnr and metadata, the rawvideo and framecrc muxers
 # (tools/build-ffmpeg.sh builds one). Without the vmaf tool, the references
@@ -196,9 +197,73 @@ else
     echo "make-refs: no vmaf tool given: SpEED, motion_v2 and CAMBI references left as they are" >&2
 fi
 
+# ssimulacra2: libjxl's own ssimulacra2 tool (S2_TOOL=path, built outside
+# this repository) on zscale's RGB of the refcmp_metadata frames (made by
+# the ffmpeg under test), converted with the colour description setparams
+# gives them (chroma siting unspecified: left, zscale's default) by an
+# ffmpeg with zscale (ZSCALE_FFMPEG, default: ffmpeg on PATH, e.g.
+# Debian's), as 32-bit float clipped to [0,1] in PFM files (libjxl reads
+# them as sRGB), as tests/ssimulacra2/make_ref.sh makes its libjxl_float.
+s2_pfm() { # RAW_GBRPF32 W H PREFIX
+    python3 - "$@" <<'PY'
+import array, sys
+src, w, h, prefix = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+n = w * h
+data = open(src, 'rb').read()
+for f in range(len(data) // (12 * n)):
+    gbr = []
+    for p in range(3):
+        a = array.array('f')
+        a.frombytes(data[(3 * f + p) * 4 * n:(3 * f + p + 1) * 4 * n])
+        if sys.byteorder != 'little':
+            a.byteswap()
+        gbr.append(array.array('f', (0.0 if v < 0.0 else 1.0 if v > 1.0 else v
+                                     for v in a)))
+    g, b, r = gbr
+    with open('%s%d.pfm' % (prefix, f + 1), 'wb') as o:
+        o.write(b'PF\n%d %d\n%s\n' % (w, h, b'-1.0' if sys.byteorder == 'little' else b'1.0'))
+        row = array.array('f', bytes(12 * w))
+        for y in range(h - 1, -1, -1):
+            row[0::3] = r[y * w:(y + 1) * w]
+            row[1::3] = g[y * w:(y + 1) * w]
+            row[2::3] = b[y * w:(y + 1) * w]
+            o.write(row.tobytes())
+PY
+}
+s2_ref() { # PIXFMT+SETPARAMS RAW_PIXFMT ZSCALE_IN_ARGS OUT
+    s2=$(mktemp -d)
+    "$ffmpeg" -nostdin -loglevel error -auto_conversion_filters \
+        -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=$1,split[ref][tmp];[tmp]avgblur=4[enc]" \
+        -map '[ref]' -f rawvideo -pix_fmt "$2" "$s2/ref.yuv" \
+        -map '[enc]' -f rawvideo -pix_fmt "$2" "$s2/dis.yuv"
+    for k in ref dis; do
+        "${ZSCALE_FFMPEG:-ffmpeg}" -nostdin -loglevel error -f rawvideo -pix_fmt "$2" -s 300x200 \
+            -i "$s2/$k.yuv" -vf "zscale=$3:filter=bilinear:dither=none,format=gbrpf32le" \
+            -f rawvideo "$s2/$k.f32"
+        s2_pfm "$s2/$k.f32" 300 200 "$s2/$k"
+    done
+    for f in 0 1 2 3 4; do
+        printf 'frame:%-4d pts:%-7d pts_time:%d\n' $f $f $f
+        printf 'lavfi.vqhip.ssimulacra2=%.6f\n' \
+            "$("$S2_TOOL" "$s2/ref$((f + 1)).pfm" "$s2/dis$((f + 1)).pfm")"
+        echo "lavfi.vqhip.backend=cpu"
+    done > "$4"
+    rm -rf "$s2"
+}
+if [ -n "${S2_TOOL:-}" ]; then
+    s2_ref "yuv420p,setparams=colorspace=bt709:range=tv" yuv420p \
+        "matrixin=709:rangein=limited:chromalin=left" \
+        "$refdir/filter-vqhip-ssimulacra2-yuv420p"
+    s2_ref "yuv444p10le,setparams=colorspace=bt2020nc:range=pc" yuv444p10le \
+        "matrixin=2020_ncl:rangein=full" \
+        "$refdir/filter-vqhip-ssimulacra2-yuv444p10"
+else
+    echo "make-refs: no S2_TOOL (libjxl's ssimulacra2): ssimulacra2 references left as they are" >&2
+fi
+
 # The GPU tests compare with the same values; only the backend differs.
 for t in psnr-yuv420p psnr-yuv422p10 psnr-yuv444p12 psnr-gray16 float-psnr-gray psnr-subsample psnr-yuv420p10 motion vmaf \
-         float-yuv420p float-yuv422p10 vmaf-float; do
+         float-yuv420p float-yuv422p10 vmaf-float ssimulacra2-yuv420p ssimulacra2-yuv444p10; do
     sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
         "$refdir/filter-vqhip-$t" > "$refdir/filter-vqhip-hip-$t"
 done

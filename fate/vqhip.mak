@@ -151,6 +151,32 @@ FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
                           WRAPPED_AVFRAME_ENCODER                         \
                           NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_REFCMP-yes)
 
+# ssimulacra2: the frames carry their colour description (setparams), which
+# the filter hands to the library. References: libjxl's ssimulacra2 tool on
+# zscale's float RGB of the same frames (fate/make-refs.sh). The metric's
+# tolerance against libjxl is 0.01 absolute; these scores lie between -54
+# and -39 (avgblur=4 is a strong blur), so 0.01 is a relative 2.5e-4.
+VQHIP_S2_FUZZ = 0.00025
+VQHIP_S2_420 = yuv420p,setparams=colorspace=bt709:range=tv
+VQHIP_S2_444 = yuv444p10le,setparams=colorspace=bt2020nc:range=pc
+
+FATE_VQHIP_S2-yes += fate-filter-vqhip-ssimulacra2-yuv420p
+fate-filter-vqhip-ssimulacra2-yuv420p: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=ssimulacra2" $(VQHIP_S2_420) $(VQHIP_S2_FUZZ)
+
+FATE_VQHIP_S2-yes += fate-filter-vqhip-ssimulacra2-yuv444p10
+fate-filter-vqhip-ssimulacra2-yuv444p10: CMD = refcmp_metadata "$(VQHIP_CPU):feature=name=ssimulacra2" $(VQHIP_S2_444) $(VQHIP_S2_FUZZ)
+
+# The same yuv420p frames repacked as NV12 (same samples, same tags).
+FATE_VQHIP_S2-yes += fate-filter-vqhip-ssimulacra2-nv12
+fate-filter-vqhip-ssimulacra2-nv12: CMD = vqhip_refcmp_after "$(VQHIP_CPU):feature=name=ssimulacra2" $(VQHIP_S2_420) scale,format=nv12 $(VQHIP_S2_FUZZ)
+fate-filter-vqhip-ssimulacra2-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-ssimulacra2-yuv420p
+
+FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
+                          AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER      \
+                          SETPARAMS_FILTER METADATA_FILTER                \
+                          WRAPPED_AVFRAME_ENCODER                         \
+                          NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_S2-yes)
+
 VQHIP_PASSTHROUGH = framecrc -lavfi "testsrc2=size=300x200:rate=1:duration=5,format=yuv420p,split[ref][tmp];[tmp]avgblur=4[dis];[dis][ref]$(1)"
 
 FATE_VQHIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER      \
@@ -313,6 +339,24 @@ FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               EXTRACTPLANES_FILTER METADATA_FILTER        \
                               WRAPPED_AVFRAME_ENCODER                     \
                               NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_HIP_REFCMP-yes)
+
+FATE_VQHIP_HIP_S2-yes += fate-filter-vqhip-hip-ssimulacra2-yuv420p
+fate-filter-vqhip-hip-ssimulacra2-yuv420p: CMD = refcmp_metadata "$(VQHIP_HIP):feature=name=ssimulacra2" $(VQHIP_S2_420) $(VQHIP_S2_FUZZ)
+fate-filter-vqhip-hip-ssimulacra2-yuv420p: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-ssimulacra2-yuv420p
+
+FATE_VQHIP_HIP_S2-yes += fate-filter-vqhip-hip-ssimulacra2-yuv444p10
+fate-filter-vqhip-hip-ssimulacra2-yuv444p10: CMD = refcmp_metadata "$(VQHIP_HIP):depth=1:feature=name=ssimulacra2" $(VQHIP_S2_444) $(VQHIP_S2_FUZZ)
+fate-filter-vqhip-hip-ssimulacra2-yuv444p10: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-ssimulacra2-yuv444p10
+
+FATE_VQHIP_HIP_S2-yes += fate-filter-vqhip-hip-ssimulacra2-nv12
+fate-filter-vqhip-hip-ssimulacra2-nv12: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=ssimulacra2" $(VQHIP_S2_420) scale,format=nv12 $(VQHIP_S2_FUZZ)
+fate-filter-vqhip-hip-ssimulacra2-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-ssimulacra2-yuv420p
+
+FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
+                              AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \
+                              SETPARAMS_FILTER METADATA_FILTER            \
+                              WRAPPED_AVFRAME_ENCODER                     \
+                              NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_HIP_S2-yes)
 
 # CUDA frames (hwupload_cuda to one device): libvqhip reads them on the GPU
 # without a copy through the host; same references.

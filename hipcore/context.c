@@ -220,6 +220,27 @@ static int fex_create(VqContext *ctx, const VqSpec *spec, VqFex **out)
     return 0;
 }
 
+bool vq_fex_needed_by_model(const VqContext *ctx, const VqFex *fex)
+{
+    for (unsigned i = 0; i < ctx->n_model; i++)
+        for (unsigned j = 0; j < vq_model_input_count(ctx->model[i]); j++) {
+            const char *spec, *output;
+            vq_model_input(ctx->model[i], j, &spec, &output);
+            for (unsigned k = 0; k < fex->n_outputs; k++)
+                if (!strcmp(fex->out_name[k], output))
+                    return true;
+        }
+    return false;
+}
+
+void vq_fex_drop(VqContext *ctx, unsigned i)
+{
+    fex_free(ctx->fex[i]);
+    memmove(&ctx->fex[i], &ctx->fex[i + 1],
+            (ctx->n_fex - i - 1) * sizeof(ctx->fex[0]));
+    ctx->n_fex--;
+}
+
 static int same_options(const VqFex *a, const VqFex *b)
 {
     for (const VqOption *o = a->desc->options; o && o->name; o++) {
@@ -228,6 +249,32 @@ static int same_options(const VqFex *a, const VqFex *b)
             return 0;
     }
     return 1;
+}
+
+/* Whether output `name` is written by an extractor other than `self` or by
+ * a model; names the writer in *who. */
+static bool output_taken(const VqContext *ctx, const VqFex *self,
+                         const VqModel *self_model, const char *name,
+                         const char **who)
+{
+    for (unsigned i = 0; i < ctx->n_fex; i++) {
+        const VqFex *o = ctx->fex[i];
+        for (unsigned k = 0; o != self && k < o->n_outputs; k++)
+            if (!strcmp(o->out_name[k], name)) {
+                *who = o->desc->name;
+                return true;
+            }
+    }
+    for (unsigned i = 0; i < ctx->n_model; i++) {
+        const VqModel *m = ctx->model[i];
+        for (unsigned k = 0; m != self_model && k < vq_model_output_count(m);
+             k++)
+            if (!strcmp(vq_model_output_name(m, k), name)) {
+                *who = vq_model_name(m);
+                return true;
+            }
+    }
+    return false;
 }
 
 /* Adds an extractor, or finds the identical one already selected. */
@@ -257,6 +304,20 @@ static int use_feature(VqContext *ctx, const char *text, VqFex **found)
     if (ctx->n_fex == VQ_MAX_FEX) {
         fex_free(fex);
         return vq_fail(&ctx->err, VQ_EINVAL, "too many features");
+    }
+    /* Two writers of one output would overwrite each other's values. */
+    for (unsigned k = 0; k < fex->n_outputs; k++) {
+        const char *who;
+        if (!output_taken(ctx, fex, NULL, fex->out_name[k], &who))
+            continue;
+        err = vq_fail(&ctx->err, VQ_EINVAL, "'%s' writes '%s', which %s%s "
+                      "already writes (selected with other options that do "
+                      "not change the output's name): select it once, or with "
+                      "options that name its outputs apart", text,
+                      fex->out_name[k], strcmp(who, fex->desc->name) ?
+                      "model or feature " : "feature ", who);
+        fex_free(fex);
+        return err;
     }
     fex->order = ctx->n_fex;
     ctx->fex[ctx->n_fex++] = fex;
@@ -312,6 +373,16 @@ int vq_use_model(VqContext *ctx, const char *spec)
             snprintf(why, sizeof(why), "%s", ctx->err.msg);
             vq_fail(&ctx->err, err, "model '%s' input '%s': %s",
                     vq_model_name(m), output, why);
+            vq_model_close(&m);
+            return err;
+        }
+    }
+    for (unsigned k = 0; k < vq_model_output_count(m); k++) {
+        const char *who, *name = vq_model_output_name(m, k);
+        if (output_taken(ctx, NULL, m, name, &who)) {
+            err = vq_fail(&ctx->err, VQ_EINVAL, "model '%s' writes '%s', "
+                          "which %s already writes: give the model another "
+                          "name=", vq_model_name(m), name, who);
             vq_model_close(&m);
             return err;
         }
@@ -414,92 +485,4 @@ int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt)
         }
     }
     return VQ_EINVAL;
-}
-
-void *vq_host_alloc(VqContext *ctx, size_t size)
-{
-    if (!ctx || !size)
-        return NULL;
-    struct VqHostBuf *list = realloc(ctx->host_buf,
-                                     (ctx->n_host_buf + 1) * sizeof(*list));
-    if (!list) {
-        vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
-        return NULL;
-    }
-    ctx->host_buf = list;
-    struct VqHostBuf *b = &list[ctx->n_host_buf];
-    b->size = size;
-    b->pinned = ctx->gpu != NULL;
-    if (b->pinned) {
-        void *p = NULL;
-        if (vq_gpu_host_alloc(ctx->gpu, &p, size, "pinned picture buffer"))
-            return NULL;
-        b->ptr = p;
-    } else {
-        b->ptr = aligned_alloc(64, (size + 63) & ~(size_t)63);
-        if (!b->ptr) {
-            vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
-            return NULL;
-        }
-    }
-    ctx->n_host_buf++;
-    return b->ptr;
-}
-
-void vq_host_free(VqContext *ctx, void *ptr)
-{
-    if (!ctx || !ptr)
-        return;
-    for (unsigned i = 0; i < ctx->n_host_buf; i++) {
-        struct VqHostBuf *b = &ctx->host_buf[i];
-        if (b->ptr != ptr)
-            continue;
-        if (b->pinned)
-            vq_gpu_host_free(ctx->gpu, ptr);
-        else
-            free(ptr);
-        ctx->host_buf[i] = ctx->host_buf[--ctx->n_host_buf];
-        return;
-    }
-}
-
-bool vq_in_host_buf(const VqContext *ctx, const void *p, size_t len)
-{
-    const uint8_t *a = p;
-    for (unsigned i = 0; i < ctx->n_host_buf; i++) {
-        const struct VqHostBuf *b = &ctx->host_buf[i];
-        if (b->pinned && a >= b->ptr && len <= b->size &&
-            (size_t)(a - b->ptr) <= b->size - len)
-            return true;
-    }
-    return false;
-}
-
-int vq_import_dmabuf(VqContext *ctx, int fd, size_t size, VqImport **imp,
-                     void **dev)
-{
-    if (!ctx || !imp || !dev)
-        return VQ_EINVAL;
-    *imp = NULL;
-    *dev = NULL;
-    if (!ctx->gpu)
-        return vq_fail(&ctx->err, VQ_EUNSUPPORTED,
-                       "importing frames needs the GPU backend");
-    if (fd < 0 || !size)
-        return vq_fail(&ctx->err, VQ_EINVAL, "bad dma-buf (fd %d, %zu bytes)",
-                       fd, size);
-    void *handle = NULL;
-    int err = vq_gpu_import_dmabuf(ctx->gpu, fd, size, &handle, dev);
-    if (!err)
-        *imp = handle;
-    return err;
-}
-
-void vq_import_release(VqContext *ctx, VqImport **imp)
-{
-    if (!ctx || !imp || !*imp)
-        return;
-    if (ctx->gpu)
-        vq_gpu_release_import(ctx->gpu, *imp);
-    *imp = NULL;
 }

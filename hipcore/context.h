@@ -18,6 +18,10 @@
 #define VQ_MAX_FEX 64
 #define VQ_MAX_MODELS 16
 #define VQ_MAX_DEPTH 16
+/* Frames before those in flight whose host copies are kept for temporal
+ * extractors' CPU state (motion: 2). */
+#define VQ_MAX_HISTORY 4
+#define VQ_MAX_SLOTS (VQ_MAX_DEPTH + VQ_MAX_HISTORY)
 
 struct VqContext {
     VqConfig cfg;
@@ -34,6 +38,8 @@ struct VqContext {
     bool started;       /* first picture seen, extractors initialized */
     bool failed;        /* a GPU or extractor error: the run cannot go on */
     bool flushed;
+    bool color_warned;  /* a later pair's colour description differed */
+    bool color_pending; /* vq_configure: the first pair gives the colour */
     unsigned n_submitted;
     unsigned n_ready;   /* frames whose outputs (models included) are final */
     unsigned n_delivered;
@@ -63,6 +69,19 @@ struct VqContext {
     VqScore *frame_scores;
     unsigned frame_scores_cap;
     char backend_name[16];
+
+    /* A GPU fault: frames from fallback_frame on ran on the CPU. */
+    bool fell_back;
+    unsigned fallback_frame;
+    char fallback_reason[VQ_ERR_MSG_SIZE];
+    /* verify= (verify.c) */
+    unsigned n_verified, n_verify_mismatch, n_verify_values;
+    bool verify_warned;
+    struct VqVerifyBuf {
+        void *acc, *scratch, *pix;
+        size_t acc_size, scratch_size, pix_size;
+    } vbuf;
+    char incomplete[256]; /* vq_set_incomplete's reason */
 };
 
 /* Logs through the configured callback (or stderr). */
@@ -80,9 +99,51 @@ static inline bool vq_fex_runs_on(const VqContext *ctx, const VqFex *fex,
 /* Whether [p, p + len) lies in one of vq_host_alloc's pinned buffers. */
 bool vq_in_host_buf(const VqContext *ctx, const void *p, size_t len);
 
+/* fallback.c: after a device error (VQ_EDEVICE) on the GPU side, moves
+ * every GPU extractor to the CPU and recomputes the frames in flight from
+ * their held host copies (or fails: strict=1, frames without copies). */
+int vq_fallback(VqContext *ctx);
+/* Releases fex's GPU side (pipeline.c). */
+void vq_fex_gpu_close(VqContext *ctx, VqFex *fex);
+
+/* verify.c: finalizes GPU extractor fex's record of a slot marked for
+ * verification after comparing it with the CPU's (the CPU's is used on a
+ * mismatch). */
+int vq_verify_finalize(VqContext *ctx, VqFex *fex, VqSlot *slot,
+                       const void *gpu_acc);
+void vq_verify_free(VqContext *ctx);
+/* The slot of the ring holding frame `index` with its host copy, or NULL. */
+VqSlot *vq_held_slot(VqContext *ctx, unsigned index);
+
+/* context.c: whether a model reads one of fex's outputs; removes
+ * extractor i (before the run starts). */
+bool vq_fex_needed_by_model(const VqContext *ctx, const VqFex *fex);
+void vq_fex_drop(VqContext *ctx, unsigned i);
+
+/* gpu_frames.c: the GPU side of the frame flow. */
+bool vq_fex_has_gpu(const VqContext *ctx, const VqFex *fex);
+int vq_gpu_submit(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
+                  unsigned index, bool device, VqStream producer);
+/* Reads back one slot's results (waiting for them) and finalizes them. */
+int vq_gpu_collect_slot(VqContext *ctx, VqSlot *slot);
+/* Busy slots, oldest first; returns their count. */
+unsigned vq_gpu_in_flight(const VqContext *ctx, VqSlot **out);
+/* Host copies of device pictures for the extractors that run on the CPU. */
+int vq_download_frames(VqContext *ctx, VqStream producer, const VqFrame *dref,
+                       const VqFrame *ddis, VqFrame *href, VqFrame *hdis);
+
 /* pipeline.c */
-int vq_pipeline_start(VqContext *ctx, const VqPicture *ref);
+int vq_pipeline_start(VqContext *ctx, const VqPicture *ref,
+                      const VqPicture *dis);
 void vq_pipeline_stop(VqContext *ctx);
+
+/* log_order.c: the models' outputs ranked after every extractor's. */
+int vq_log_rank_models(VqContext *ctx);
+
+/* pipeline_color.c: for each valid pair before it is scored. After
+ * vq_configure, the first pair's colour description becomes the run's;
+ * a later change is warned about once. */
+int vq_color_pair(VqContext *ctx, const VqPicture *ref, const VqPicture *dis);
 
 /* Seconds between the first submit and the last frame received. */
 double vq_run_seconds(const VqContext *ctx);

@@ -18,6 +18,7 @@ typedef struct CpuJob {
 
 struct CpuSlot {
     unsigned index;
+    uint64_t mask;              /* extractors computing this frame */
     uint8_t *pix;               /* owned copy of the planes CPU extractors read */
     VqFrame ref, dis;           /* own_ref, own_dis, or the caller's (lent) */
     VqFrame own_ref, own_dis;   /* views of pix */
@@ -74,9 +75,11 @@ void vq_cpu_close(VqCpuRun **prun)
     *prun = NULL;
 }
 
+/* Copies hold the stored planes (FFmpeg's rounded-up chroma), so an
+ * extractor may read the chroma column/row that the scored size drops. */
 static size_t plane_row(const VqFormat *fmt, unsigned p)
 {
-    return (size_t)fmt->w[p] * fmt->bytes_per_sample;
+    return (size_t)fmt->sw[p] * fmt->bytes_per_sample;
 }
 
 static int slot_open(VqCpuRun *run, CpuSlot *s)
@@ -86,7 +89,7 @@ static int slot_open(VqCpuRun *run, CpuSlot *s)
     for (unsigned k = 0; k < 2; k++)
         for (unsigned p = 0; p < fmt->n_planes; p++)
             if (run->planes & (1u << p))
-                total += VQ_ALIGN(plane_row(fmt, p) * fmt->h[p], 64);
+                total += VQ_ALIGN(plane_row(fmt, p) * fmt->sh[p], 64);
     s->pix = malloc(total ? total : 1);
     s->acc = malloc(run->acc_size ? run->acc_size : 1);
     if (!s->pix || !s->acc)
@@ -101,7 +104,7 @@ static int slot_open(VqCpuRun *run, CpuSlot *s)
             f->plane[p].stride = (ptrdiff_t)plane_row(fmt, p);
             f->plane[p].w = fmt->w[p];
             f->plane[p].h = fmt->h[p];
-            off += VQ_ALIGN(plane_row(fmt, p) * fmt->h[p], 64);
+            off += VQ_ALIGN(plane_row(fmt, p) * fmt->sh[p], 64);
         }
     }
     return 0;
@@ -171,8 +174,10 @@ int vq_cpu_open(VqCpuRun **prun, VqContext *ctx)
     return 0;
 }
 
-/* The pool worker running on this thread (0 without a pool). */
+/* The pool worker running on this thread (0 without a pool), and the
+ * extractor whose CPU-run job it is running (NULL outside one). */
 static _Thread_local unsigned tl_worker;
+static _Thread_local const VqFex *tl_fex;
 
 typedef struct PartJob {
     VqFexPartFn fn;
@@ -189,8 +194,10 @@ static void run_part(void *arg, unsigned part, unsigned worker)
 int vq_fex_parallel(VqFex *fex, unsigned n, VqFexPartFn fn, void *arg)
 {
     VqCpuRun *run = fex->cpu;
-    if (!run) {
-        /* an extractor driven without a context (tests) */
+    if (!run || tl_fex != fex) {
+        /* an extractor driven outside its CPU run's jobs (tests without a
+         * context, the fake device, verify=, a fallback's warm-up): the
+         * parts run here, one after the other, on scratch of their own */
         size_t size = VQ_ALIGN(fex->part_scratch_size ? fex->part_scratch_size : 1,
                                64);
         void *scratch = aligned_alloc(64, size);
@@ -208,7 +215,8 @@ int vq_fex_parallel(VqFex *fex, unsigned n, VqFexPartFn fn, void *arg)
 
 unsigned vq_fex_threads(const VqFex *fex)
 {
-    return fex->cpu ? fex->cpu->n_workers : 1;
+    /* outside its CPU run's jobs an extractor takes its whole-frame path */
+    return fex->cpu && tl_fex == fex ? fex->cpu->n_workers : 1;
 }
 
 static void run_job(void *arg, unsigned worker)
@@ -227,9 +235,11 @@ static void run_job(void *arg, unsigned worker)
     }
     uint8_t *acc = s->acc + fex->acc_off;
     memset(acc, 0, fex->acc_size);
+    tl_fex = fex;
     s->err[job->fex] = fex->desc->cpu_run(
         fex, &s->ref, &s->dis, s->index, acc,
         run->scratch[job->fex * run->n_workers + worker]);
+    tl_fex = NULL;
     if (temporal) {
         pthread_mutex_lock(&run->order_lock);
         run->next_index[job->fex] = s->index + 1;
@@ -246,7 +256,7 @@ static int finalize_slot(VqCpuRun *run, CpuSlot *s)
     VqContext *ctx = run->ctx;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
-        if (fex->on_gpu)
+        if (fex->on_gpu || !(s->mask >> i & 1))
             continue;
         if (vq_fex_runs_on(ctx, fex, s->index)) {
             if (s->err[i])
@@ -289,27 +299,72 @@ static void copy_frame(VqCpuRun *run, VqFrame *dst, const VqFrame *src)
         }
         uint8_t *d = (uint8_t *)dst->plane[p].data;
         const uint8_t *sp = src->plane[p].data;
-        for (unsigned y = 0; y < fmt->h[p]; y++)
+        for (unsigned y = 0; y < fmt->sh[p]; y++)
             memcpy(d + y * row, sp + (ptrdiff_t)y * src->plane[p].stride, row);
     }
 }
 
-int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
-                  unsigned index, void (*release)(void *), void *opaque,
-                  bool *taken)
+void vq_cpu_set_next(VqCpuRun *run, unsigned i, unsigned index)
+{
+    run->next_index[i] = index;
+}
+
+int vq_cpu_warm(VqCpuRun *run, unsigned i, const VqFrame *ref,
+                const VqFrame *dis, unsigned index)
+{
+    CpuSlot *s = &run->slot[0];
+    VqFex *fex = run->ctx->fex[i];
+    if (run->owned) {
+        s->ref = s->own_ref;
+        s->dis = s->own_dis;
+        copy_frame(run, &s->ref, ref);
+        copy_frame(run, &s->dis, dis);
+    } else {
+        s->ref = *ref;
+        s->dis = *dis;
+    }
+    s->release = NULL;
+    uint8_t *acc = s->acc + fex->acc_off;
+    memset(acc, 0, fex->acc_size);
+    int err = fex->desc->cpu_run(fex, &s->ref, &s->dis, index, acc,
+                                 run->scratch[i * run->n_workers]);
+    run->next_index[i] = index + 1;
+    return err;
+}
+
+/* Whether extractor i is in mask and computes frame index on the CPU. */
+static bool job_runs(VqCpuRun *run, unsigned i, unsigned index, uint64_t mask)
 {
     VqContext *ctx = run->ctx;
-    *taken = false;
+    return (mask >> i & 1) && !ctx->fex[i]->on_gpu &&
+           vq_fex_runs_on(ctx, ctx->fex[i], index);
+}
+
+static int submit_masked(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
+                         unsigned index, uint64_t mask,
+                         void (*release)(void *), void *opaque, bool *taken)
+{
+    VqContext *ctx = run->ctx;
+    bool frames = ref && dis;
+    unsigned n_jobs = 0;
+    for (unsigned i = 0; i < ctx->n_fex; i++)
+        n_jobs += job_runs(run, i, index, mask);
+    if (!frames && n_jobs)
+        return vq_fail(&ctx->err, VQ_ESTATE, "frame %u has no pixels", index);
     if (!run->any) {
         for (unsigned i = 0; i < ctx->n_fex; i++)
-            if (!ctx->fex[i]->on_gpu)
+            if (!ctx->fex[i]->on_gpu && (mask >> i & 1))
                 ctx->fex[i]->n_finalized++;
         return 0;
     }
     if (!run->pool) {
         CpuSlot *s = &run->slot[0];
         s->index = index;
-        if (run->owned) {
+        s->mask = mask;
+        s->release = NULL;
+        if (!frames) {
+            /* nothing to compute: only the frame count moves */
+        } else if (run->owned) {
             s->ref = s->own_ref;
             s->dis = s->own_dis;
             copy_frame(run, &s->ref, ref);
@@ -318,11 +373,9 @@ int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
             s->ref = *ref;
             s->dis = *dis;
         }
-        s->release = NULL;
         for (unsigned i = 0; i < ctx->n_fex; i++) {
-            VqFex *fex = ctx->fex[i];
             s->err[i] = 0;
-            if (fex->on_gpu || !vq_fex_runs_on(ctx, fex, index))
+            if (!job_runs(run, i, index, mask))
                 continue;
             CpuJob job = { run, s, i };
             run_job(&job, 0);
@@ -340,13 +393,10 @@ int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
     }
     CpuSlot *s = &run->slot[run->n_queued % run->n_slots];
     s->index = index;
+    s->mask = mask;
     s->release = NULL;
-    unsigned n_jobs = 0;
-    for (unsigned i = 0; i < ctx->n_fex; i++) {
-        VqFex *fex = ctx->fex[i];
+    for (unsigned i = 0; i < ctx->n_fex; i++)
         s->err[i] = 0;
-        n_jobs += !fex->on_gpu && vq_fex_runs_on(ctx, fex, index);
-    }
     if (release && n_jobs && !vq_format_converts(&ctx->fmt)) {
         /* lent planes: read in place, given back by the last job */
         s->ref = *ref;
@@ -355,7 +405,7 @@ int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
         s->opaque = opaque;
         atomic_store(&s->jobs_left, n_jobs);
         *taken = true;
-    } else {
+    } else if (frames) {
         s->ref = s->own_ref;
         s->dis = s->own_dis;
         copy_frame(run, &s->ref, ref);
@@ -363,22 +413,35 @@ int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
     }
     run->n_queued++;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
-        VqFex *fex = ctx->fex[i];
-        if (fex->on_gpu || !vq_fex_runs_on(ctx, fex, index))
+        if (!job_runs(run, i, index, mask))
             continue;
         s->job[i] = (CpuJob){ run, s, i };
         if (vq_threadpool_submit(run->pool, &s->group, run_job, &s->job[i])) {
             /* jobs not queued never finish: count them as done */
-            for (unsigned k = i; k < ctx->n_fex; k++) {
-                VqFex *f = ctx->fex[k];
-                if (s->release && !f->on_gpu && vq_fex_runs_on(ctx, f, index) &&
+            for (unsigned k = i; k < ctx->n_fex; k++)
+                if (s->release && job_runs(run, k, index, mask) &&
                     atomic_fetch_sub(&s->jobs_left, 1) == 1)
                     s->release(s->opaque);
-            }
             return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
         }
     }
     return 0;
+}
+
+int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
+                  unsigned index, void (*release)(void *), void *opaque,
+                  bool *taken)
+{
+    *taken = false;
+    return submit_masked(run, ref, dis, index, UINT64_MAX, release, opaque,
+                         taken);
+}
+
+int vq_cpu_submit_mask(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
+                       unsigned index, uint64_t mask)
+{
+    bool taken = false;
+    return submit_masked(run, ref, dis, index, mask, NULL, NULL, &taken);
 }
 
 bool vq_cpu_active(const VqCpuRun *run)

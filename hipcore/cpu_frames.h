@@ -3,13 +3,15 @@
  * frames are in flight: submit copies the planes the CPU extractors read
  * (the caller's memory is not read after vq_submit returns) unless the
  * caller lends them (vq_submit_retained), queues one task per extractor and
- * frame, and frames are finalized in order as their tasks finish. Temporal extractors' tasks run one frame at a time, in order.
+ * frame, and frames are finalized in order as their tasks finish. Temporal
+ * extractors' tasks run one frame at a time, in order.
  * Without a pool everything runs inline on the caller's pictures.
  */
 #ifndef VQHIP_CPU_FRAMES_H
 #define VQHIP_CPU_FRAMES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "picture.h"
 
@@ -26,6 +28,17 @@ void vq_cpu_close(VqCpuRun **run);
 int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
                   unsigned index, void (*release)(void *), void *opaque,
                   bool *taken);
+/* As vq_cpu_submit for the CPU extractors in `mask` (bit i: ctx->fex[i])
+ * only, planes always copied; ref and dis may be NULL when none of them
+ * computes this frame. */
+int vq_cpu_submit_mask(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
+                       unsigned index, uint64_t mask);
+/* Runs extractor i's cpu_run on a frame before the run's first one, for its
+ * temporal state only (no finalize); only before any submit. */
+int vq_cpu_warm(VqCpuRun *run, unsigned i, const VqFrame *ref,
+                const VqFrame *dis, unsigned index);
+/* The next frame temporal extractor i computes (a run opened mid-stream). */
+void vq_cpu_set_next(VqCpuRun *run, unsigned i, unsigned index);
 /* Whether any extractor runs on the CPU. */
 bool vq_cpu_active(const VqCpuRun *run);
 /* Finalizes finished frames in order; with wait, every frame in flight. */

@@ -33,6 +33,11 @@ typedef enum VqExactness {
 enum {
     /* Needs every frame in order (never subsampled). */
     VQ_FEX_TEMPORAL = 1 << 0,
+    /* Reads the pictures' colour description (VqFormat matrix, range,
+     * chroma_loc): init checks it; a change later in the run is warned
+     * about. After vq_configure, init runs again at the first pair with
+     * that pair's description (same layout; docs/EXTRACTORS.md). */
+    VQ_FEX_USES_COLOR = 1 << 1,
 };
 
 #define VQ_FEX_MAX_OUTPUTS 32
@@ -68,7 +73,9 @@ typedef struct VqFexDesc {
                    unsigned index, void *acc_dev);
     void (*gpu_close)(VqFex *fex, struct VqGpu *gpu);
     /* Shared by both backends: accumulator record -> outputs (vq_fex_emit).
-     * Called on one thread, in frame order; may update priv. */
+     * Called on one thread, in frame order; may update priv, but keeps no
+     * state behind pointers (verify= saves and restores priv around dry
+     * runs). */
     int (*finalize)(VqFex *fex, const void *acc, unsigned index);
     /* End of stream: last temporal outputs and aggregates. */
     int (*flush)(VqFex *fex);
@@ -117,7 +124,9 @@ struct VqFex {
 typedef void (*VqFexPartFn)(void *arg, unsigned part, void *scratch);
 int vq_fex_parallel(VqFex *fex, unsigned n, VqFexPartFn fn, void *arg);
 
-/* How many threads vq_fex_parallel's parts can run on (1: no workers). */
+/* How many threads vq_fex_parallel's parts can run on (1: no workers, or
+ * cpu_run called outside the CPU run's jobs: the fake device, verify=, a
+ * fallback's warm-up, where the parts would run one after the other). */
 unsigned vq_fex_threads(const VqFex *fex);
 
 /* Writes output k (index into desc->outputs) of frame `index`. */

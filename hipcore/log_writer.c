@@ -5,9 +5,14 @@
  * tools that read libvmaf logs read these. vqhip adds which backend computed
  * each output: a "vqhip" object in JSON, a <vqhip> element in XML.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "c_locale.h"
 #include "context.h"
@@ -48,6 +53,36 @@ static const VqSeries *series(const VqCollector *c, unsigned j)
     return &c->series[vq_collector_nth(c, j)];
 }
 
+/* Free text (error messages) as a JSON string field / an XML attribute. */
+static void put_json_field(FILE *f, const char *key, const char *text)
+{
+    fprintf(f, "    \"%s\": \"", key);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if ((unsigned char)*p < 0x20)
+            fprintf(f, "\\u%04x", (unsigned char)*p);
+        else
+            fputc(*p, f);
+    }
+    fprintf(f, "\",\n");
+}
+
+static void put_xml_attr(FILE *f, const char *key, const char *text)
+{
+    fprintf(f, " %s=\"", key);
+    for (const char *p = text; *p; p++) {
+        switch (*p) {
+        case '"': fputs("&quot;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        default: fputc((unsigned char)*p < 0x20 ? ' ' : *p, f);
+        }
+    }
+    fputc('"', f);
+}
+
 static unsigned max_frames(const VqContext *ctx)
 {
     return ctx->n_delivered;
@@ -81,8 +116,20 @@ static void write_xml(VqContext *ctx, FILE *f)
     fprintf(f, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n",
             ctx->fmt.w[0], ctx->fmt.h[0]);
     fprintf(f, "  <fyi fps=\"%.2f\" />\n", run_fps(ctx));
-    fprintf(f, "  <vqhip backend=\"%s\" device=\"%s\">\n", ctx->backend_name,
-            vq_device_name(ctx));
+    VqRunInfo ri;
+    vq_run_info(ctx, &ri);
+    fprintf(f, "  <vqhip backend=\"%s\" device=\"%s\" complete=\"%s\"",
+            ctx->backend_name, vq_device_name(ctx), ri.complete ? "true" : "false");
+    if (!ri.complete)
+        put_xml_attr(f, "incomplete", ri.incomplete);
+    if (ri.fell_back) {
+        fprintf(f, " cpu_from_frame=\"%u\"", ri.fallback_frame);
+        put_xml_attr(f, "fallback_reason", ri.fallback_reason);
+    }
+    if (ri.verify)
+        fprintf(f, " verify=\"%u\" verified=\"%u\" mismatches=\"%u\"",
+                ri.verify, ri.verified, ri.mismatches);
+    fprintf(f, ">\n");
     for (unsigned j = 0; j < c->n; j++)
         fprintf(f, "    <output name=\"%s\" backend=\"%s\" />\n",
                 series(c, j)->name, series(c, j)->backend);
@@ -134,8 +181,22 @@ static void write_json(VqContext *ctx, FILE *f)
         fprintf(f, "  \"fps\": %.2f,\n", fps);
     else
         fprintf(f, "  \"fps\": null,\n");
-    fprintf(f, "  \"vqhip\": {\n    \"backend\": \"%s\",\n    \"device\": \"%s\",\n"
-            "    \"outputs\": {", ctx->backend_name, vq_device_name(ctx));
+    VqRunInfo ri;
+    vq_run_info(ctx, &ri);
+    fprintf(f, "  \"vqhip\": {\n    \"backend\": \"%s\",\n    \"device\": \"%s\",\n",
+            ctx->backend_name, vq_device_name(ctx));
+    fprintf(f, "    \"complete\": %s,\n", ri.complete ? "true" : "false");
+    if (!ri.complete)
+        put_json_field(f, "incomplete", ri.incomplete);
+    if (ri.fell_back) {
+        fprintf(f, "    \"cpu_from_frame\": %u,\n", ri.fallback_frame);
+        put_json_field(f, "fallback_reason", ri.fallback_reason);
+    }
+    if (ri.verify)
+        fprintf(f, "    \"verify\": { \"every\": %u, \"frames\": %u, "
+                "\"mismatches\": %u },\n", ri.verify, ri.verified,
+                ri.mismatches);
+    fprintf(f, "    \"outputs\": {");
     for (unsigned j = 0; j < c->n; j++)
         fprintf(f, "%s\n      \"%s\": \"%s\"", j ? "," : "",
                 series(c, j)->name, series(c, j)->backend);
@@ -234,9 +295,34 @@ int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt)
     if (fmt != VQ_LOG_XML && fmt != VQ_LOG_JSON && fmt != VQ_LOG_CSV &&
         fmt != VQ_LOG_SUB)
         return vq_fail(&ctx->err, VQ_EINVAL, "unknown log format %d", (int)fmt);
-    FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-    if (!f)
-        return vq_fail(&ctx->err, VQ_EIO, "cannot write log '%s'", path);
+    /* A log appears whole or not at all: written beside its final name,
+     * flushed to disk, then renamed over it. Paths that are not regular
+     * files (a device such as /dev/stdout, a pipe, a symbolic link) are
+     * written in place: renaming would replace them. */
+    bool to_stdout = !strcmp(path, "-");
+    struct stat st;
+    bool direct = !to_stdout && !lstat(path, &st) && !S_ISREG(st.st_mode);
+    char *tmp = NULL;
+    FILE *f = stdout;
+    if (direct) {
+        f = fopen(path, "w");
+        if (!f)
+            return vq_fail(&ctx->err, VQ_EIO, "cannot write log '%s': %s",
+                           path, strerror(errno));
+    } else if (!to_stdout) {
+        size_t n = strlen(path) + 32;
+        tmp = malloc(n);
+        if (!tmp)
+            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        snprintf(tmp, n, "%s.tmp-%ld", path, (long)getpid());
+        f = fopen(tmp, "w");
+        if (!f) {
+            int e = errno;
+            free(tmp);
+            return vq_fail(&ctx->err, VQ_EIO, "cannot write log '%s': %s",
+                           path, strerror(e));
+        }
+    }
     CLocale loc;
     c_locale_enter(&loc);
     switch (fmt) {
@@ -246,10 +332,27 @@ int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt)
     case VQ_LOG_SUB: write_sub(ctx, f); break;
     }
     c_locale_leave(&loc);
-    int bad = ferror(f);
-    if (f != stdout)
+    int bad = ferror(f), e = errno;
+    if (direct) {
         bad |= fclose(f);
-    else
+        return bad ? vq_fail(&ctx->err, VQ_EIO, "error writing log '%s': %s",
+                             path, strerror(errno ? errno : e)) : 0;
+    }
+    if (to_stdout) {
         bad |= fflush(f);
-    return bad ? vq_fail(&ctx->err, VQ_EIO, "error writing log '%s'", path) : 0;
+        e = errno;
+        return bad ? vq_fail(&ctx->err, VQ_EIO, "error writing the log to "
+                             "standard output: %s", strerror(e)) : 0;
+    }
+    if (!bad && (fflush(f) || fsync(fileno(f))))
+        bad = 1, e = errno;
+    if (fclose(f) && !bad)
+        bad = 1, e = errno;
+    if (!bad && rename(tmp, path))
+        bad = 1, e = errno;
+    if (bad)
+        remove(tmp);
+    free(tmp);
+    return bad ? vq_fail(&ctx->err, VQ_EIO, "error writing log '%s': %s (no "
+                         "log was written)", path, strerror(e)) : 0;
 }

@@ -4,6 +4,10 @@
 
 /* Largest luma side accepted: keeps every size product within 32 bits. */
 #define VQ_MAX_SIDE 16384
+/* Largest stride accepted (16 MiB, 256 times the widest row): the library
+ * cannot see how large the caller's buffers are, but no real picture has
+ * rows this far apart, and it keeps stride * rows far from overflowing. */
+#define VQ_MAX_STRIDE ((ptrdiff_t)1 << 24)
 
 const char *vq_pix_fmt_name(VqPixFmt fmt)
 {
@@ -65,13 +69,35 @@ int vq_format_from_picture(VqFormat *fmt, const VqPicture *pic,
     fmt->n_planes = sub == VQ_PIX_FMT_GRAY ? 1 : 3;
     fmt->ss_x = sub == VQ_PIX_FMT_420 || sub == VQ_PIX_FMT_422;
     fmt->ss_y = sub == VQ_PIX_FMT_420;
-    fmt->w[0] = pic->w;
-    fmt->h[0] = pic->h;
+    fmt->w[0] = fmt->sw[0] = pic->w;
+    fmt->h[0] = fmt->sh[0] = pic->h;
     for (unsigned p = 1; p < fmt->n_planes; p++) {
         fmt->w[p] = pic->w >> fmt->ss_x;
         fmt->h[p] = pic->h >> fmt->ss_y;
+        fmt->sw[p] = (pic->w + fmt->ss_x) >> fmt->ss_x;
+        fmt->sh[p] = (pic->h + fmt->ss_y) >> fmt->ss_y;
+    }
+    return vq_format_set_color(fmt, pic, pic);
+}
+
+/* Copied as given: only extractors that read it (VQ_FEX_USES_COLOR) check
+ * it, so callers that leave it uninitialised lose nothing elsewhere. */
+int vq_format_set_color(VqFormat *fmt, const VqPicture *ref,
+                        const VqPicture *dis)
+{
+    const VqPicture *pic[2] = { ref, dis ? dis : ref };
+    for (unsigned k = 0; k < 2; k++) {
+        fmt->matrix[k] = pic[k]->matrix;
+        fmt->range[k] = pic[k]->range;
+        fmt->chroma_loc[k] = pic[k]->chroma_loc;
     }
     return 0;
+}
+
+int vq_color_differs(const VqFormat *fmt, unsigned k, const VqPicture *pic)
+{
+    return pic->matrix != fmt->matrix[k] || pic->range != fmt->range[k] ||
+           pic->chroma_loc != fmt->chroma_loc[k];
 }
 
 int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
@@ -104,6 +130,11 @@ int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
             return vq_fail(e, VQ_EINVAL,
                            "%s picture: plane %u stride %td is smaller than "
                            "its row (%zu bytes)", which, p, pic->stride[p], row);
+        if (pic->stride[p] > VQ_MAX_STRIDE)
+            return vq_fail(e, VQ_EINVAL,
+                           "%s picture: plane %u stride %td is beyond the "
+                           "limit (%td bytes)", which, p, pic->stride[p],
+                           VQ_MAX_STRIDE);
         if (fmt->bytes_per_sample == 2 &&
             (((uintptr_t)pic->data[p] | (uintptr_t)pic->stride[p]) & 1))
             return vq_fail(e, VQ_EINVAL,
@@ -119,7 +150,7 @@ int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
 
 size_t vq_raw_row_bytes(const VqFormat *fmt, unsigned p)
 {
-    return (size_t)fmt->w[p] * fmt->bytes_per_sample *
+    return (size_t)fmt->sw[p] * fmt->bytes_per_sample *
            (p && fmt->semiplanar ? 2 : 1);
 }
 
@@ -132,16 +163,16 @@ void vq_frame_convert_plane(const VqFormat *fmt, const VqFrame *raw,
     unsigned first = p == 2 && fmt->semiplanar ? 1 : 0;
     unsigned sh = fmt->msb_shift;
     const VqPlane *s = &raw->plane[src_p];
-    for (unsigned y = 0; y < fmt->h[p]; y++) {
+    for (unsigned y = 0; y < fmt->sh[p]; y++) {
         const uint8_t *row = s->data + (ptrdiff_t)y * s->stride;
         uint8_t *out = dst + (size_t)y * dst_stride;
         if (fmt->bytes_per_sample == 1) {
-            for (unsigned x = 0; x < fmt->w[p]; x++)
+            for (unsigned x = 0; x < fmt->sw[p]; x++)
                 out[x] = row[x * step + first];
         } else {
             const uint16_t *r16 = (const uint16_t *)(const void *)row;
             uint16_t *o16 = (uint16_t *)(void *)out;
-            for (unsigned x = 0; x < fmt->w[p]; x++)
+            for (unsigned x = 0; x < fmt->sw[p]; x++)
                 o16[x] = (uint16_t)(r16[x * step + first] >> sh);
         }
     }

@@ -21,7 +21,13 @@ typedef struct VqFormat {
     unsigned bytes_per_sample; /* 1 or 2 */
     unsigned n_planes;         /* 1 for GRAY, else 3 */
     unsigned w[3], h[3];       /* scored size of each plane */
+    unsigned sw[3], sh[3];     /* stored size (FFmpeg's (w+1)>>1 chroma): what
+                                  the core's plane copies hold */
     unsigned ss_x, ss_y;       /* chroma subsampling shifts */
+    /* Colour description of the first pair: [0] reference, [1] distorted. */
+    VqMatrix matrix[2];
+    VqRange range[2];
+    VqChromaLoc chroma_loc[2];
 } VqFormat;
 
 /* Whether pictures of this format must be converted (deinterleaved,
@@ -57,6 +63,11 @@ enum {
 /* Fills fmt from a picture; checks the pixel format, depth and size. */
 int vq_format_from_picture(VqFormat *fmt, const VqPicture *pic,
                            const char *which, VqErrBuf *e);
+/* Sets fmt's colour description from the first pair (unchecked). */
+int vq_format_set_color(VqFormat *fmt, const VqPicture *ref,
+                        const VqPicture *dis);
+/* Nonzero when pic's colour description differs from fmt's entry k. */
+int vq_color_differs(const VqFormat *fmt, unsigned k, const VqPicture *pic);
 /* Checks that pic matches fmt and has usable pointers and strides; fills the
  * plane views. which names the picture in messages ("reference"). */
 int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
@@ -64,12 +75,12 @@ int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
                           VqErrBuf *e);
 const char *vq_pix_fmt_name(VqPixFmt fmt);
 /* Writes plane p of a picture in the caller's layout (raw, from
- * vq_frame_from_picture) as planar low-bit samples: fmt->w[p] x fmt->h[p]
- * samples at dst, rows dst_stride bytes apart. */
+ * vq_frame_from_picture) as planar low-bit samples: the stored
+ * fmt->sw[p] x fmt->sh[p] samples at dst, rows dst_stride bytes apart. */
 void vq_frame_convert_plane(const VqFormat *fmt, const VqFrame *raw,
                             unsigned p, uint8_t *dst, size_t dst_stride);
 /* Bytes per stored row of plane p in the caller's layout (interleaved
- * chroma: both components), scored width. */
+ * chroma: both components), stored width. */
 size_t vq_raw_row_bytes(const VqFormat *fmt, unsigned p);
 
 #endif

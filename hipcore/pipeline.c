@@ -5,81 +5,13 @@
  * once every extractor has finalized it (fex->lag frames later for temporal
  * extractors, unless flushed) and the models have scored it.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "context.h"
-
-/*
- * libvmaf's log lists outputs in the order they were first written to its
- * collector. Without a thread pool (its tool's and filter's default) that
- * is: the extractors' outputs written with a frame's own extraction, by
- * extractor in the order they were selected (a model's extractors first
- * when the model is selected first), each in the order it writes them;
- * then the outputs written later (temporal ones such as integer motion2,
- * and those written at the end); then the models' outputs (log_rank_models).
- * Ranks encode that order, so the log does not depend on which backend or
- * worker finished first.
- */
-#define RANK_STAGE(s) ((uint64_t)(s) << 40)
-#define RANK_OWNER(i) ((uint64_t)(i) << 20)
-
-static uint64_t output_rank(const VqFex *fex, unsigned index)
-{
-    /* frames are finalized in order: index below n_finalized means a
-     * value written after its own frame (temporal lag or flush) */
-    unsigned stage = index < fex->n_finalized;
-    unsigned made = 0;
-    for (unsigned k = 0; k < fex->n_outputs; k++)
-        made += fex->out_id[k] >= 0;
-    return RANK_STAGE(stage) | RANK_OWNER(fex->order) | made;
-}
-
-/* Models' outputs after every extractor's: each model's main output in the
- * order the models were selected, then the others (bootstrap members,
- * bagging, stddev, interval), model by model, as libvmaf's tool writes
- * them when it pools the scores at the end. */
-static int log_rank_models(VqContext *ctx)
-{
-    for (unsigned i = 0; i < ctx->n_model; i++) {
-        const VqModel *m = ctx->model[i];
-        for (unsigned k = 0; k < vq_model_output_count(m); k++) {
-            uint64_t rank = k ? RANK_STAGE(3) | RANK_OWNER(i) | k
-                              : RANK_STAGE(2) | RANK_OWNER(i);
-            int id = vq_collector_series_ranked(&ctx->coll,
-                                                vq_model_output_name(m, k),
-                                                ctx->model_backend[i], rank);
-            if (id < 0)
-                return vq_fail(&ctx->err, id, "out of memory");
-        }
-    }
-    return 0;
-}
-
-int vq_fex_emit(VqFex *fex, unsigned k, unsigned index, double value)
-{
-    if (k >= fex->n_outputs)
-        return vq_fail(fex->err, VQ_EINVAL, "%s: output %u out of range",
-                       fex->desc->name, k);
-    if (fex->out_id[k] < 0) {
-        int id = vq_collector_series_ranked(fex->coll, fex->out_name[k],
-                                            fex->on_gpu ? "hip" : "cpu",
-                                            output_rank(fex, index));
-        if (id < 0)
-            return vq_fail(fex->err, id, "out of memory");
-        fex->out_id[k] = id;
-    }
-    int err = vq_collector_set(fex->coll, fex->out_id[k], index, value);
-    return err ? vq_fail(fex->err, err, "out of memory") : 0;
-}
-
-int vq_fex_emit_aggregate(VqFex *fex, const char *name, double value)
-{
-    int err = vq_collector_set_aggregate(fex->coll, name, value);
-    return err ? vq_fail(fex->err, err, "out of memory") : 0;
-}
 
 double vq_now(void)
 {
@@ -109,12 +41,14 @@ static const char *model_backend(VqContext *ctx, const VqModel *m)
 /* Chooses each extractor's backend and sets up GPU staging. */
 static int choose_backends(VqContext *ctx)
 {
-    unsigned planes = 0, n_gpu = 0, n_cpu = 0;
+    unsigned planes = 0, n_gpu = 0, n_cpu = 0, history = 0;
+    bool fake = ctx->gpu && vq_gpu_is_fake(ctx->gpu);
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
         fex->on_gpu = false;
-        if (ctx->gpu && fex->desc->gpu_run) {
-            int err = fex->desc->gpu_init ? fex->desc->gpu_init(fex, ctx->gpu) : 0;
+        if (ctx->gpu && vq_fex_has_gpu(ctx, fex)) {
+            int err = fex->desc->gpu_init && !fake
+                      ? fex->desc->gpu_init(fex, ctx->gpu) : 0;
             fex->gpu_ready = true;
             if (err) {
                 if (ctx->cfg.strict)
@@ -122,9 +56,7 @@ static int choose_backends(VqContext *ctx)
                 vq_log(ctx, VQ_LOG_LEVEL_WARNING,
                        "%s: GPU setup failed, computing it on the CPU: %s",
                        fex->desc->name, ctx->err.msg);
-                if (fex->desc->gpu_close)
-                    fex->desc->gpu_close(fex, ctx->gpu);
-                fex->gpu_ready = false;
+                vq_fex_gpu_close(ctx, fex);
             } else {
                 fex->on_gpu = true;
             }
@@ -139,6 +71,8 @@ static int choose_backends(VqContext *ctx)
         if (fex->on_gpu) {
             n_gpu++;
             planes |= fex->planes;
+            if ((fex->desc->flags & VQ_FEX_TEMPORAL) && fex->lag > history)
+                history = fex->lag < VQ_MAX_HISTORY ? fex->lag : VQ_MAX_HISTORY;
         } else {
             n_cpu++;
         }
@@ -152,15 +86,24 @@ static int choose_backends(VqContext *ctx)
         return vq_fail(&ctx->err, VQ_ENOMEM, "cannot start %u threads", threads);
     size_t acc_gpu = vq_acc_layout(ctx->fex, ctx->n_fex, true);
     int err = vq_cpu_open(&ctx->cpu, ctx);
+    /* Slots beyond the frames in flight keep the host copies of the frames
+     * before them that a temporal extractor's CPU path would need (to
+     * verify a frame, or to take over after a fault). */
     if (!err && n_gpu)
         err = vq_staging_open(&ctx->staging, ctx->gpu, &ctx->fmt, planes,
-                              ctx->cfg.depth, acc_gpu, ctx->pool, &ctx->err);
+                              ctx->cfg.depth + history, acc_gpu, ctx->pool,
+                              &ctx->err);
+    if (err == VQ_EDEVICE && n_gpu)
+        err = vq_fallback(ctx);
     return err;
 }
 
-int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
+int vq_pipeline_start(VqContext *ctx, const VqPicture *ref,
+                      const VqPicture *dis)
 {
     int err = vq_format_from_picture(&ctx->fmt, ref, "reference", &ctx->err);
+    if (!err && dis)
+        err = vq_format_set_color(&ctx->fmt, ref, dis);
     if (err)
         return err;
     if (!ctx->n_fex && !ctx->n_model)
@@ -170,16 +113,28 @@ int vq_pipeline_start(VqContext *ctx, const VqPicture *ref)
         VqFex *fex = ctx->fex[i];
         fex->fmt = ctx->fmt;
         err = fex->desc->init(fex, &ctx->fmt);
+        /* skip_unsupported: an extractor that cannot score this size or
+         * format is left out, unless a model needs it */
+        if (err == VQ_EUNSUPPORTED && ctx->cfg.skip_unsupported &&
+            !vq_fex_needed_by_model(ctx, fex)) {
+            vq_log(ctx, VQ_LOG_LEVEL_WARNING, "%s (skip_unsupported: its "
+                   "outputs are left out)", ctx->err.msg);
+            vq_fex_drop(ctx, i--);
+            err = 0;
+        }
         if (err)
             return err;
     }
+    if (!ctx->n_fex && !ctx->n_model)
+        return vq_fail(&ctx->err, VQ_EUNSUPPORTED, "no selected feature can "
+                       "score %ux%u pictures", ctx->fmt.w[0], ctx->fmt.h[0]);
     ctx->started = true;
     err = choose_backends(ctx);
     if (err)
         return err;
     for (unsigned i = 0; i < ctx->n_model; i++)
         ctx->model_backend[i] = model_backend(ctx, ctx->model[i]);
-    return log_rank_models(ctx);
+    return vq_log_rank_models(ctx);
 }
 
 void vq_pipeline_stop(VqContext *ctx)
@@ -188,54 +143,35 @@ void vq_pipeline_stop(VqContext *ctx)
     vq_threadpool_close(&ctx->pool);
     if (ctx->staging)
         vq_staging_close(&ctx->staging);
-    for (unsigned i = 0; i < ctx->n_fex; i++) {
-        VqFex *fex = ctx->fex[i];
-        if (fex->gpu_ready && fex->desc->gpu_close)
-            fex->desc->gpu_close(fex, ctx->gpu);
-        fex->gpu_ready = false;
-    }
+    for (unsigned i = 0; i < ctx->n_fex; i++)
+        vq_fex_gpu_close(ctx, ctx->fex[i]);
+    vq_verify_free(ctx);
 }
 
-/* Reads back one slot's results (waiting for them) and finalizes them. */
-static int collect_slot(VqContext *ctx, VqSlot *slot)
-{
-    if (!slot->busy)
-        return 0;
-    slot->busy = false;
-    if (slot->has_work) {
-        double t = vq_now();
-        int err = vq_gpu_event_sync(ctx->gpu, slot->done);
-        ctx->t_wait += vq_now() - t;
-        if (err)
-            return err;
-    }
-    for (unsigned i = 0; i < ctx->n_fex; i++) {
-        VqFex *fex = ctx->fex[i];
-        if (!fex->on_gpu)
-            continue;
-        if (vq_fex_runs_on(ctx, fex, slot->index)) {
-            int err = fex->desc->finalize(fex, slot->acc_host + fex->acc_off,
-                                          slot->index);
-            if (err)
-                return err;
-        }
-        fex->n_finalized++;
-    }
-    return 0;
-}
+static int collect_once(VqContext *ctx, bool wait);
 
-/* Collects finished GPU slots and CPU frames in order; with wait, all. */
+/* Collects finished GPU slots and CPU frames in order; with wait, all. A
+ * device error moves the run to the CPU (vq_fallback). */
 static int collect(VqContext *ctx, bool wait)
+{
+    int err = collect_once(ctx, wait);
+    if (err == VQ_EDEVICE && ctx->staging) {
+        err = vq_fallback(ctx);
+        if (!err)
+            err = collect_once(ctx, wait);
+    }
+    return err;
+}
+
+static int collect_once(VqContext *ctx, bool wait)
 {
     int err = ctx->cpu ? vq_cpu_collect(ctx->cpu, wait) : 0;
     if (err || !ctx->staging)
         return err;
-    unsigned depth = ctx->staging->depth;
-    for (unsigned n = 0; n < depth; n++) {
-        /* The oldest slot in flight is the one after the newest. */
-        VqSlot *slot = &ctx->staging->slot[(ctx->next_slot + n) % depth];
-        if (!slot->busy)
-            continue;
+    VqSlot *fl[VQ_MAX_SLOTS];
+    unsigned n_fl = vq_gpu_in_flight(ctx, fl);
+    for (unsigned n = 0; n < n_fl; n++) {
+        VqSlot *slot = fl[n];
         if (!wait && slot->has_work) {
             int done = vq_gpu_event_done(ctx->gpu, slot->done);
             if (done < 0)
@@ -243,7 +179,7 @@ static int collect(VqContext *ctx, bool wait)
             if (!done)
                 return 0;
         }
-        err = collect_slot(ctx, slot);
+        err = vq_gpu_collect_slot(ctx, slot);
         if (err)
             return err;
     }
@@ -255,6 +191,24 @@ static unsigned frames_final(const VqFex *fex)
     if (fex->flushed)
         return fex->n_finalized;
     return fex->n_finalized > fex->lag ? fex->n_finalized - fex->lag : 0;
+}
+
+/* A model's score is a number: NaN or infinity (from non-finite inputs,
+ * e.g. a feature that is infinite on identical frames) stops the run. */
+static int check_finite(VqContext *ctx, const VqModel *m, unsigned index)
+{
+    for (unsigned k = 0; k < vq_model_output_count(m); k++) {
+        const char *name = vq_model_output_name(m, k);
+        double v;
+        if (vq_collector_get(&ctx->coll, vq_collector_find(&ctx->coll, name),
+                             index, &v) && !isfinite(v))
+            return vq_fail(&ctx->err, VQ_EMODEL, "model '%s' gave %s for "
+                           "'%s' on frame %u (a feature it reads is not "
+                           "finite there): no score can be reported",
+                           vq_model_name(m), isnan(v) ? "NaN" : "infinity",
+                           name, index);
+    }
+    return 0;
 }
 
 /* Advances n_ready over frames whose outputs are all final. */
@@ -269,6 +223,8 @@ static int update_ready(VqContext *ctx)
         for (unsigned k = 0; sampled && k < ctx->n_model; k++) {
             int err = vq_model_predict(ctx->model[k], &ctx->coll, i,
                                        ctx->model_backend[k], &ctx->err);
+            if (!err)
+                err = check_finite(ctx, ctx->model[k], i);
             if (err)
                 return err;
         }
@@ -281,121 +237,6 @@ static int update_ready(VqContext *ctx)
 typedef struct DeviceInput {
     VqStream producer;
 } DeviceInput;
-
-/* Whether every stored plane of both frames lies in pinned buffers of
- * vq_host_alloc (then uploaded without the host copy). */
-static bool frames_pinned(const VqContext *ctx, const VqFrame *r,
-                          const VqFrame *d)
-{
-    const VqFormat *fmt = &ctx->fmt;
-    unsigned n_stored = fmt->semiplanar ? 2 : fmt->n_planes;
-    if (!ctx->n_host_buf || ctx->staging->mapped)
-        return false;
-    for (unsigned k = 0; k < 2; k++)
-        for (unsigned p = 0; p < n_stored; p++) {
-            const VqPlane *pl = &(k ? d : r)->plane[p];
-            if (!pl->h)
-                continue;
-            size_t len = (size_t)pl->stride * (pl->h - 1) +
-                         vq_raw_row_bytes(fmt, p);
-            if (!vq_in_host_buf(ctx, pl->data, len))
-                return false;
-        }
-    return true;
-}
-
-static int submit_gpu(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
-                      unsigned index, const DeviceInput *dev)
-{
-    VqStaging *st = ctx->staging;
-    VqSlot *slot = &st->slot[ctx->next_slot];
-    int err = collect_slot(ctx, slot);
-    if (err)
-        return err;
-    slot->index = index;
-    slot->has_work = false;
-    for (unsigned i = 0; i < ctx->n_fex; i++)
-        if (ctx->fex[i]->on_gpu && vq_fex_runs_on(ctx, ctx->fex[i], index))
-            slot->has_work = true;
-    if (slot->has_work) {
-        double t0 = vq_now();
-        if (dev)
-            err = vq_staging_upload_device(st, slot, ref, dis, dev->producer);
-        else if (frames_pinned(ctx, ref, dis))
-            err = vq_staging_upload_pinned(st, slot, ref, dis);
-        else
-            err = vq_staging_upload(st, slot, ref, dis);
-        double t1 = vq_now();
-        for (unsigned i = 0; !err && i < ctx->n_fex; i++) {
-            VqFex *fex = ctx->fex[i];
-            if (fex->on_gpu && vq_fex_runs_on(ctx, fex, index))
-                err = fex->desc->gpu_run(fex, ctx->gpu, &slot->view[0],
-                                         &slot->view[1], index,
-                                         slot->acc_dev + fex->acc_off);
-        }
-        if (!err)
-            err = vq_staging_finish(st, slot);
-        ctx->t_copy += t1 - t0;
-        ctx->t_enqueue += vq_now() - t1;
-        ctx->n_gpu_frames++;
-        if (err)
-            return err;
-    }
-    slot->busy = true;
-    ctx->next_slot = (ctx->next_slot + 1) % st->depth;
-    return 0;
-}
-
-/* Host copies of device pictures for the extractors that run on the CPU:
- * each stored plane downloaded into ctx->dl (caller's layout). */
-static int download_frames(VqContext *ctx, const DeviceInput *dev,
-                           const VqFrame *dref, const VqFrame *ddis,
-                           VqFrame *href, VqFrame *hdis)
-{
-    const VqFormat *fmt = &ctx->fmt;
-    /* Rare path (an extractor without a GPU path): the host waits for the
-     * producer instead of an event chain. */
-    if (dev->producer) {
-        int err = vq_gpu_sync(ctx->gpu, dev->producer);
-        if (err)
-            return err;
-    }
-    unsigned n_stored = fmt->semiplanar ? 2 : fmt->n_planes;
-    size_t need = 0;
-    for (unsigned p = 0; p < n_stored; p++)
-        need += 2 * vq_raw_row_bytes(fmt, p) * fmt->h[p];
-    if (ctx->dl_size < need) {
-        void *b = realloc(ctx->dl, need);
-        if (!b)
-            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
-        ctx->dl = b;
-        ctx->dl_size = need;
-    }
-    const VqFrame in[2] = { *dref, *ddis }; /* the outputs may alias them */
-    const VqFrame *src[2] = { &in[0], &in[1] };
-    VqFrame *dst[2] = { href, hdis };
-    VqStream up = vq_gpu_upload_stream(ctx->gpu);
-    size_t off = 0;
-    for (unsigned k = 0; k < 2; k++) {
-        memset(dst[k], 0, sizeof(*dst[k]));
-        for (unsigned p = 0; p < n_stored; p++) {
-            size_t row = vq_raw_row_bytes(fmt, p);
-            VqPlane *d = &dst[k]->plane[p];
-            d->data = (uint8_t *)ctx->dl + off;
-            d->stride = (ptrdiff_t)row;
-            d->w = fmt->w[p];
-            d->h = fmt->h[p];
-            int err = vq_gpu_download2d(ctx->gpu, up, (uint8_t *)ctx->dl + off,
-                                        row, src[k]->plane[p].data,
-                                        (size_t)src[k]->plane[p].stride, row,
-                                        fmt->h[p]);
-            if (err)
-                return err;
-            off += row * fmt->h[p];
-        }
-    }
-    return vq_gpu_sync(ctx->gpu, up);
-}
 
 static int submit_frame(VqContext *ctx, const VqPicture *ref,
                         const VqPicture *dis, const DeviceInput *dev,
@@ -426,9 +267,10 @@ static int submit_frame(VqContext *ctx, const VqPicture *ref,
         return vq_fail(&ctx->err, VQ_ESTATE, "submit after flush");
     vq_err_clear(&ctx->err);
     int err;
-    if (!ctx->started) {
+    if (!ctx->n_submitted)
         ctx->t_start = vq_now();
-        err = vq_pipeline_start(ctx, ref);
+    if (!ctx->started) {
+        err = vq_pipeline_start(ctx, ref, dis);
         if (err) {
             ctx->failed = true;
             vq_pipeline_stop(ctx);
@@ -446,11 +288,27 @@ static int submit_frame(VqContext *ctx, const VqPicture *ref,
         err = vq_frame_from_picture(&d, &ctx->fmt, dis, "distorted", &ctx->err);
     if (err)
         return err;
+    err = vq_color_pair(ctx, ref, dis);
+    if (err) {
+        ctx->failed = true;
+        return err;
+    }
     unsigned index = ctx->n_submitted;
-    if (ctx->staging)
-        err = submit_gpu(ctx, &r, &d, index, dev);
+    if (ctx->staging) {
+        err = vq_gpu_submit(ctx, &r, &d, index, dev != NULL,
+                            dev ? dev->producer : NULL);
+        /* this frame was not in flight: it goes to the CPU below */
+        if (err == VQ_EDEVICE)
+            err = vq_fallback(ctx);
+    }
+    /* After a fault the GPU is not touched again: the CPU cannot read
+     * pictures in device memory (never a download from a faulted device). */
+    if (!err && dev && ctx->fell_back)
+        err = vq_fail(&ctx->err, VQ_EDEVICE, "%s; pictures in device "
+                      "memory cannot be scored on the CPU after that",
+                      ctx->fallback_reason);
     if (!err && dev && vq_cpu_active(ctx->cpu))
-        err = download_frames(ctx, dev, &r, &d, &r, &d);
+        err = vq_download_frames(ctx, dev->producer, &r, &d, &r, &d);
     if (!err) {
         double t = vq_now();
         /* planes downloaded from the GPU are not the caller's */
@@ -466,6 +324,22 @@ static int submit_frame(VqContext *ctx, const VqPicture *ref,
         err = update_ready(ctx);
     if (err)
         ctx->failed = true;
+    return err;
+}
+
+int vq_configure(VqContext *ctx, const VqPicture *geometry)
+{
+    if (!ctx || !geometry)
+        return VQ_EINVAL;
+    if (ctx->started || ctx->failed)
+        return vq_fail(&ctx->err, VQ_ESTATE, "vq_configure: the run has "
+                       "already started");
+    int err = vq_pipeline_start(ctx, geometry, NULL);
+    if (err) {
+        ctx->failed = true;
+        vq_pipeline_stop(ctx);
+    }
+    ctx->color_pending = !err;
     return err;
 }
 
@@ -562,6 +436,8 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
     out->index = index;
     out->n = n;
     out->scores = ctx->frame_scores;
+    out->backend = ctx->fell_back && index >= ctx->fallback_frame
+                   ? "cpu" : ctx->backend_name;
     ctx->n_delivered++;
     return 0;
 }

@@ -17,8 +17,10 @@
 #   JOBS               make/ninja jobs (default 2)
 #   VQHIP_MESON_ARGS   extra meson options for libvqhip, used when its build
 #                      directory is first set up
-#   FFMPEG_EXTRA_ARGS  extra FFmpeg configure options (after the others;
-#                      tools/pack-gpu-check.sh: --disable-zlib)
+#   FFMPEG_EXTRA_ARGS  extra FFmpeg configure options, split on spaces
+#                      (after the others; tools/pack-gpu-check.sh:
+#                      --disable-zlib; tools/reliability-ci.sh: sanitizer
+#                      flags)
 #   VQHIP_VARIANT      a name for another libvqhip configuration: its
 #                      libvqhip and FFmpeg builds go to prefix-NAME/ and
 #                      build/SERIES-NAME/, e.g. VQHIP_VARIANT=nvidia
@@ -84,7 +86,7 @@ set -- \
     --enable-libvqhip --pkg-config-flags=--static \
     --enable-indev=lavfi \
     --enable-filter=vqhip,psnr,format,scale,metadata,split,null,setpts,settb,extractplanes \
-    --enable-filter=testsrc,testsrc2,gblur,avgblur,noise \
+    --enable-filter=testsrc,testsrc2,gblur,avgblur,noise,setparams \
     --enable-decoder=rawvideo,wrapped_avframe \
     --enable-encoder=rawvideo,wrapped_avframe \
     --enable-demuxer=rawvideo,yuv4mpegpipe \

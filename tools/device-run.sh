@@ -7,9 +7,12 @@
 #     bundle   the binaries need only glibc, libstdc++ and libgcc (ldd)
 #     fate     FATE on the CPU and on the GPU backend (CUDA frames included)
 #     tests    GPU tests against the CPU and libvmaf's numbers, layouts and
-#              pictures in device memory, the golden test on the GPU
+#              pictures in device memory, the golden test on the GPU,
+#              ssimulacra2 against libjxl's scores, device faults
 #     parity   checkgpu, the full set (--seed 1; PARITY_ARGS adds arguments,
 #              e.g. "--test cambi")
+#     junk     the same with junk in the device planes' pitch padding
+#              (VQHIP_PITCH_JUNK=1)
 #     bench    vqhip_bench on the GPU (every extractor, the models, frames
 #              in host, pinned and device memory, several streams) and on
 #              the CPU (vmaf_v0.6.1, all cores)
@@ -20,9 +23,13 @@
 # passed, 1 otherwise, 77 when no GPU is present (then nothing GPU ran).
 cd "$(dirname "$0")/.." || exit 1
 D=.device
+if [ ! -d $D/build ]; then
+    command -v xz >/dev/null || { echo "run.sh: xz is needed to unpack the bundle"; exit 1; }
+    xz -dc $D/bundle.tar.xz | tar -C $D -xf - || exit 1
+fi
 B=$D/build
 T=$B/tests
-[ $# -gt 0 ] || set -- bundle fate tests parity bench io
+[ $# -gt 0 ] || set -- bundle fate tests parity junk bench io
 summary=$(mktemp)
 fail=0
 
@@ -92,12 +99,28 @@ if wants tests; then
             --clip "$c" --backend hip --caveats "$gdir/repo-caveats.tsv" \
             --extra "$gdir/ref"
     done
+    # ssimulacra2 on the GPU against libjxl's scores (and the CPU's bits)
+    cp "$gdir/manifest.tsv" "$clips/"
+    for c in g01 g06 g07 g08; do
+        check "ssimulacra2 $c on the GPU" $T/s2_golden "$gdir" "$clips" \
+            "$gdir/ssimulacra2_libjxl.tsv" --backend hip --clip "$c"
+    done
     rm -rf "$clips"
+    # device faults on the real GPU: fallback to the CPU, strict, verify
+    check "GPU faults, fallback, verify" $T/test_faults --gpu
 fi
 
 if wants parity; then
     # shellcheck disable=SC2086 # PARITY_ARGS is a list of arguments
     check "parity (checkgpu full set)" $T/checkgpu --seed 1 ${PARITY_ARGS:-}
+fi
+
+if wants junk; then
+    # Again with junk in every device plane's pitch padding: a kernel that
+    # reads past a row's samples then differs from the CPU.
+    # shellcheck disable=SC2086 # PARITY_ARGS is a list of arguments
+    check "parity, junk in pitch padding" env VQHIP_PITCH_JUNK=1 \
+        $T/checkgpu --seed 1 ${PARITY_ARGS:-}
 fi
 
 if wants bench; then

@@ -113,6 +113,12 @@ int frame_reader_next(FrameReader *r, VqPicture *pic, char *err, size_t errsz)
     if (r->mapped) {
         if (r->cfg.max_frames && r->taken >= r->cfg.max_frames)
             return 0;
+        /* at most n frames out at once: their give-back marks share the
+         * n slots (and the caller's records of them may too) */
+        pthread_mutex_lock(&r->lock);
+        while (r->taken - r->released >= r->n)
+            pthread_cond_wait(&r->cond, &r->lock);
+        pthread_mutex_unlock(&r->lock);
         int got = yuv_map_frame(r->in, r->taken, pic, err, errsz);
         if (got > 0) {
             pthread_mutex_lock(&r->lock);

@@ -63,7 +63,8 @@ mkdir -p "$dev/build/tests" "$dev/build/tools" \
 # GPU tests: parity, GPU against libvmaf's numbers, layouts and device
 # pictures, and the golden test on the GPU backend
 gpu_tests="checkgpu layout_test acc_parity adm_check motion_test vif_libvmaf
-           cambi_libvmaf golden_check speed/speed_test speed/motion_v2_test"
+           cambi_libvmaf golden_check speed/speed_test speed/motion_v2_test
+           s2_golden reliability/test_faults"
 for t in $gpu_tests; do
     cp "$nvbuild/tests/$t" "$dev/build/tests/"
 done
@@ -78,6 +79,7 @@ cp "$golden/manifest.tsv" "$golden/caveats.tsv" "$dev/golden/"
 cp "$golden/json/"*.json "$dev/golden/json/"
 cp "$repo/tests/golden/caveats.tsv" "$dev/golden/repo-caveats.tsv"
 cp -r "$repo/tests/golden/ref" "$dev/golden/ref"
+cp "$repo/tests/ssimulacra2/ref_libjxl.tsv" "$dev/golden/ssimulacra2_libjxl.tsv"
 for c in g01_576x324_420p_plasma_crf35 g06_960x540_444p_spectrum_shift1 \
          g07_203x117_420p_plasma_blur_noise g08_320x240_420p_flat_grey; do
     for k in ref dis; do
@@ -106,7 +108,7 @@ fate_group() { # fate_group GROUP MAKE_TARGET
             printf '    if %s >%s.out 2>&1; then\n' "$cmd" "$name"
             echo "        echo \"PASS $name\"; pass=\$((pass + 1))"
             echo "    else"
-            echo "        echo \"FAIL $name\"; tail -n 8 $name.out; fail=\$((fail + 1))"
+            echo "        echo \"FAIL $name\"; tail -n 8 $name.out; tail -n 12 tests/data/fate/${name#fate-}.err 2>/dev/null; fail=\$((fail + 1))"
             echo "    fi"
         done
     echo "fi"
@@ -163,4 +165,9 @@ EOF
 cp "$repo/tools/device-run.sh" "$dev/run.sh"
 chmod +x "$dev/run.sh" "$dev/fate/run.sh" "$dev/check-bundle.sh"
 "$dev/check-bundle.sh"
+# The statically linked binaries share most of their bytes (libvqhip, its
+# kernels, the CUDA runtime): one xz archive is a tenth of their size, well
+# inside the 64 MB a device call carries. run.sh unpacks it there.
+tar -C "$dev" -cf - build fate | xz -6 -T "$JOBS" > "$dev/bundle.tar.xz"
+rm -rf "$dev/build" "$dev/fate"
 echo "pack-gpu-check: $(du -sh "$dev" | cut -f1) in .device; on the GPU machine: .device/run.sh"

@@ -21,7 +21,7 @@ shift
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 src=$repo/.ffmpeg/src/$series
-build=$repo/.ffmpeg/build/$series
+build=$repo/.ffmpeg/build/$series${VQHIP_VARIANT:+-$VQHIP_VARIANT}
 [ -x "$build/ffmpeg" ] ||
     { echo "no FFmpeg build for $series: run tools/build-ffmpeg.sh $series" >&2; exit 1; }
 

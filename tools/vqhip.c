@@ -2,10 +2,13 @@
  * vqhip: scores a distorted video against its reference from raw YUV or Y4M
  * files, like libvmaf's `vmaf` tool, and writes libvmaf-style logs.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "frame_reader.h"
@@ -35,6 +38,9 @@ static void usage(FILE *f)
         "      --threads N        CPU worker threads\n"
         "      --subsample N      compute non-temporal features every N frames\n"
         "      --frame_cnt N      stop after N frames\n"
+        "      --zero-copy        read frames into pinned memory the GPU reads in place\n"
+        "                         (faster; a GPU fault with frames in flight then ends the run)\n"
+        "      --verify N         also compute every N-th GPU frame on the CPU and compare\n"
         "  -o, --output FILE      log file\n"
         "      --xml | --json | --csv | --sub   log format (default xml)\n"
         "  -q, --quiet            no per-frame lines\n"
@@ -42,9 +48,70 @@ static void usage(FILE *f)
         "      --help\n");
 }
 
-/* Frame buffers the GPU uploads from directly. */
+/* Frame buffers the GPU uploads from directly (--zero-copy), or plain. */
 static void *host_alloc(void *ctx, size_t size) { return vq_host_alloc(ctx, size); }
 static void host_free(void *ctx, void *p) { vq_host_free(ctx, p); }
+static void *plain_alloc(void *ctx, size_t size) { (void)ctx; return malloc(size); }
+static void plain_free(void *ctx, void *p) { (void)ctx; free(p); }
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    interrupted = sig;
+}
+
+/* A whole decimal number in [min, max], or a message and -1. */
+static int parse_uint(const char *opt, const char *arg, unsigned long min,
+                      unsigned long max, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(arg, &end, 10);
+    if (!*arg || *end || errno || arg[0] == '-' || arg[0] == '+' ||
+        v < min || v > max) {
+        fprintf(stderr, "vqhip: %s: '%s' is not a number from %lu to %lu\n",
+                opt, arg, min, max);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+/* The log can be written: its folder takes a new file (checked before
+ * the run, not after it). */
+static int check_log_path(const char *path)
+{
+    struct stat st;
+    if (!strcmp(path, "-"))
+        return 0;
+    if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+        /* a device or pipe is written in place, not replaced */
+        FILE *f = fopen(path, "a");
+        if (!f)
+            fprintf(stderr, "vqhip: cannot write the log '%s': %s\n", path,
+                    strerror(errno));
+        else
+            fclose(f);
+        return f ? 0 : -1;
+    }
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return -1;
+    snprintf(tmp, n, "%s.tmp-%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    int e = errno;
+    if (f) {
+        fclose(f);
+        remove(tmp);
+    }
+    free(tmp);
+    if (!f)
+        fprintf(stderr, "vqhip: cannot write the log '%s': %s\n", path,
+                strerror(e));
+    return f ? 0 : -1;
+}
 
 static unsigned cpu_count(void)
 {
@@ -108,14 +175,14 @@ int main(int argc, char **argv)
     const char *features[MAX_SPECS], *models[MAX_SPECS];
     unsigned n_features = 0, n_models = 0, w = 0, h = 0, bpc = 8;
     unsigned frame_cnt = 0;
-    int quiet = 0, no_prediction = 0;
+    int quiet = 0, no_prediction = 0, zero_copy = 0;
     VqPixFmt fmt = VQ_PIX_FMT_420;
     VqLogFmt log_fmt = VQ_LOG_XML;
     VqConfig cfg = vq_default_config();
 
     enum { O_FEATURE = 256, O_MODEL, O_NOPRED, O_BACKEND, O_DEVICE, O_STRICT,
            O_DEPTH, O_THREADS, O_SUB, O_FRAMES, O_XML, O_JSON, O_CSV, O_SUBFMT,
-           O_LIST, O_HELP };
+           O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY };
     static const struct option longopts[] = {
         { "reference", required_argument, NULL, 'r' },
         { "distorted", required_argument, NULL, 'd' },
@@ -139,6 +206,8 @@ int main(int argc, char **argv)
         { "json", no_argument, NULL, O_JSON },
         { "csv", no_argument, NULL, O_CSV },
         { "sub", no_argument, NULL, O_SUBFMT },
+        { "verify", required_argument, NULL, O_VERIFY },
+        { "zero-copy", no_argument, NULL, O_ZEROCOPY },
         { "list", no_argument, NULL, O_LIST },
         { "help", no_argument, NULL, O_HELP },
         { NULL, 0, NULL, 0 },
@@ -148,15 +217,24 @@ int main(int argc, char **argv)
         switch (c) {
         case 'r': ref_path = optarg; break;
         case 'd': dis_path = optarg; break;
-        case 'w': w = (unsigned)atoi(optarg); break;
-        case 'h': h = (unsigned)atoi(optarg); break;
+        case 'w':
+            if (parse_uint("--width", optarg, 1, 16384, &w))
+                return 1;
+            break;
+        case 'h':
+            if (parse_uint("--height", optarg, 1, 16384, &h))
+                return 1;
+            break;
         case 'p':
             if (yuv_parse_pix_fmt(optarg, &fmt)) {
                 fprintf(stderr, "unknown pixel format '%s'\n", optarg);
                 return 1;
             }
             break;
-        case 'b': bpc = (unsigned)atoi(optarg); break;
+        case 'b':
+            if (parse_uint("--bitdepth", optarg, 8, 16, &bpc))
+                return 1;
+            break;
         case 'o': log_path = optarg; break;
         case 'q': quiet = 1; break;
         case O_FEATURE:
@@ -180,12 +258,35 @@ int main(int argc, char **argv)
                 return 1;
             }
             break;
-        case O_DEVICE: cfg.device = atoi(optarg); break;
+        case O_DEVICE: {
+            unsigned dev;
+            if (parse_uint("--device", optarg, 0, 255, &dev))
+                return 1;
+            cfg.device = (int)dev;
+            break;
+        }
         case O_STRICT: cfg.strict = 1; break;
-        case O_DEPTH: cfg.depth = (unsigned)atoi(optarg); break;
-        case O_THREADS: cfg.n_threads = (unsigned)atoi(optarg); break;
-        case O_SUB: cfg.n_subsample = (unsigned)atoi(optarg); break;
-        case O_FRAMES: frame_cnt = (unsigned)atoi(optarg); break;
+        case O_DEPTH:
+            if (parse_uint("--depth", optarg, 1, 16, &cfg.depth))
+                return 1;
+            break;
+        case O_THREADS:
+            if (parse_uint("--threads", optarg, 0, 64, &cfg.n_threads))
+                return 1;
+            break;
+        case O_SUB:
+            if (parse_uint("--subsample", optarg, 1, 1u << 30, &cfg.n_subsample))
+                return 1;
+            break;
+        case O_FRAMES:
+            if (parse_uint("--frame_cnt", optarg, 1, 1u << 30, &frame_cnt))
+                return 1;
+            break;
+        case O_ZEROCOPY: zero_copy = 1; break;
+        case O_VERIFY:
+            if (parse_uint("--verify", optarg, 0, 1u << 30, &cfg.verify))
+                return 1;
+            break;
         case O_XML: log_fmt = VQ_LOG_XML; break;
         case O_JSON: log_fmt = VQ_LOG_JSON; break;
         case O_CSV: log_fmt = VQ_LOG_CSV; break;
@@ -204,10 +305,14 @@ int main(int argc, char **argv)
         default: usage(stderr); return 1;
         }
     }
-    if (!ref_path || !dis_path) {
+    if (!ref_path || !dis_path || optind < argc) {
+        if (optind < argc)
+            fprintf(stderr, "vqhip: unexpected argument '%s'\n", argv[optind]);
         usage(stderr);
         return 1;
     }
+    if (log_path && check_log_path(log_path))
+        return 1;
 
     char err[512];
     YuvInput ref, dis;
@@ -218,6 +323,7 @@ int main(int argc, char **argv)
     }
 
     VqContext *ctx = NULL;
+    int reported = 0;
     int r = vq_open(&ctx, &cfg);
     /* Models first, then features, as libvmaf's tool: the log lists
      * outputs in that order. */
@@ -227,44 +333,65 @@ int main(int argc, char **argv)
         r = vq_use_model(ctx, models[i]);
     for (unsigned i = 0; !r && i < n_features; i++)
         r = use_feature(ctx, features[i]);
+    int started = !r; /* from here on the log is this run's */
 
     /* Both inputs are read on their own threads, ahead of the frames being
-     * scored, into buffers the GPU uploads from without a host copy and
-     * the CPU backend reads in place (vq_submit_retained): enough of them
-     * for a frame in flight per CPU worker. */
+     * scored, enough frames for one in flight per CPU worker. The CPU
+     * backend reads them in place (vq_submit_retained); without a GPU, raw
+     * files are mapped and read in place. With --zero-copy they are read
+     * into pinned buffers the GPU uploads from in place (no host copy),
+     * but then a GPU fault with frames in flight cannot be recovered from
+     * (nothing holds their pixels): the default keeps the library's own
+     * copies for the GPU. */
     FrameReader *rr = NULL, *rd = NULL;
     unsigned n_buf = (cfg.n_threads ? cfg.n_threads : cpu_count()) + 2;
     if (n_buf > FRAME_READER_MAX_BUFFERS)
         n_buf = FRAME_READER_MAX_BUFFERS;
-    /* without a GPU, raw files are mapped and read in place */
     FrameReaderConfig rc = { .n_buffers = n_buf, .max_frames = frame_cnt,
                              .map = ctx && !vq_device_name(ctx)[0],
-                             .alloc = host_alloc, .release = host_free,
+                             .alloc = zero_copy ? host_alloc : plain_alloc,
+                             .release = zero_copy ? host_free : plain_free,
                              .opaque = ctx };
     GiveBack back[FRAME_READER_MAX_BUFFERS];
     if (!r && (frame_reader_start(&rr, &ref, &rc, err, sizeof(err)) ||
                frame_reader_start(&rd, &dis, &rc, err, sizeof(err)))) {
         fprintf(stderr, "vqhip: %s\n", err);
         r = VQ_ENOMEM;
+        reported = 1;
     }
+    if (ref.range && dis.range && ref.range != dis.range)
+        fprintf(stderr, "vqhip: warning: the reference is %s range and the "
+                "distorted video %s range: scores compare unlike samples\n",
+                ref.range == 2 ? "full" : "limited",
+                dis.range == 2 ? "full" : "limited");
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
     unsigned n = 0;
-    while (!r) {
+    int read_err = 0;
+    char why[1024] = "";
+    while (!r && !interrupted) {
         VqPicture rp, dp;
         char err_d[256] = "";
         int a = frame_reader_next(rr, &rp, err, sizeof(err));
         int b = frame_reader_next(rd, &dp, err_d, sizeof(err_d));
-        if (a <= 0 || b <= 0) {
-            /* a frame taken from one input alone goes back unscored */
-            if (a > 0)
-                frame_reader_give_back(rr, n);
-            if (b > 0)
-                frame_reader_give_back(rd, n);
-            if (a < 0 || b < 0) {
-                fprintf(stderr, "vqhip: frame %u: %s\n", n, a < 0 ? err : err_d);
-                r = VQ_EIO;
-            }
+        /* a frame taken from one input alone goes back unscored */
+        if ((a <= 0 || b <= 0) && a > 0)
+            frame_reader_give_back(rr, n);
+        if ((a <= 0 || b <= 0) && b > 0)
+            frame_reader_give_back(rd, n);
+        if (a < 0 || b < 0) {
+            snprintf(why, sizeof(why), "frame %u of %s: %s", n,
+                     a < 0 ? ref_path : dis_path, a < 0 ? err : err_d);
+            fprintf(stderr, "vqhip: %s\n", why);
+            read_err = VQ_EIO; /* the frames before it are still scored */
             break;
         }
+        if (a != b && (!frame_cnt || n < frame_cnt))
+            fprintf(stderr, "vqhip: warning: %s has %u frames, %s has more: "
+                    "only the first %u are scored\n", a ? dis_path : ref_path,
+                    n, a ? ref_path : dis_path, n);
+        if (!a || !b)
+            break;
         GiveBack *gb = &back[n % n_buf];
         *gb = (GiveBack){ rr, rd, n };
         r = vq_submit_retained(ctx, &rp, &dp, give_back, gb);
@@ -274,17 +401,42 @@ int main(int argc, char **argv)
     }
     frame_reader_stop(&rr);
     frame_reader_stop(&rd);
-    if (!r)
+    if (interrupted)
+        snprintf(why, sizeof(why), "interrupted by signal %d after %u frames",
+                 (int)interrupted, n);
+    if (!r && n)
         r = vq_flush(ctx);
-    if (!r)
+    if (!r && n)
         r = drain(ctx, quiet);
-    if (!r && !n) {
-        fprintf(stderr, "vqhip: no frames read\n");
-        r = VQ_EIO;
+    if (!r && read_err) {
+        r = read_err;
+        reported = 1;
     }
-    if (!r) {
+    if (!r && !n) {
+        snprintf(why, sizeof(why), "no frames read (an input is empty)");
+        fprintf(stderr, "vqhip: %s\n", why);
+        r = VQ_EIO;
+        reported = 1;
+    }
+    if (r && !reported) {
+        snprintf(why, sizeof(why), "%s", vq_last_error(ctx));
+        fprintf(stderr, "vqhip: %s (%s)\n", *why ? why : vq_strerror(r),
+                vq_strerror(r));
+        reported = 1;
+    }
+    VqRunInfo info;
+    vq_run_info(ctx, &info);
+    if (!r || read_err) {
         printf("backend: %s%s%s\n", vq_backend_name(ctx),
                *vq_device_name(ctx) ? " on " : "", vq_device_name(ctx));
+        if (info.fell_back)
+            printf("GPU fault: frames %u and later were computed on the CPU "
+                   "(%s)\n", info.fallback_frame, info.fallback_reason);
+        if (info.verify)
+            printf("verify: %u frames checked on the CPU, %u mismatched\n",
+                   info.verified, info.mismatches);
+        if (*why)
+            printf("incomplete: %s\n", why);
         for (unsigned i = 0; i < vq_output_count(ctx); i++) {
             double mean;
             const char *name = vq_output_name(ctx, i);
@@ -296,13 +448,22 @@ int main(int argc, char **argv)
             vq_aggregate(ctx, i, &s);
             printf("%s: %f\n", s.name, s.value);
         }
-        if (log_path)
-            r = vq_write_log(ctx, log_path, log_fmt);
     }
-    if (r)
-        fprintf(stderr, "vqhip: %s (%s)\n", vq_last_error(ctx), vq_strerror(r));
+    /* The log says what this run did, complete or not; it never keeps an
+     * earlier run's contents. */
+    if (log_path && ctx && started) {
+        if (*why)
+            vq_set_incomplete(ctx, why);
+        int werr = vq_write_log(ctx, log_path, log_fmt);
+        if (werr) {
+            fprintf(stderr, "vqhip: %s\n", vq_last_error(ctx));
+            r = r ? r : werr;
+        }
+    }
     vq_close(&ctx);
     yuv_close(&ref);
     yuv_close(&dis);
+    if (interrupted)
+        return 128 + (int)interrupted;
     return r ? 1 : 0;
 }

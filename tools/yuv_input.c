@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,18 @@ int yuv_parse_pix_fmt(const char *s, VqPixFmt *fmt)
     return 0;
 }
 
+/* A Y4M size: digits only, 1..YUV_MAX_SIDE (no wrap-around, no sign). */
+static int parse_side(const char *t, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(t, &end, 10);
+    if (*t < '0' || *t > '9' || *end || errno || !v || v > YUV_MAX_SIDE)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
 /* Y4M colourspace tag -> format and depth ("420p10", "444", "mono12", ...). */
 static int parse_y4m_colorspace(const char *c, VqPixFmt *fmt, unsigned *bpc)
 {
@@ -34,11 +47,19 @@ static int parse_y4m_colorspace(const char *c, VqPixFmt *fmt, unsigned *bpc)
             continue;
         *fmt = tags[i].fmt;
         const char *rest = c + n;
-        if (*rest == 'p' || (*fmt == VQ_PIX_FMT_GRAY && *rest))
-            *bpc = (unsigned)atoi(rest + (*rest == 'p'));
-        else
-            *bpc = 8; /* 420jpeg, 420mpeg2, 420paldv, plain 420 */
-        return *bpc ? 0 : -1;
+        if (*rest == 'p' || (*fmt == VQ_PIX_FMT_GRAY && *rest)) {
+            const char *d = rest + (*rest == 'p');
+            if (!strcmp(d, "10") || !strcmp(d, "12") || !strcmp(d, "16"))
+                *bpc = (unsigned)atoi(d);
+            else
+                return -1;
+        } else if (!*rest || !strcmp(rest, "jpeg") || !strcmp(rest, "mpeg2") ||
+                   !strcmp(rest, "paldv")) {
+            *bpc = 8;
+        } else {
+            return -1;
+        }
+        return 0;
     }
     return -1;
 }
@@ -50,16 +71,27 @@ static int read_y4m_header(YuvInput *in, char *err, size_t errsz)
         snprintf(err, errsz, "not a Y4M file (no YUV4MPEG2 header)");
         return -1;
     }
+    if (!strchr(line, '\n')) {
+        snprintf(err, errsz, "Y4M header longer than %zu bytes or cut off",
+                 sizeof(line) - 2);
+        return -1;
+    }
     in->fmt = VQ_PIX_FMT_420;
     in->bpc = 8;
     in->w = in->h = 0;
     char *save = NULL;
     for (char *tok = strtok_r(line + 9, " \n", &save); tok;
          tok = strtok_r(NULL, " \n", &save)) {
-        if (tok[0] == 'W')
-            in->w = (unsigned)atoi(tok + 1);
-        else if (tok[0] == 'H')
-            in->h = (unsigned)atoi(tok + 1);
+        if ((tok[0] == 'W' && parse_side(tok + 1, &in->w)) ||
+            (tok[0] == 'H' && parse_side(tok + 1, &in->h))) {
+            snprintf(err, errsz, "Y4M size '%s' is not a number from 1 to %d",
+                     tok, YUV_MAX_SIDE);
+            return -1;
+        }
+        if (!strcmp(tok, "XCOLORRANGE=FULL"))
+            in->range = 2;
+        else if (!strcmp(tok, "XCOLORRANGE=LIMITED"))
+            in->range = 1;
         else if (tok[0] == 'C' && parse_y4m_colorspace(tok + 1, &in->fmt, &in->bpc)) {
             snprintf(err, errsz, "unsupported Y4M colourspace '%s'", tok + 1);
             return -1;
@@ -76,11 +108,20 @@ int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
              unsigned w, unsigned h, char *err, size_t errsz)
 {
     memset(in, 0, sizeof(*in));
-    in->f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!in->f) {
-        snprintf(err, errsz, "cannot open '%s'", path);
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        snprintf(err, errsz, "cannot open '%s': %s", path, strerror(errno));
         return -1;
     }
+    return yuv_open_stream(in, f, path, fmt, bpc, w, h, err, errsz);
+}
+
+int yuv_open_stream(YuvInput *in, FILE *f, const char *path, VqPixFmt fmt,
+                    unsigned bpc, unsigned w, unsigned h, char *err,
+                    size_t errsz)
+{
+    memset(in, 0, sizeof(*in));
+    in->f = f;
     size_t len = strlen(path);
     int c = fgetc(in->f);
     if (c != EOF)
@@ -94,9 +135,9 @@ int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
         in->bpc = bpc;
         in->w = w;
         in->h = h;
-        if (!w || !h) {
-            snprintf(err, errsz, "'%s': raw input needs --width and --height",
-                     path);
+        if (!w || !h || w > YUV_MAX_SIDE || h > YUV_MAX_SIDE) {
+            snprintf(err, errsz, "'%s': raw input needs --width and --height "
+                     "(1 to %d)", path, YUV_MAX_SIDE);
             return -1;
         }
     }
@@ -118,7 +159,8 @@ int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
     }
     in->buf = malloc(in->frame_size);
     if (!in->buf) {
-        snprintf(err, errsz, "out of memory");
+        snprintf(err, errsz, "'%s': cannot allocate a %ux%u frame (%zu bytes)",
+                 path, in->w, in->h, in->frame_size);
         return -1;
     }
     return 0;
@@ -153,8 +195,8 @@ int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
         char line[256];
         if (!fgets(line, sizeof(line), in->f))
             return 0;
-        if (strncmp(line, "FRAME", 5)) {
-            snprintf(err, errsz, "Y4M frame header missing");
+        if (strncmp(line, "FRAME", 5) || !strchr(line, '\n')) {
+            snprintf(err, errsz, "Y4M frame header missing or malformed");
             return -1;
         }
     }
@@ -162,8 +204,12 @@ int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
     if (got == 0 && feof(in->f))
         return 0;
     if (got != in->frame_size) {
-        snprintf(err, errsz, "truncated frame (%zu of %zu bytes)", got,
-                 in->frame_size);
+        if (ferror(in->f))
+            snprintf(err, errsz, "read error: %s", strerror(errno));
+        else
+            snprintf(err, errsz, "truncated frame (%zu of %zu bytes): the file "
+                     "ends inside it (wrong size or format?)", got,
+                     in->frame_size);
         return -1;
     }
     fill_picture(in, buf, pic);

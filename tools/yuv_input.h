@@ -11,6 +11,7 @@ typedef struct YuvInput {
     int y4m;
     VqPixFmt fmt;
     unsigned bpc, w, h;
+    int range;              /* Y4M XCOLORRANGE: 0 unknown, 1 limited, 2 full */
     size_t plane_size[3];   /* bytes of each stored plane */
     unsigned plane_w[3], plane_h[3];
     unsigned char *buf;     /* one frame */
@@ -19,11 +20,19 @@ typedef struct YuvInput {
     size_t map_size;
 } YuvInput;
 
+/* Largest side accepted (as libvqhip). */
+#define YUV_MAX_SIDE 16384
+
 /* Opens path; for raw files fmt/bpc/w/h describe the layout, for .y4m files
  * (or a "YUV4MPEG2" header) they come from the header and the given values
  * are ignored. Returns 0 or a message in err. */
 int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
              unsigned w, unsigned h, char *err, size_t errsz);
+/* As yuv_open on an open stream (owned: yuv_close closes it unless it is
+ * stdin); path names it in messages and by its .y4m extension. */
+int yuv_open_stream(YuvInput *in, FILE *f, const char *path, VqPixFmt fmt,
+                    unsigned bpc, unsigned w, unsigned h, char *err,
+                    size_t errsz);
 /* 1: a frame was read into pic; 0: end of file; -1: error (message in err). */
 int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz);
 /* As yuv_read, into buf (in->frame_size bytes) instead of in->buf. */

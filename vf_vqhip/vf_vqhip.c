@@ -15,6 +15,8 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vqhip.h>
 
 #include "config.h"
@@ -110,6 +112,8 @@ typedef struct VQHIPContext {
     int device;
     int strict;
     int depth;
+    int verify;
+    int skip_unsupported;
 
     VqContext *vq;
     AVFifo *pending;
@@ -124,6 +128,14 @@ typedef struct VQHIPContext {
     int got_event;
     int flushed;
     int failed;
+    int configured;        /* a run started: the log is this run's */
+    int64_t nb_output;     /* frames sent on */
+    int log_written;
+    uint64_t nb_unscored;  /* main frames passed on without a reference */
+    uint64_t nb_ref_repeats; /* reference frames scored more than once */
+    int64_t last_ref_pts;
+    int range_warned;
+    char why[256];         /* why the run is incomplete, if it is */
 } VQHIPContext;
 
 #define OFFSET(x) offsetof(VQHIPContext, x)
@@ -152,6 +164,8 @@ static const AVOption vqhip_options[] = {
     { "device",      "Set the GPU index.",                                                   OFFSET(device),      AV_OPT_TYPE_INT,    { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "strict",      "Fail instead of falling back to the CPU.",                             OFFSET(strict),      AV_OPT_TYPE_BOOL,   { .i64 = 0 }, 0, 1, FLAGS },
     { "depth",       "Set the number of frames in flight (0: library default; 1: each frame leaves as soon as its scores exist).", OFFSET(depth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
+    { "verify",      "Also compute every n-th GPU frame on the CPU and compare (0: off).", OFFSET(verify), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
+    { "skip_unsupported", "Leave out features that cannot score the input's size or format instead of failing.", OFFSET(skip_unsupported), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { NULL }
 };
 
@@ -178,6 +192,7 @@ static int vq_report(AVFilterContext *ctx, int err, const char *call)
     const char *msg = s->vq ? vq_last_error(s->vq) : "";
 
     s->failed = 1;
+    snprintf(s->why, sizeof(s->why), "%s", *msg ? msg : vq_strerror(err));
     if (*msg)
         av_log(ctx, AV_LOG_ERROR, "%s\n", msg);
     else
@@ -258,12 +273,11 @@ static void set_meta(AVDictionary **metadata, const char *name, double d)
     av_dict_set(metadata, key, value, 0);
 }
 
-/* Sends on every pending frame whose scores are in, oldest first. After
- * vq_flush() all of them are; before, this stops at the first frame that
- * libvqhip has not finished (VQ_EAGAIN). With depth=1 it first waits for the
- * work already submitted, so that a frame waits only for the inputs a
- * temporal feature needs; otherwise finished work is collected when the next
- * frames arrive, which keeps the GPU busy while they are decoded. */
+/* Sends on pending frames, oldest first, while the output asks for frames
+ * (after vq_flush(): all of them). A frame waits for the work already
+ * submitted, and for more input only when a temporal feature needs the
+ * next frame (VQ_EAGAIN); frames submitted meanwhile (pushed inputs) keep
+ * the GPU busy up to `depth` frames. */
 static int release_pending(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
@@ -271,10 +285,19 @@ static int release_pending(AVFilterContext *ctx)
     int ret;
 
     while (av_fifo_peek(s->pending, &p, 1, 0) >= 0) {
+        /* Before the end, a frame leaves only when the output asks for one:
+         * the frames scored, pooled and logged are then the frames that
+         * went out, whatever the depth, also when the output closes early
+         * (-frames:v). */
+        if (!s->flushed && !ff_outlink_frame_wanted(ctx->outputs[0]))
+            return 0;
         if (p.scored) {
             VqFrameScores scores;
-            int err = s->depth == 1 ? vq_receive_wait(s->vq, &scores)
-                                    : vq_receive(s->vq, &scores);
+            /* The output asked for this frame: wait for the work in flight
+             * rather than read more input, so that how far the filter reads
+             * ahead (and so what a cut-short run scored) is the same at any
+             * depth; at the end everything is waited for anyway. */
+            int err = vq_receive_wait(s->vq, &scores);
             if (err == VQ_EAGAIN && !s->flushed)
                 return 0;
             if (err == VQ_EAGAIN || err == VQ_EOF) {
@@ -288,9 +311,10 @@ static int release_pending(AVFilterContext *ctx)
                 set_meta(&p.frame->metadata, scores.scores[i].name,
                          scores.scores[i].value);
             av_dict_set(&p.frame->metadata, "lavfi.vqhip.backend",
-                        vq_backend_name(s->vq), 0);
+                        scores.backend, 0);
         }
         av_fifo_drain2(s->pending, 1);
+        s->nb_output++;
         ret = ff_filter_frame(ctx->outputs[0], p.frame);
         if (ret < 0)
             return ret;
@@ -311,6 +335,45 @@ static int queue_frame(AVFilterContext *ctx, AVFrame *frame, int scored)
     return release_pending(ctx);
 }
 
+/* The frame's colour description in libvqhip's terms (ssimulacra2 converts
+ * to RGB with it); what libvqhip does not know is VQ_MATRIX_OTHER. */
+static VqMatrix vq_matrix(enum AVColorSpace cs)
+{
+    switch (cs) {
+    case AVCOL_SPC_UNSPECIFIED: return VQ_MATRIX_UNSPECIFIED;
+    case AVCOL_SPC_BT709:       return VQ_MATRIX_BT709;
+    case AVCOL_SPC_BT470BG:
+    case AVCOL_SPC_SMPTE170M:   return VQ_MATRIX_BT601;
+    case AVCOL_SPC_SMPTE240M:   return VQ_MATRIX_SMPTE240M;
+    case AVCOL_SPC_FCC:         return VQ_MATRIX_FCC;
+    case AVCOL_SPC_BT2020_NCL:  return VQ_MATRIX_BT2020_NCL;
+    case AVCOL_SPC_YCGCO:       return VQ_MATRIX_YCGCO;
+    default:                    return VQ_MATRIX_OTHER;
+    }
+}
+
+static VqChromaLoc vq_chroma_loc(enum AVChromaLocation loc)
+{
+    switch (loc) {
+    case AVCHROMA_LOC_LEFT:       return VQ_CHROMA_LOC_LEFT;
+    case AVCHROMA_LOC_CENTER:     return VQ_CHROMA_LOC_CENTER;
+    case AVCHROMA_LOC_TOPLEFT:    return VQ_CHROMA_LOC_TOPLEFT;
+    case AVCHROMA_LOC_TOP:        return VQ_CHROMA_LOC_TOP;
+    case AVCHROMA_LOC_BOTTOMLEFT: return VQ_CHROMA_LOC_BOTTOMLEFT;
+    case AVCHROMA_LOC_BOTTOM:     return VQ_CHROMA_LOC_BOTTOM;
+    default:                      return VQ_CHROMA_LOC_UNSPECIFIED;
+    }
+}
+
+static void set_color(VqPicture *pic, const AVFrame *f)
+{
+    pic->matrix     = vq_matrix(f->colorspace);
+    pic->range      = f->color_range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL :
+                      f->color_range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED :
+                                                           VQ_RANGE_UNSPECIFIED;
+    pic->chroma_loc = vq_chroma_loc(f->chroma_location);
+}
+
 static void wrap_picture(VqPicture *pic, const AVFrame *f,
                          const VQHIPContext *s)
 {
@@ -323,6 +386,7 @@ static void wrap_picture(VqPicture *pic, const AVFrame *f,
         pic->data[p]   = f->data[p];
         pic->stride[p] = f->linesize[p];
     }
+    set_color(pic, f);
 }
 
 #if VQHIP_DRM
@@ -379,6 +443,7 @@ static int drm_import(AVFilterContext *ctx, const AVFrame *f, DrmImport *d,
     pic->pic.bpc = s->bpc;
     pic->pic.w = f->width;
     pic->pic.h = f->height;
+    set_color(&pic->pic, f);
     for (int l = 0; l < desc->nb_layers; l++)
         for (int p = 0; p < desc->layers[l].nb_planes && n < 3; p++, n++) {
             const AVDRMPlaneDescriptor *pl = &desc->layers[l].planes[p];
@@ -474,14 +539,35 @@ static int do_vqhip(FFFrameSync *fs)
     if (ret < 0)
         return ret;
     s->got_event = 1;
+    if (!ctx->is_disabled && !ref)
+        s->nb_unscored++;
     if (ctx->is_disabled || !ref)
         return queue_frame(ctx, master, 0);
 
-    if (master->color_range != ref->color_range) {
+    if (master->width != ctx->inputs[0]->w || master->height != ctx->inputs[0]->h ||
+        ref->width != ctx->inputs[1]->w || ref->height != ctx->inputs[1]->h) {
+        av_log(ctx, AV_LOG_ERROR, "a frame of %dx%d (main) / %dx%d "
+               "(reference) arrived in a run of %dx%d: the size changed "
+               "mid-stream. Scale both inputs to one size (and use "
+               "-reinit_filter 0 so that ffmpeg does not start a new run).\n",
+               master->width, master->height, ref->width, ref->height,
+               ctx->inputs[0]->w, ctx->inputs[0]->h);
+        snprintf(s->why, sizeof(s->why), "the frame size changed at frame "
+                 "%"PRIu64, s->nb_submitted);
+        s->failed = 1;
+        av_frame_free(&master);
+        return AVERROR(EINVAL);
+    }
+    if (s->nb_submitted && ref->pts == s->last_ref_pts)
+        s->nb_ref_repeats++;
+    s->last_ref_pts = ref->pts;
+    if (master->color_range != ref->color_range && !s->range_warned) {
         av_log(ctx, AV_LOG_WARNING, "main and reference "
-               "frames use different color ranges (%s != %s)\n",
+               "frames use different color ranges (%s != %s): the scores "
+               "compare unlike samples\n",
                av_color_range_name(master->color_range),
                av_color_range_name(ref->color_range));
+        s->range_warned = 1;
     }
 
     ret = submit(ctx, ref, master);
@@ -506,6 +592,8 @@ static int open_vq(AVFilterContext *ctx, VqBackend backend)
     cfg.depth       = s->depth;
     cfg.n_subsample = s->n_subsample;
     cfg.n_threads   = s->n_threads;
+    cfg.verify      = s->verify;
+    cfg.skip_unsupported = s->skip_unsupported;
     cfg.log         = vq_log_callback;
     cfg.log_opaque  = ctx;
     cfg.log_level   = VQ_LOG_LEVEL_DEBUG;
@@ -533,22 +621,48 @@ static int open_vq(AVFilterContext *ctx, VqBackend backend)
     return 0;
 }
 
+/* Fails now rather than after the whole run when the log cannot be
+ * written; creates nothing. libvqhip writes the log under a temporary name
+ * beside it and renames it (devices and pipes are written in place). */
+static int check_log_path(AVFilterContext *ctx, const char *path)
+{
+    struct stat st;
+    char *tmp;
+    FILE *f;
+    int ret = 0;
+
+    if (!strcmp(path, "-")) {
+        av_log(ctx, AV_LOG_ERROR, "log_path=- would mix the log into "
+               "ffmpeg's output on stdout: give a file name (or /dev/stdout "
+               "when nothing else goes there)\n");
+        return AVERROR(EINVAL);
+    }
+    if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+        f = fopen(path, "a");
+    } else {
+        if (!(tmp = av_asprintf("%s.tmp-%ld", path, (long)getpid())))
+            return AVERROR(ENOMEM);
+        if ((f = fopen(tmp, "w")))
+            remove(tmp);
+        av_free(tmp);
+    }
+    if (!f) {
+        ret = AVERROR(errno);
+        av_log(ctx, AV_LOG_ERROR, "Could not open log file %s: %s\n", path,
+               av_err2str(ret));
+        return ret;
+    }
+    fclose(f);
+    return 0;
+}
+
 static av_cold int init(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
     int ret;
 
-    if (s->log_path) {
-        /* Fail now rather than after the whole run. */
-        FILE *log = fopen(s->log_path, "a");
-        if (!log) {
-            ret = AVERROR(errno);
-            av_log(ctx, AV_LOG_ERROR, "Could not open log file %s: %s\n",
-                   s->log_path, av_err2str(ret));
-            return ret;
-        }
-        fclose(log);
-    }
+    if (s->log_path && (ret = check_log_path(ctx, s->log_path)) < 0)
+        return ret;
 
     s->pending = av_fifo_alloc2(4, sizeof(VQHIPPending), AV_FIFO_FLAG_AUTO_GROW);
     if (!s->pending)
@@ -746,6 +860,19 @@ static int config_output(AVFilterLink *outlink)
         if (ret < 0)
             return ret;
     }
+    /* The size is known now: an extractor that cannot score it says so
+     * here, not at the first frame. */
+    if (!s->configured) {
+        VqPicture geometry = { .fmt = s->vq_fmt, .bpc = s->bpc,
+                               .w = mainlink->w, .h = mainlink->h };
+        if ((ret = vq_enter(ctx)) < 0)
+            return ret;
+        ret = vq_configure(s->vq, &geometry);
+        vq_leave(ctx);
+        if (ret < 0)
+            return vq_report(ctx, ret, "vq_configure");
+        s->configured = 1;
+    }
 #if VQHIP_CUDA
     if (s->cuda) {
         AVBufferRef **out = link_hw_frames(outlink);
@@ -770,14 +897,24 @@ static int activate_in_context(AVFilterContext *ctx)
     int ret, err;
 
     s->got_event = 0;
+    /* A frame held back until the output asked for it. */
+    if (!s->flushed && av_fifo_can_read(s->pending) &&
+        ff_outlink_frame_wanted(ctx->outputs[0])) {
+        int64_t before = s->nb_output;
+        if ((ret = release_pending(ctx)) < 0)
+            return ret;
+        if (s->nb_output != before)
+            return 0;
+    }
     ret = ff_framesync_activate(&s->fs);
     if (ret < 0)
         return ret;
     if (!s->fs.eof) {
         /* framesync handles one frame per call. When that frame is still
-         * waiting for its scores, nothing went out that would bring the next
-         * request: come back for the next input. */
-        if (s->got_event && av_fifo_can_read(s->pending))
+         * waiting for its scores and the output wants one, come back for
+         * the next input (nothing went out that would bring a request). */
+        if (s->got_event && av_fifo_can_read(s->pending) &&
+            ff_outlink_frame_wanted(ctx->outputs[0]))
             ff_filter_set_ready(ctx, 100);
         return 0;
     }
@@ -788,10 +925,28 @@ static int activate_in_context(AVFilterContext *ctx)
      * the next filter before that status: a link reports its status only
      * once its queue is empty. */
     s->flushed = 1;
+    if (!s->nb_submitted) {
+        /* Never a summary or log that looks like a measurement of nothing. */
+        av_log(ctx, AV_LOG_ERROR, "no frame pair was scored: an input ended "
+               "before its first frame (or every frame was outside the "
+               "enable= range)\n");
+        snprintf(s->why, sizeof(s->why), "no frame pair was scored");
+        s->failed = 1;
+        return AVERROR(EINVAL);
+    }
     err = vq_flush(s->vq);
     if (err < 0)
         return vq_report(ctx, err, "vq_flush");
-    return release_pending(ctx);
+    if ((ret = release_pending(ctx)) < 0)
+        return ret;
+    /* The log is written now, while a failure (a full disk) can still stop
+     * ffmpeg with an error; uninit writes it only for runs cut short. */
+    if (s->log_path) {
+        s->log_written = 1;
+        if ((err = vq_write_log(s->vq, s->log_path, s->log_fmt)) < 0)
+            return vq_report(ctx, err, "vq_write_log");
+    }
+    return 0;
 }
 
 static int activate(AVFilterContext *ctx)
@@ -813,9 +968,31 @@ static void print_summary(AVFilterContext *ctx)
     VQHIPContext *s = ctx->priv;
     const char *device = vq_device_name(s->vq);
 
-    av_log(ctx, AV_LOG_INFO, "%s of %"PRIu64" frames, computed on %s%s%s:\n",
-           pool_name[s->pool], s->nb_submitted, vq_backend_name(s->vq),
+    VqRunInfo info;
+
+    vq_run_info(s->vq, &info);
+    av_log(ctx, AV_LOG_INFO, "%s of %u frames, computed on %s%s%s:\n",
+           pool_name[s->pool], info.received, vq_backend_name(s->vq),
            *device ? " " : "", device);
+    if (info.fell_back)
+        av_log(ctx, AV_LOG_WARNING, "GPU fault: frames %u and later were "
+               "computed on the CPU (%s)\n", info.fallback_frame,
+               info.fallback_reason);
+    if (info.verify)
+        av_log(ctx, info.mismatches ? AV_LOG_WARNING : AV_LOG_INFO,
+               "verify: %u frames checked on the CPU, %u mismatched\n",
+               info.verified, info.mismatches);
+    if (s->nb_unscored)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames had no reference "
+               "frame (the reference ended first, eof_action=pass) and were "
+               "not scored\n", s->nb_unscored);
+    if (s->nb_ref_repeats)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames were scored "
+               "against a repeated reference frame (the reference ended "
+               "first or has fewer frames; repeatlast=1): use shortest=1 to "
+               "stop at the shorter input\n", s->nb_ref_repeats);
+    if (*s->why)
+        av_log(ctx, AV_LOG_WARNING, "incomplete run: %s\n", s->why);
     for (unsigned i = 0; i < vq_output_count(s->vq); i++) {
         const char *name = vq_output_name(s->vq, i);
         double value;
@@ -852,23 +1029,26 @@ static av_cold void uninit(AVFilterContext *ctx)
         return; /* without its context the GPU state cannot be released */
     if (s->vq && s->nb_submitted && !s->failed) {
         int err = 0;
-        /* The output may have closed early (e.g. -frames:v): the scores of
-         * frames still in flight still count in the summary and the log. */
-        if (!s->flushed) {
-            VqFrameScores scores;
-            err = vq_flush(s->vq);
-            while (err >= 0 && (err = vq_receive(s->vq, &scores)) >= 0)
-                ;
-            if (err == VQ_EOF)
-                err = 0;
-            if (err < 0)
-                vq_report(ctx, err, "vq_flush");
-        }
+        /* The output closed early (e.g. -frames:v): the summary and the
+         * log hold the frames that went out (frames still in flight were
+         * never received: they were not part of the output), and the log
+         * says the run was cut short. */
+        if (!s->flushed)
+            snprintf(s->why, sizeof(s->why), "the filter graph closed after "
+                     "%"PRId64" frames went out, before its inputs ended",
+                     s->nb_output);
         if (err >= 0)
             print_summary(ctx);
-        if (err >= 0 && s->log_path &&
-            (err = vq_write_log(s->vq, s->log_path, s->log_fmt)) < 0)
-            vq_report(ctx, err, "vq_write_log");
+    }
+    /* Once a run started, the log is this run's, complete or marked
+     * incomplete: never an earlier run's file left in place. */
+    if (s->vq && s->configured && s->log_path && !s->log_written) {
+        int err;
+        if (*s->why)
+            vq_set_incomplete(s->vq, s->why);
+        if ((err = vq_write_log(s->vq, s->log_path, s->log_fmt)) < 0)
+            av_log(ctx, AV_LOG_ERROR, "the log was not written: %s\n",
+                   vq_last_error(s->vq));
     }
     if (s->vq) {
         vq_close(&s->vq);

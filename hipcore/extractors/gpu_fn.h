@@ -14,10 +14,12 @@
 #define VQ_GPU_FN(f) NULL
 #endif
 
-/* Checks a launcher's return code; names the extractor in the message. */
+/* Checks a launcher's return code; names the extractor in the message.
+ * Every launch goes through vq_gpu_fail, where fault injection
+ * (VQHIP_FAULT=launch@N) can fail it. */
 static inline int vq_fex_launch_check(VqFex *fex, struct VqGpu *gpu, int rc)
 {
-    return rc ? vq_gpu_fail(gpu, rc, fex->desc->name) : 0;
+    return vq_gpu_fail(gpu, rc, fex->desc->name);
 }
 
 /* Reads sample x of row y of a host plane. */

@@ -1,86 +1,14 @@
+/* The GPU through HIP (a build without a HIP platform has fake_gpu.c). */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "fault.h"
 #include "gpu.h"
 
-#if !defined(VQ_HAVE_HIP)
-
-/* A build without a HIP platform: vq_gpu_open() explains, and nothing else
- * is reached because no context ever holds a VqGpu. */
-struct VqGpu {
-    int unused;
-};
-
-const char *vq_gpu_platform(void) { return "none"; }
-
-int vq_gpu_count(char *why, size_t why_size)
-{
-    if (why && why_size)
-        snprintf(why, why_size, "this libvqhip was built without a HIP "
-                 "platform");
-    return 0;
-}
-
-int vq_gpu_open(VqGpu **gpu, int index, int use_current, VqErrBuf *e)
-{
-    (void)index;
-    (void)use_current;
-    *gpu = NULL;
-    return vq_fail(e, VQ_EDEVICE,
-                   "this libvqhip was built without a HIP platform "
-                   "(meson -Dhip_platform=amd or nvidia)");
-}
-
-void vq_gpu_close(VqGpu **gpu) { *gpu = NULL; }
-const char *vq_gpu_name(const VqGpu *gpu) { (void)gpu; return ""; }
-int vq_gpu_wave_size(const VqGpu *gpu) { (void)gpu; return 0; }
-VqStream vq_gpu_compute_stream(const VqGpu *gpu) { (void)gpu; return NULL; }
-VqStream vq_gpu_upload_stream(const VqGpu *gpu) { (void)gpu; return NULL; }
-int vq_gpu_fail(VqGpu *gpu, int hip_err, const char *what)
-{ (void)what; (void)gpu; return hip_err ? VQ_EDEVICE : 0; }
-void vq_gpu_set_errbuf(VqGpu *gpu, VqErrBuf *e) { (void)gpu; (void)e; }
-int vq_gpu_malloc(VqGpu *gpu, void **p, size_t n, const char *w)
-{ (void)n; (void)w; *p = NULL; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_malloc_pitch(VqGpu *gpu, void **p, size_t *pitch, size_t row,
-                        size_t rows, const char *w)
-{ (void)pitch; (void)row; (void)rows; (void)w; *p = NULL; (void)gpu; return VQ_EDEVICE; }
-void vq_gpu_free(VqGpu *gpu, void *p) { (void)gpu; (void)p; }
-int vq_gpu_host_alloc(VqGpu *gpu, void **p, size_t n, const char *w)
-{ (void)n; (void)w; *p = NULL; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_host_alloc_mapped(VqGpu *gpu, void **p, void **d, size_t n,
-                             const char *w)
-{ (void)n; (void)w; *p = *d = NULL; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_integrated(const VqGpu *gpu) { (void)gpu; return 0; }
-int vq_gpu_import_dmabuf(VqGpu *gpu, int fd, size_t size, void **handle,
-                         void **dev)
-{ (void)gpu; (void)fd; (void)size; *handle = *dev = NULL; return VQ_EDEVICE; }
-void vq_gpu_release_import(VqGpu *gpu, void *handle) { (void)gpu; (void)handle; }
-void vq_gpu_host_free(VqGpu *gpu, void *p) { (void)gpu; (void)p; }
-int vq_gpu_memset(VqGpu *gpu, VqStream s, void *d, int v, size_t n)
-{ (void)s; (void)d; (void)v; (void)n; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_upload2d(VqGpu *gpu, VqStream s, void *d, size_t dp, const void *h,
-                    size_t sp, size_t row, size_t rows)
-{ (void)s; (void)d; (void)dp; (void)h; (void)sp; (void)row; (void)rows; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_download(VqGpu *gpu, VqStream s, void *h, const void *d, size_t n)
-{ (void)s; (void)h; (void)d; (void)n; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_copy2d_device(VqGpu *gpu, VqStream s, void *d, size_t dp,
-                         const void *src, size_t sp, size_t row, size_t rows)
-{ (void)s; (void)d; (void)dp; (void)src; (void)sp; (void)row; (void)rows; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_download2d(VqGpu *gpu, VqStream s, void *h, size_t hp, const void *d,
-                      size_t dp, size_t row, size_t rows)
-{ (void)s; (void)h; (void)hp; (void)d; (void)dp; (void)row; (void)rows; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_sync(VqGpu *gpu, VqStream s) { (void)s; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_event_create(VqGpu *gpu, VqEvent *ev) { *ev = NULL; (void)gpu; return VQ_EDEVICE; }
-void vq_gpu_event_destroy(VqGpu *gpu, VqEvent ev) { (void)gpu; (void)ev; }
-int vq_gpu_event_record(VqGpu *gpu, VqEvent ev, VqStream s)
-{ (void)ev; (void)s; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_event_wait(VqGpu *gpu, VqStream s, VqEvent ev)
-{ (void)ev; (void)s; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_event_sync(VqGpu *gpu, VqEvent ev) { (void)ev; (void)gpu; return VQ_EDEVICE; }
-int vq_gpu_event_done(VqGpu *gpu, VqEvent ev) { (void)ev; (void)gpu; return VQ_EDEVICE; }
-
-#else /* VQ_HAVE_HIP */
+#if defined(VQ_HAVE_HIP)
 
 #include "hip_host.h"
 #include "../../kernels/probe.h"
@@ -92,6 +20,8 @@ struct VqGpu {
     int integrated;
     hipStream_t compute, upload;
     VqErrBuf *err;
+    VqFaults faults;
+    bool dead;          /* a fault was seen: never wait on it again */
 };
 
 const char *vq_gpu_platform(void)
@@ -105,6 +35,11 @@ const char *vq_gpu_platform(void)
 
 static int check(VqGpu *gpu, hipError_t r, const char *what)
 {
+    if (gpu) {
+        int f = vq_fault_check(&gpu->faults, VQ_FAULT_LOST, gpu->err, what);
+        if (f)
+            return f;
+    }
     if (r == hipSuccess)
         return 0;
     return vq_fail(gpu ? gpu->err : NULL, VQ_EDEVICE, "GPU: %s failed: %s (%s)",
@@ -113,9 +48,25 @@ static int check(VqGpu *gpu, hipError_t r, const char *what)
 
 int vq_gpu_fail(VqGpu *gpu, int hip_err, const char *what)
 {
-    if (!hip_err)
-        return 0;
-    return check(gpu, (hipError_t)hip_err, what);
+    int f = vq_fault_check(&gpu->faults, VQ_FAULT_LAUNCH, gpu->err, what);
+    return f ? f : check(gpu, (hipError_t)hip_err, what);
+}
+
+void vq_gpu_set_frame(VqGpu *gpu, unsigned index)
+{
+    gpu->faults.frame = index;
+    gpu->faults.armed = true;
+}
+void vq_gpu_mark_dead(VqGpu *gpu) { gpu->dead = true; }
+int vq_gpu_is_fake(const VqGpu *gpu) { (void)gpu; return 0; }
+
+int vq_gpu_fault_drop(VqGpu *gpu, unsigned index)
+{
+    unsigned keep = gpu->faults.frame;
+    gpu->faults.frame = index;
+    bool drop = vq_fault_fires(&gpu->faults, VQ_FAULT_DROP);
+    gpu->faults.frame = keep;
+    return drop;
 }
 
 void vq_gpu_set_errbuf(VqGpu *gpu, VqErrBuf *e) { gpu->err = e; }
@@ -190,6 +141,11 @@ int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
         return vq_fail(e, VQ_ENOMEM, "out of memory");
     gpu->device = index;
     gpu->err = e;
+    char why[256];
+    if (vq_faults_init(&gpu->faults, why, sizeof(why))) {
+        free(gpu);
+        return vq_fail(e, VQ_EINVAL, "%s", why);
+    }
     int err;
     if (use_current) {
         /* The runtime then works in the caller's current context. */
@@ -231,11 +187,12 @@ void vq_gpu_close(VqGpu **pgpu)
     VqGpu *gpu = *pgpu;
     if (!gpu)
         return;
-    if (gpu->compute) {
+    /* After a fault the streams may never finish: leave them. */
+    if (gpu->compute && !gpu->dead) {
         hipStreamSynchronize(gpu->compute);
         hipStreamDestroy(gpu->compute);
     }
-    if (gpu->upload) {
+    if (gpu->upload && !gpu->dead) {
         hipStreamSynchronize(gpu->upload);
         hipStreamDestroy(gpu->upload);
     }
@@ -268,10 +225,11 @@ int vq_gpu_malloc_pitch(VqGpu *gpu, void **ptr, size_t *pitch, size_t row,
     return err;
 }
 
+/* After a fault, memory is left allocated: freeing synchronizes with the
+ * device, which may never answer again (a hung kernel). */
 void vq_gpu_free(VqGpu *gpu, void *ptr)
 {
-    (void)gpu;
-    if (ptr)
+    if (ptr && !gpu->dead)
         hipFree(ptr);
 }
 
@@ -358,8 +316,7 @@ void vq_gpu_release_import(VqGpu *gpu, void *handle)
 
 void vq_gpu_host_free(VqGpu *gpu, void *ptr)
 {
-    (void)gpu;
-    if (ptr)
+    if (ptr && !gpu->dead)
         hipHostFree(ptr);
 }
 
@@ -372,6 +329,9 @@ int vq_gpu_memset(VqGpu *gpu, VqStream s, void *dev, int value, size_t size)
 int vq_gpu_upload2d(VqGpu *gpu, VqStream s, void *dev, size_t dpitch,
                     const void *host, size_t spitch, size_t row, size_t rows)
 {
+    int f = vq_fault_check(&gpu->faults, VQ_FAULT_COPY, gpu->err, "plane upload");
+    if (f)
+        return f;
     return check(gpu, hipMemcpy2DAsync(dev, dpitch, host, spitch, row, rows,
                                        hipMemcpyHostToDevice, (hipStream_t)s),
                  "plane upload");
@@ -381,6 +341,9 @@ int vq_gpu_copy2d_device(VqGpu *gpu, VqStream s, void *dst, size_t dpitch,
                          const void *src, size_t spitch, size_t row,
                          size_t rows)
 {
+    int f = vq_fault_check(&gpu->faults, VQ_FAULT_COPY, gpu->err, "device plane copy");
+    if (f)
+        return f;
     return check(gpu, hipMemcpy2DAsync(dst, dpitch, src, spitch, row, rows,
                                        hipMemcpyDeviceToDevice, (hipStream_t)s),
                  "device plane copy");
@@ -389,6 +352,9 @@ int vq_gpu_copy2d_device(VqGpu *gpu, VqStream s, void *dst, size_t dpitch,
 int vq_gpu_download2d(VqGpu *gpu, VqStream s, void *host, size_t hpitch,
                       const void *dev, size_t dpitch, size_t row, size_t rows)
 {
+    int f = vq_fault_check(&gpu->faults, VQ_FAULT_COPY, gpu->err, "plane download");
+    if (f)
+        return f;
     return check(gpu, hipMemcpy2DAsync(host, hpitch, dev, dpitch, row, rows,
                                        hipMemcpyDeviceToHost, (hipStream_t)s),
                  "plane download");
@@ -397,12 +363,17 @@ int vq_gpu_download2d(VqGpu *gpu, VqStream s, void *host, size_t hpitch,
 int vq_gpu_download(VqGpu *gpu, VqStream s, void *host, const void *dev,
                     size_t size)
 {
+    int f = vq_fault_check(&gpu->faults, VQ_FAULT_COPY, gpu->err, "result download");
+    if (f)
+        return f;
     return check(gpu, hipMemcpyAsync(host, dev, size, hipMemcpyDeviceToHost,
                                      (hipStream_t)s), "result download");
 }
 
 int vq_gpu_sync(VqGpu *gpu, VqStream s)
 {
+    if (gpu->dead)
+        return vq_fail(gpu->err, VQ_EDEVICE, "GPU: unusable after a fault");
     return check(gpu, hipStreamSynchronize((hipStream_t)s), "stream");
 }
 
@@ -424,6 +395,8 @@ void vq_gpu_event_destroy(VqGpu *gpu, VqEvent ev)
 
 int vq_gpu_event_record(VqGpu *gpu, VqEvent ev, VqStream s)
 {
+    if (vq_fault_fires(&gpu->faults, VQ_FAULT_HANG))
+        gpu->faults.hang = true;
     return check(gpu, hipEventRecord((hipEvent_t)ev, (hipStream_t)s),
                  "event record");
 }
@@ -434,13 +407,46 @@ int vq_gpu_event_wait(VqGpu *gpu, VqStream s, VqEvent ev)
                  "stream wait");
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Waits for the event with a watchdog. It polls instead of blocking in
+ * hipEventSynchronize, which never returns on a hung device. The polling
+ * adds no latency in the common case: the query repeats with only a yield
+ * in between for the first 2 ms, far longer than a frame takes; only a
+ * longer wait sleeps between queries, for a growing fraction of the time
+ * already waited (vq_wait_pause: under 2% of it, at most 1 ms). It gives
+ * up after the timeout with a device error. */
 int vq_gpu_event_sync(VqGpu *gpu, VqEvent ev)
 {
-    return check(gpu, hipEventSynchronize((hipEvent_t)ev), "GPU work");
+    if (gpu->dead)
+        return vq_fail(gpu->err, VQ_EDEVICE, "GPU: unusable after a fault");
+    double t0 = now_s();
+    for (;;) {
+        int done = vq_gpu_event_done(gpu, ev);
+        if (done)
+            return done < 0 ? done : 0;
+        double waited = now_s() - t0;
+        if (waited > gpu->faults.timeout)
+            return vq_fault_watchdog(&gpu->faults, gpu->err, waited);
+        double nap = vq_wait_pause(waited);
+        if (nap <= 0.0) {
+            sched_yield();
+        } else {
+            struct timespec ts = { 0, (long)(nap * 1e9) };
+            nanosleep(&ts, NULL);
+        }
+    }
 }
 
 int vq_gpu_event_done(VqGpu *gpu, VqEvent ev)
 {
+    if (gpu->faults.hang)
+        return 0;
     hipError_t r = hipEventQuery((hipEvent_t)ev);
     if (r == hipSuccess)
         return 1;

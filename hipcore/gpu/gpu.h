@@ -69,6 +69,18 @@ int vq_gpu_event_sync(VqGpu *gpu, VqEvent ev);
 /* 1 when complete, 0 when still running, negative on error. */
 int vq_gpu_event_done(VqGpu *gpu, VqEvent ev);
 
+/* Fault handling (fault.h): the frame whose work is enqueued next (fault
+ * injection counts frames by it); after a fault, no call waits on the
+ * device again; whether frame `index`'s results are to be dropped
+ * (VQHIP_FAULT=drop@N). */
+void vq_gpu_set_frame(VqGpu *gpu, unsigned index);
+void vq_gpu_mark_dead(VqGpu *gpu);
+int vq_gpu_fault_drop(VqGpu *gpu, unsigned index);
+/* A fake device in host memory (VQHIP_FAKE_GPU=1 in a build without a HIP
+ * platform, for tests): copies are memcpy, "kernels" are the extractors'
+ * CPU code (the pipeline runs them). */
+int vq_gpu_is_fake(const VqGpu *gpu);
+
 /* The error buffer messages go to (the owning context's). */
 void vq_gpu_set_errbuf(VqGpu *gpu, VqErrBuf *e);
 

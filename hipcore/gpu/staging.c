@@ -5,7 +5,9 @@
 #include "staging.h"
 
 /* Planes of the caller's layout ("stored" planes: a semi-planar picture has
- * two) that hold samples of the planes in `planes`. */
+ * two) that hold samples of the planes in `planes`. Staged at their stored
+ * size (FFmpeg's rounded-up chroma: an extractor may read the column/row
+ * that the scored size drops); the views keep the scored size. */
 static bool stored_needed(const VqStaging *st, unsigned sp)
 {
     const VqFormat *fmt = &st->fmt;
@@ -13,7 +15,7 @@ static bool stored_needed(const VqStaging *st, unsigned sp)
         return false;
     unsigned mask = fmt->semiplanar && sp == 1 ? VQ_PLANE_U | VQ_PLANE_V
                                                : 1u << sp;
-    return (st->planes & mask) && fmt->w[sp] && fmt->h[sp];
+    return (st->planes & mask) && fmt->sw[sp] && fmt->sh[sp];
 }
 
 /* Whether stored plane sp is uploaded into a raw buffer and converted, or
@@ -52,6 +54,18 @@ void vq_staging_close(VqStaging **pst)
     *pst = NULL;
 }
 
+/* VQHIP_PITCH_JUNK=1 (parity runs): device planes start as junk, so a
+ * kernel that reads a row's pitch padding meets it (uploads write only the
+ * visible rows). 0xA5 samples are above every 10/12-bit maximum. */
+static int junk_fill(VqStaging *st, void *dev, size_t pitch, unsigned rows)
+{
+    if (!st->junk)
+        return 0;
+    int err = vq_gpu_memset(st->gpu, vq_gpu_upload_stream(st->gpu), dev, 0xA5,
+                            pitch * (rows ? rows : 1));
+    return err ? err : vq_gpu_sync(st->gpu, vq_gpu_upload_stream(st->gpu));
+}
+
 static int slot_open(VqStaging *st, VqSlot *s)
 {
     const VqFormat *fmt = &st->fmt;
@@ -65,7 +79,7 @@ static int slot_open(VqStaging *st, VqSlot *s)
             size_t row = vq_raw_row_bytes(fmt, sp);
             s->host_pitch[k][sp] = st->mapped ? (row + 255) & ~(size_t)255 : row;
             s->host_off[k][sp] = total;
-            total += (s->host_pitch[k][sp] * fmt->h[sp] + 255) & ~(size_t)255;
+            total += (s->host_pitch[k][sp] * fmt->sh[sp] + 255) & ~(size_t)255;
         }
     }
     int err = st->mapped
@@ -89,8 +103,10 @@ static int slot_open(VqStaging *st, VqSlot *s)
                 continue;
             }
             err = vq_gpu_malloc_pitch(st->gpu, &s->dev[k][p], &pitch,
-                                      (size_t)fmt->w[p] * fmt->bytes_per_sample,
-                                      fmt->h[p], "device plane allocation");
+                                      (size_t)fmt->sw[p] * fmt->bytes_per_sample,
+                                      fmt->sh[p], "device plane allocation");
+            if (!err)
+                err = junk_fill(st, s->dev[k][p], pitch, fmt->sh[p]);
             s->view[k].plane[p].data = s->dev[k][p];
             s->view[k].plane[p].pitch = pitch;
             s->view[k].plane[p].w = fmt->w[p];
@@ -100,8 +116,10 @@ static int slot_open(VqStaging *st, VqSlot *s)
             if (stored_needed(st, sp) && stored_converts(fmt, sp))
                 err = vq_gpu_malloc_pitch(st->gpu, &s->raw[k][sp],
                                           &s->raw_pitch[k][sp],
-                                          vq_raw_row_bytes(fmt, sp), fmt->h[sp],
-                                          "device plane allocation");
+                                          vq_raw_row_bytes(fmt, sp), fmt->sh[sp],
+                                          "device plane allocation") ||
+                      junk_fill(st, s->raw[k][sp], s->raw_pitch[k][sp],
+                                fmt->sh[sp]);
     }
     if (!err)
         err = vq_gpu_host_alloc(st->gpu, (void **)&s->acc_host, st->acc_size,
@@ -134,6 +152,8 @@ int vq_staging_open(VqStaging **pst, VqGpu *gpu, const VqFormat *fmt,
     st->pool = pool;
     const char *zc = getenv("VQHIP_ZERO_COPY");
     st->mapped = zc && *zc ? zc[0] == '1' : vq_gpu_integrated(gpu);
+    const char *junk = getenv("VQHIP_PITCH_JUNK");
+    st->junk = junk && !strcmp(junk, "1");
     st->slot = calloc(depth, sizeof(*st->slot));
     if (!st->slot)
         return vq_fail(e, VQ_ENOMEM, "out of memory");
@@ -172,24 +192,25 @@ static void copy_rows(void *arg, unsigned i)
         memcpy(d, s, t->row);
 }
 
-/* Adds the bands that pack the scored region of a stored plane (row: its
- * bytes per row). */
+/* Adds the bands that pack the h rows of a stored plane (row: its bytes per
+ * row). */
 static void add_plane_copy(CopyJob *job, uint8_t *dst, size_t dst_pitch,
-                           const VqPlane *src, size_t row, unsigned bands_left)
+                           const VqPlane *src, size_t row, unsigned h,
+                           unsigned bands_left)
 {
     unsigned per = (unsigned)(VQ_COPY_BAND_BYTES / (row ? row : 1));
     if (per < 1)
         per = 1;
-    while (per * (size_t)bands_left < src->h)
+    while (per * (size_t)bands_left < h)
         per++;
-    for (unsigned y = 0; y < src->h && job->n < VQ_MAX_COPY_TASKS; y += per) {
+    for (unsigned y = 0; y < h && job->n < VQ_MAX_COPY_TASKS; y += per) {
         CopyTask *t = &job->task[job->n++];
         t->dst = dst + y * dst_pitch;
         t->src = src->data + (ptrdiff_t)y * src->stride;
         t->stride = src->stride;
         t->row = row;
         t->dst_pitch = dst_pitch;
-        t->rows = src->h - y < per ? src->h - y : per;
+        t->rows = h - y < per ? h - y : per;
     }
 }
 
@@ -206,24 +227,20 @@ static int stored_to_planar(VqStaging *st, VqSlot *slot, unsigned k,
         return vq_gpu_copy2d_device(st->gpu, up,
                                     (void *)slot->view[k].plane[sp].data,
                                     slot->view[k].plane[sp].pitch, src, pitch,
-                                    (size_t)fmt->w[sp] * bps, fmt->h[sp]);
+                                    (size_t)fmt->sw[sp] * bps, fmt->sh[sp]);
     bool semi = sp && fmt->semiplanar;
     for (unsigned c = 0; c < (semi ? 2u : 1u); c++) {
         unsigned p = sp + c;
         if (!(st->planes & (1u << p)))
             continue;
-#if defined(VQ_HAVE_HIP)
+        /* without a HIP platform: fake_gpu.c's host loop (fake device) */
         int err = vq_gpu_fail(st->gpu,
             vq_convert_plane_launch(up, src, pitch, semi ? 2 : 1, c,
                                     fmt->msb_shift, bps,
                                     (void *)slot->view[k].plane[p].data,
-                                    slot->view[k].plane[p].pitch, fmt->w[p],
-                                    fmt->h[p]),
+                                    slot->view[k].plane[p].pitch, fmt->sw[p],
+                                    fmt->sh[p]),
             "plane conversion");
-#else
-        (void)src; (void)pitch; (void)up; (void)bps;
-        int err = VQ_EDEVICE; /* no staging exists without a HIP platform */
-#endif
         if (err)
             return err;
     }
@@ -254,18 +271,17 @@ static int upload_stored(VqStaging *st, VqSlot *slot, unsigned k, unsigned sp,
     size_t dpitch = conv ? slot->raw_pitch[k][sp]
                          : slot->view[k].plane[sp].pitch;
     int err = vq_gpu_upload2d(st->gpu, up, dst, dpitch, host, pitch,
-                              vq_raw_row_bytes(fmt, sp), fmt->h[sp]);
+                              vq_raw_row_bytes(fmt, sp), fmt->sh[sp]);
     if (!err && conv)
         err = stored_to_planar(st, slot, k, sp, dst, dpitch, up);
     return err;
 }
 
-int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
-                      const VqFrame *dis)
+void vq_staging_hold(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                     const VqFrame *dis)
 {
     const VqFormat *fmt = &st->fmt;
     const VqFrame *pic[2] = { ref, dis };
-    VqStream up = vq_gpu_upload_stream(st->gpu);
     CopyJob job;
     job.n = 0;
     for (unsigned k = 0; k < 2; k++)
@@ -273,9 +289,33 @@ int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
             if (stored_needed(st, sp))
                 add_plane_copy(&job, slot->host + slot->host_off[k][sp],
                                slot->host_pitch[k][sp], &pic[k]->plane[sp],
-                               vq_raw_row_bytes(fmt, sp),
+                               vq_raw_row_bytes(fmt, sp), fmt->sh[sp],
                                VQ_MAX_COPY_TASKS / 6);
     vq_parallel_for(st->pool, job.n, copy_rows, &job);
+    slot->held = true;
+}
+
+void vq_staging_held_frame(const VqStaging *st, const VqSlot *slot,
+                           unsigned k, VqFrame *out)
+{
+    const VqFormat *fmt = &st->fmt;
+    memset(out, 0, sizeof(*out));
+    for (unsigned sp = 0; sp < fmt->n_planes; sp++) {
+        if (!stored_needed(st, sp))
+            continue;
+        out->plane[sp].data = slot->host + slot->host_off[k][sp];
+        out->plane[sp].stride = (ptrdiff_t)slot->host_pitch[k][sp];
+        out->plane[sp].w = fmt->w[sp];
+        out->plane[sp].h = fmt->h[sp];
+    }
+}
+
+int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                      const VqFrame *dis)
+{
+    const VqFormat *fmt = &st->fmt;
+    VqStream up = vq_gpu_upload_stream(st->gpu);
+    vq_staging_hold(st, slot, ref, dis);
     for (unsigned k = 0; k < 2; k++) {
         for (unsigned sp = 0; sp < fmt->n_planes; sp++) {
             if (!stored_needed(st, sp))

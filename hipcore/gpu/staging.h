@@ -38,6 +38,12 @@ typedef struct VqSlot {
     VqEvent uploaded, done;
     VqEvent produced;          /* device pictures: the producer's work */
     bool busy;                 /* work enqueued, results not read yet */
+    bool held;                 /* host holds this frame's planes (copied by
+                                  vq_staging_upload or vq_staging_hold) until
+                                  the slot is reused: what a fallback to the
+                                  CPU and verify= recompute from */
+    unsigned char verify;      /* verify= checks this frame on the CPU: 1;
+                                  counted 2; a mismatch counted 3 */
     bool has_work;             /* false: no GPU extractor ran on this frame */
     unsigned index;
 } VqSlot;
@@ -46,7 +52,9 @@ typedef struct VqStaging {
     VqGpu *gpu;
     VqFormat fmt;
     unsigned planes;           /* VQ_PLANE_* to stage */
-    unsigned depth;
+    unsigned depth;            /* slots: frames in flight plus the frames
+                                  before them that temporal extractors'
+                                  CPU state would need (pipeline.c) */
     size_t acc_size;
     VqSlot *slot;
     VqThreadPool *pool;        /* host copies run on it when set */
@@ -54,6 +62,7 @@ typedef struct VqStaging {
      * memory is the host's: one copy instead of two). VQHIP_ZERO_COPY=1/0
      * forces it on or off. */
     bool mapped;
+    bool junk;                 /* VQHIP_PITCH_JUNK=1: see staging.c */
 } VqStaging;
 
 int vq_staging_open(VqStaging **st, VqGpu *gpu, const VqFormat *fmt,
@@ -78,6 +87,14 @@ int vq_staging_upload_pinned(VqStaging *st, VqSlot *slot, const VqFrame *ref,
  * the caller's memory is no longer read. */
 int vq_staging_upload_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                              const VqFrame *dis, VqStream producer);
+/* Copies the planes into the slot's host memory only (pictures uploaded
+ * by another path whose pixels verify= or a fallback may need). */
+void vq_staging_hold(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                     const VqFrame *dis);
+/* The held planes of a slot as a host frame in the caller's layout
+ * (k: 0 reference, 1 distorted). */
+void vq_staging_held_frame(const VqStaging *st, const VqSlot *slot,
+                           unsigned k, VqFrame *out);
 /* Enqueues the accumulator download and records the slot's `done` event. */
 int vq_staging_finish(VqStaging *st, VqSlot *slot);
 

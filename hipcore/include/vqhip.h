@@ -113,7 +113,51 @@ typedef struct VqConfig {
      * (e.g. FFmpeg's CUDA context, made current around every call) instead
      * of selecting `device`'s primary context. NVIDIA platform. */
     int use_current_context;
+    /* Self-check of the GPU: every verify-th frame is also computed on the
+     * CPU and compared (bit for bit for exact features, within the
+     * feature's tolerance otherwise); on a mismatch the CPU's values are
+     * used and the mismatch is logged and counted (vq_run_info). 0: off. */
+    unsigned verify;
+    /* Nonzero: an extractor that cannot score the pictures' size or format
+     * (VQ_EUNSUPPORTED at the start, with a message saying its minimum) is
+     * left out with a warning and the others go on; unless a model needs
+     * it. 0: the run fails. */
+    int skip_unsupported;
 } VqConfig;
+
+/*
+ * Colour description of a picture, as FFmpeg's AVFrame carries it. Zero is
+ * "unspecified" everywhere, so a zero-initialised VqPicture keeps working.
+ * Only extractors that convert to RGB read it (ssimulacra2); what they do
+ * with unspecified values is in the README.
+ */
+typedef enum VqMatrix {
+    VQ_MATRIX_UNSPECIFIED = 0,
+    VQ_MATRIX_BT709,       /* ITU-R BT.709 */
+    VQ_MATRIX_BT601,       /* BT.601 = BT.470BG = SMPTE 170M */
+    VQ_MATRIX_SMPTE240M,
+    VQ_MATRIX_FCC,
+    VQ_MATRIX_BT2020_NCL,
+    VQ_MATRIX_YCGCO,
+    VQ_MATRIX_OTHER,       /* known to the caller, not to vqhip (RGB, ICtCp, BT.2020 CL ...) */
+} VqMatrix;
+
+typedef enum VqRange {
+    VQ_RANGE_UNSPECIFIED = 0,
+    VQ_RANGE_LIMITED,      /* "tv": Y 16..235, Cb/Cr 16..240 (scaled for > 8 bits) */
+    VQ_RANGE_FULL,         /* "pc" */
+} VqRange;
+
+/* Where 4:2:0 / 4:2:2 chroma samples sit relative to luma (AVChromaLocation). */
+typedef enum VqChromaLoc {
+    VQ_CHROMA_LOC_UNSPECIFIED = 0,
+    VQ_CHROMA_LOC_LEFT,        /* MPEG-2: co-sited with the left luma, vertically between rows */
+    VQ_CHROMA_LOC_CENTER,      /* MPEG-1 / JPEG */
+    VQ_CHROMA_LOC_TOPLEFT,
+    VQ_CHROMA_LOC_TOP,
+    VQ_CHROMA_LOC_BOTTOMLEFT,
+    VQ_CHROMA_LOC_BOTTOM,
+} VqChromaLoc;
 
 /*
  * A picture as the caller holds it: planar Y, Cb, Cr (only Y for GRAY;
@@ -130,6 +174,13 @@ typedef struct VqPicture {
     unsigned w, h;
     const void *data[3];
     ptrdiff_t stride[3];
+    /* Colour description (0: unspecified). Taken from the first pair of a
+     * run (a later change is logged as a warning); the reference and the
+     * distorted picture may differ. Read only by extractors that convert
+     * to RGB, which refuse values outside the enums. */
+    VqMatrix matrix;
+    VqRange range;
+    VqChromaLoc chroma_loc;
 } VqPicture;
 
 typedef struct VqScore {
@@ -141,6 +192,8 @@ typedef struct VqFrameScores {
     unsigned index;        /* frame number, counted from 0 in submit order */
     unsigned n;
     const VqScore *scores; /* valid until the next vq_receive() or vq_close() */
+    const char *backend;   /* where this frame was computed: "hip", "cpu" or
+                              "hip+cpu" (after a GPU fault: "cpu") */
 } VqFrameScores;
 
 typedef struct VqContext VqContext;
@@ -174,6 +227,14 @@ int vq_use_model(VqContext *ctx, const char *spec);
 /* Lists every feature extractor this build knows, with its options, into buf
  * (one per line, "name: opt1 opt2 ..."); returns the length needed. */
 size_t vq_list_features(char *buf, size_t size);
+
+/* Optional, before the first picture: sets the run's pixel format, depth
+ * and size from `geometry` (its planes are not read) and starts the
+ * extractors, so that one that cannot score that size or format says so
+ * now (VQ_EUNSUPPORTED), e.g. when a filter graph is configured. Pictures
+ * must then match it. The colour description (matrix, range, chroma_loc)
+ * is taken from the first pair submitted, not from `geometry`. */
+int vq_configure(VqContext *ctx, const VqPicture *geometry);
 
 /* Feeds one reference/distorted pair. Both pictures must have the same format,
  * bit depth and size as the first pair. Returns 0, or a negative error. */
@@ -265,7 +326,27 @@ const char *vq_output_backend(const VqContext *ctx, const char *name);
 const char *vq_backend_name(const VqContext *ctx);
 const char *vq_device_name(const VqContext *ctx);
 
-/* Writes the log of everything received so far, in libvmaf's layout. */
+/* How the run went, for summaries and reports. */
+typedef struct VqRunInfo {
+    unsigned submitted, received;
+    int complete;            /* flushed, every frame received, no error, not
+                                marked incomplete */
+    const char *incomplete;  /* why not ("" when complete) */
+    int fell_back;           /* a GPU fault moved the run to the CPU */
+    unsigned fallback_frame; /* first frame computed on the CPU after it */
+    const char *fallback_reason;
+    unsigned verify;         /* verify= every N-th frame (0: off) */
+    unsigned verified;       /* frames checked on the CPU */
+    unsigned mismatches;     /* of those, frames where the GPU differed */
+} VqRunInfo;
+int vq_run_info(const VqContext *ctx, VqRunInfo *info);
+/* Marks the run as incomplete (e.g. interrupted by a signal): the log says
+ * so. */
+void vq_set_incomplete(VqContext *ctx, const char *reason);
+
+/* Writes the log of everything received so far, in libvmaf's layout. The
+ * file appears complete or not at all: it is written under a temporary
+ * name beside `path` and renamed. "-" writes to standard output. */
 int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt);
 int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt);
 int vq_pool_from_name(const char *name, VqPool *pool);

@@ -108,7 +108,7 @@ static int run_frames(unsigned w, unsigned h, unsigned bpc, unsigned threads,
         "psnr", "name=adm:debug=true", "name=motion:debug=true",
         "name=vif:debug=true", "name=float_vif:debug=true",
         "name=float_adm:debug=true", "float_motion",
-        "name=float_ssim:enable_lcs=true", "ssim",
+        "name=float_ssim:enable_lcs=true", "ssim", "ssimulacra2",
     };
     int e = vq_open(&ctx, &cfg);
     for (unsigned i = 0; !e && i < sizeof(features) / sizeof(features[0]);

@@ -116,6 +116,13 @@ static const char *const float_ansnr_specs[] = { "float_ansnr", NULL };
 static const char *const psnr_hvs_specs[] = { "psnr_hvs", NULL };
 static const char *const ciede_specs[] = { "ciede", NULL };
 
+static const char *const ssimulacra2_specs[] = {
+    "ssimulacra2",
+    "name=ssimulacra2:matrix=bt2020nc:range=full",
+    "name=ssimulacra2:matrix=ycgco",
+    NULL
+};
+
 const ParityCase parity_cases[] = {
     /* name          option sets        min w, h   frames */
     { "psnr",        psnr_specs,        2, 2,      3 },
@@ -138,6 +145,7 @@ const ParityCase parity_cases[] = {
     /* 8x8 per plane: 4:4:4 at the minimum, 4:2:x from 16 wide */
     { "psnr_hvs",    psnr_hvs_specs,    8, 8,      2 },
     { "ciede",       ciede_specs,       1, 1,      2 },
+    { "ssimulacra2", ssimulacra2_specs, 8, 8,      2 },
     { NULL, NULL, 0, 0, 0 },
 };
 
@@ -147,6 +155,11 @@ static const unsigned ssim_sizes[][2] = { { 203, 117 }, { 0, 0 } };
 static const unsigned float_ssim_sizes[][2] = { { 385, 387 }, { 0, 0 } };
 static const unsigned float_ms_ssim_sizes[][2] = { { 177, 181 }, { 0, 0 } };
 
+/* odd sizes: the last chroma column/row, the row groups of four and their
+ * ends, six scales */
+static const unsigned ssimulacra2_sizes[][2] = { { 203, 117 }, { 15, 9 },
+                                                 { 0, 0 } };
+
 const ParitySizes parity_extra_sizes[] = {
     { "ssim", ssim_sizes },
     { "float_ssim", float_ssim_sizes },
@@ -154,5 +167,6 @@ const ParitySizes parity_extra_sizes[] = {
     { "speed_chroma", speed_sizes },
     { "speed_temporal", speed_sizes },
     { "cambi", cambi_sizes },
+    { "ssimulacra2", ssimulacra2_sizes },
     { NULL, NULL },
 };

@@ -11,7 +11,8 @@
  *
  * Both backends must deliver every submitted frame, each with outputs.
  *
- * usage: checkgpu [--test NAME] [--seed N] [--quick] [--list] [--verbose]
+ * usage: checkgpu [--test NAME] [--seed N] [--quick] [--jobs N] [--list]
+ *                 [--verbose]
  *        checkgpu --cases   (only the rule below; needs no GPU)
  *        checkgpu --device  (whether a GPU is present: exit 0, 77 none,
  *                            1 the runtime failed)
@@ -22,11 +23,13 @@
  * not open is an error), 77 no GPU present.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../common/gpu_present.h"
 #include "checkgpu.h"
@@ -40,7 +43,8 @@ static const char *const fill_names[] = { "random", "zero", "max", "extreme",
                                           "near-extreme", "noisy-gradient",
                                           "flat", "smooth" };
 
-static uint64_t rng_state;
+/* Per thread: configurations run on several threads (--jobs). */
+static _Thread_local uint64_t rng_state;
 static uint64_t rng(void)
 {
     rng_state ^= rng_state >> 12;
@@ -55,6 +59,8 @@ typedef struct Pic {
 } Pic;
 
 static unsigned verbose, quick, n_fail, n_cases;
+/* n_fail, n_cases and what a failure prints */
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static unsigned sample_value(Fill fill, unsigned max, unsigned x, unsigned y,
                              unsigned frame, int dis)
@@ -371,12 +377,16 @@ static int check_one(const ParityCase *pc, const char *spec, unsigned bpc,
         if (ec == VQ_EUNSUPPORTED && eg == VQ_EUNSUPPORTED) {
             ret = 2; /* the extractor refuses this input on both backends */
         } else if (ec || eg) {
+            pthread_mutex_lock(&out_lock);
             report(pc->name, spec, bpc, fmt, w, h, fill, seed);
             printf("     CPU: %s\n     GPU: %s\n", ec ? cpu->err : "ok",
                    eg ? gpu->err : "ok");
+            pthread_mutex_unlock(&out_lock);
         } else if (!compare(cpu, gpu, d, n, why, sizeof(why))) {
+            pthread_mutex_lock(&out_lock);
             report(pc->name, spec, bpc, fmt, w, h, fill, seed);
             printf("     %s\n", why);
+            pthread_mutex_unlock(&out_lock);
         } else {
             ret = 0;
         }
@@ -387,8 +397,10 @@ static int check_one(const ParityCase *pc, const char *spec, unsigned bpc,
         free(cpu);
         free(gpu);
     } else {
+        pthread_mutex_lock(&out_lock);
         printf("FAIL %s: out of memory\n", pc->name);
         n_fail++;
+        pthread_mutex_unlock(&out_lock);
     }
     for (unsigned f = 0; f < n; f++) {
         pic_free(&ref[f]);
@@ -447,11 +459,64 @@ static int gpu_opens(char *why, size_t sz)
     return !e;
 }
 
+/* One option set's configurations, run on `jobs` threads. */
+#define MAX_BATCH 2048
+typedef struct Config {
+    unsigned bpc;
+    VqPixFmt fmt;
+    unsigned w, h;
+    Fill fill;
+    uint64_t seed;
+} Config;
+
+typedef struct Batch {
+    const ParityCase *pc;
+    const char *spec;
+    Config cfg[MAX_BATCH];
+    unsigned n, next, ran, na;
+} Batch;
+
+static void *batch_worker(void *arg)
+{
+    Batch *b = arg;
+    for (;;) {
+        pthread_mutex_lock(&out_lock);
+        unsigned i = b->next < b->n ? b->next++ : b->n;
+        pthread_mutex_unlock(&out_lock);
+        if (i == b->n)
+            return NULL;
+        const Config *c = &b->cfg[i];
+        int r = check_one(b->pc, b->spec, c->bpc, c->fmt, c->w, c->h, c->fill,
+                          c->seed);
+        pthread_mutex_lock(&out_lock);
+        b->ran += r == 0;
+        b->na += r == 2;
+        pthread_mutex_unlock(&out_lock);
+    }
+}
+
+static void run_batch(Batch *b, unsigned jobs)
+{
+    pthread_t th[64];
+    unsigned started = 0;
+    for (; started < jobs && started < 64; started++)
+        if (pthread_create(&th[started], NULL, batch_worker, b))
+            break;
+    if (!started)
+        batch_worker(b);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+}
+
 int main(int argc, char **argv)
 {
     const char *only = NULL;
     int cases_only = 0;
     uint64_t seed = (uint64_t)time(NULL);
+    /* configurations in parallel: each one's contexts use several CPU
+     * threads already, so a quarter of the cores */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned jobs = cores >= 8 ? (unsigned)(cores / 4) : 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--test") && i + 1 < argc)
             only = argv[++i];
@@ -467,6 +532,8 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
+        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
+            jobs = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--verbose"))
             verbose = 1;
         else if (!strcmp(argv[i], "--list")) {
@@ -474,7 +541,7 @@ int main(int argc, char **argv)
                 printf("%s\n", pc->name);
             return 0;
         } else {
-            fprintf(stderr, "usage: checkgpu [--test NAME] [--seed N] [--quick] "
+            fprintf(stderr, "usage: checkgpu [--test NAME] [--seed N] [--quick] [--jobs N] "
                             "[--list] [--verbose] | --cases | --device\n");
             return 1;
         }
@@ -502,16 +569,15 @@ int main(int argc, char **argv)
     static const unsigned depths[] = { 8, 10, 12, 16 };
     static const VqPixFmt fmts[] = { VQ_PIX_FMT_420, VQ_PIX_FMT_422,
                                      VQ_PIX_FMT_444, VQ_PIX_FMT_GRAY };
-    /* { 0, 0 }: the case's minimum; { 1, 1 }: its extra size, if it has
-     * one (parity_sizes) */
+    /* { 0, 0 }: the case's minimum; more sizes per case: parity_extra_sizes */
     static const unsigned sizes[][2] = { { 0, 0 }, { 7, 5 }, { 33, 17 },
-                                         { 64, 36 }, { 1, 1 }, { 1920, 1080 },
+                                         { 64, 36 }, { 1920, 1080 },
                                          { 3840, 2160 } };
     for (const ParityCase *pc = parity_cases; pc->name; pc++) {
         if (only && strcmp(only, pc->name))
             continue;
         for (const char *const *spec = pc->specs; *spec; spec++) {
-            unsigned ran = 0, na = 0, before = n_fail;
+            unsigned before = n_fail;
             const unsigned (*extra)[2] = NULL;
             for (const ParitySizes *ps = parity_extra_sizes; ps->name; ps++)
                 if (!strcmp(ps->name, pc->name))
@@ -520,6 +586,7 @@ int main(int argc, char **argv)
             while (extra && extra[n_extra][0])
                 n_extra++;
             const unsigned n_common = sizeof(sizes) / sizeof(sizes[0]);
+            Batch batch = { .pc = pc, .spec = *spec };
             for (unsigned s = 0; s < n_common + n_extra; s++) {
                 const unsigned *wh = s < n_common ? sizes[s]
                                                   : extra[s - n_common];
@@ -531,34 +598,41 @@ int main(int argc, char **argv)
                 for (unsigned b = 0; b < 4; b++)
                     for (unsigned f = 0; f < 4; f++)
                         for (unsigned fill = 0; fill < N_FILLS; fill++) {
-                            /* 1080p and up: every depth and format, four
-                             * fills (4K: 4:2:0, random and smooth fills:
-                             * the CPU side of 4K is where the full set's
-                             * time goes); --quick: none of them */
-                            if (big && (quick || (fill != FILL_RANDOM &&
-                                                  fill != FILL_NOISY_GRADIENT &&
-                                                  fill != FILL_FLAT &&
-                                                  fill != FILL_SMOOTH)))
+                            /* 1080p: every depth and format with the random
+                             * and noisy-gradient fills, 4:2:0 with the flat
+                             * and smooth ones (CAMBI's fullest histograms);
+                             * 4K: every depth, 4:2:0, random and smooth
+                             * (the CPU side of the big sizes is where the
+                             * full set's time goes); --quick: neither */
+                            if (big && quick)
+                                continue;
+                            if (big && (fill == FILL_FLAT || fill == FILL_SMOOTH) &&
+                                fmts[f] != VQ_PIX_FMT_420)
+                                continue;
+                            if (big && fill != FILL_RANDOM &&
+                                fill != FILL_NOISY_GRADIENT &&
+                                fill != FILL_FLAT && fill != FILL_SMOOTH)
                                 continue;
                             if (huge && (fmts[f] != VQ_PIX_FMT_420 ||
                                          (fill != FILL_RANDOM &&
                                           fill != FILL_SMOOTH)))
                                 continue;
-                            /* 4K: every depth and format, one fill */
-                            if (huge && fill != FILL_NOISY_GRADIENT)
+                            if (batch.n == MAX_BATCH)
                                 continue;
-                            uint64_t cs = seed ^ (0x9E3779B97F4A7C15ULL *
-                                (1 + s * 1000 + b * 100 + f * 10 + fill));
-                            int r = check_one(pc, *spec, depths[b], fmts[f], w,
-                                              h, (Fill)fill, cs);
-                            ran += r == 0;
-                            na += r == 2;
-                            n_cases++;
+                            batch.cfg[batch.n++] = (Config){
+                                depths[b], fmts[f], w, h, (Fill)fill,
+                                seed ^ (0x9E3779B97F4A7C15ULL *
+                                        (1 + s * 1000 + b * 100 + f * 10 + fill))
+                            };
                         }
             }
+            run_batch(&batch, jobs);
+            n_cases += batch.n;
             printf("%-4s %-14s %-60s %4u passed, %u not applicable\n",
-                   n_fail == before ? "ok" : "FAIL", pc->name, *spec, ran, na);
-            if (!ran && n_fail == before) {
+                   n_fail == before ? "ok" : "FAIL", pc->name, *spec,
+                   batch.ran, batch.na);
+            fflush(stdout);
+            if (!batch.ran && n_fail == before) {
                 printf("FAIL %s [%s]: no configuration ran\n", pc->name, *spec);
                 n_fail++;
             }

@@ -264,8 +264,10 @@ static int first_frame(const char *spec, unsigned w, unsigned h, char *msg,
         err = vq_use_feature(ctx, spec);
     uint8_t *buf = calloc((size_t)w * h * 2, 1);
     if (!err && buf) {
-        VqPicture p = { VQ_PIX_FMT_420, 8, w, h, { buf, buf, buf },
-                        { (ptrdiff_t)w, (ptrdiff_t)w, (ptrdiff_t)w } };
+        VqPicture p = { .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = w, .h = h,
+                        .data = { buf, buf, buf },
+                        .stride = { (ptrdiff_t)w, (ptrdiff_t)w,
+                                    (ptrdiff_t)w } };
         err = vq_submit(ctx, &p, &p);
     }
     snprintf(msg, sz, "%s", err ? vq_last_error(ctx) : "");

@@ -180,20 +180,23 @@ static int upload_pic(VqGpu *gpu, DevPic *dp, const VqFormat *fmt,
     dp->view.bpc = fmt->bpc;
     VqStream s = vq_gpu_compute_stream(gpu);
     for (unsigned p = 0; p < fmt->n_planes; p++) {
-        size_t row = (size_t)fmt->w[p] * fmt->bytes_per_sample, pitch = 0;
+        /* the stored plane, as the core stages it (odd sizes: FFmpeg's
+         * rounded-up chroma) */
+        unsigned sh = fmt->sh[p];
+        size_t row = (size_t)fmt->sw[p] * fmt->bytes_per_sample, pitch = 0;
         if (vq_gpu_malloc_pitch(gpu, &dp->dev[p], &pitch, row ? row : 1,
-                                fmt->h[p] ? fmt->h[p] : 1, "test plane"))
+                                sh ? sh : 1, "test plane"))
             return -1;
-        uint8_t *tmp = malloc(pitch * (fmt->h[p] ? fmt->h[p] : 1));
+        uint8_t *tmp = malloc(pitch * (sh ? sh : 1));
         if (!tmp)
             return -1;
-        for (size_t i = 0; i < pitch * fmt->h[p]; i++)
+        for (size_t i = 0; i < pitch * sh; i++)
             tmp[i] = (uint8_t)rnd();
-        for (unsigned y = 0; y < fmt->h[p]; y++)
+        for (unsigned y = 0; y < sh; y++)
             memcpy(tmp + y * pitch, fr->plane[p].data + y * fr->plane[p].stride,
                    row);
         int e = vq_gpu_upload2d(gpu, s, dp->dev[p], pitch, tmp, pitch, pitch,
-                                fmt->h[p]);
+                                sh);
         if (!e)
             e = vq_gpu_sync(gpu, s);
         free(tmp);

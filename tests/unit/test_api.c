@@ -22,10 +22,11 @@ static void make(Buf *b, unsigned w, unsigned h, unsigned y, unsigned c)
     b->mem = malloc((size_t)w * h + 2 * (size_t)cw * ch);
     memset(b->mem, (int)y, (size_t)w * h);
     memset(b->mem + (size_t)w * h, (int)c, 2 * (size_t)cw * ch);
-    b->pic = (VqPicture){ VQ_PIX_FMT_420, 8, w, h,
-                          { b->mem, b->mem + (size_t)w * h,
-                            b->mem + (size_t)w * h + (size_t)cw * ch },
-                          { (ptrdiff_t)w, (ptrdiff_t)cw, (ptrdiff_t)cw } };
+    b->pic = (VqPicture){ .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = w, .h = h,
+                          .data = { b->mem, b->mem + (size_t)w * h,
+                                    b->mem + (size_t)w * h + (size_t)cw * ch },
+                          .stride = { (ptrdiff_t)w, (ptrdiff_t)cw,
+                                      (ptrdiff_t)cw } };
 }
 
 static VqContext *open_cpu(unsigned threads, unsigned subsample)

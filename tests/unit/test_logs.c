@@ -42,9 +42,10 @@ int main(void)
             ref[i] = (uint8_t)(i * 3);
             dis[i] = (uint8_t)(i * 3 + f + (i & 1));
         }
-        VqPicture r = { VQ_PIX_FMT_420, 8, w, h,
-                        { ref, ref + w * h, ref + w * h * 5 / 4 },
-                        { (ptrdiff_t)w, (ptrdiff_t)w / 2, (ptrdiff_t)w / 2 } };
+        VqPicture r = { .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = w, .h = h,
+                        .data = { ref, ref + w * h, ref + w * h * 5 / 4 },
+                        .stride = { (ptrdiff_t)w, (ptrdiff_t)w / 2,
+                                    (ptrdiff_t)w / 2 } };
         VqPicture d = r;
         d.data[0] = dis;
         d.data[1] = dis + w * h;

@@ -62,11 +62,10 @@ static size_t map_layout(unsigned w, void *scratch, MapWork *wk)
         if (base)
             wk->v[m] = p;
     }
-    double **d[3] = { &wk->l, &wk->c, &wk->s };
     for (unsigned k = 0; k < 3; k++) {
         take(base, &off, n * sizeof(double), &p);
-        if (base)
-            *d[k] = p;
+        if (base) /* wk may be NULL without base: no member address then */
+            *(k == 0 ? &wk->l : k == 1 ? &wk->c : &wk->s) = p;
     }
     return off;
 }

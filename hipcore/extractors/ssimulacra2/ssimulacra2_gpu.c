@@ -1,0 +1,113 @@
+/*
+ * ssimulacra2's GPU path: device planes for one frame (frames run one after
+ * the other on the compute stream), and per scale the launches that fill
+ * the same record as the CPU path.
+ */
+#include <stdlib.h>
+
+#include "../gpu_fn.h"
+#include "ssimulacra2_internal.h"
+
+#if defined(VQ_HAVE_HIP)
+typedef struct S2Gpu {
+    float *planes;   /* 6 XYB, 15 horizontal-pass, 15 blurred: scale 0 size */
+    float *lin[2];   /* linear planes of scales 1, 3, 5 and 2, 4 */
+    double *colsum;  /* column segment sums of one scale */
+    size_t pitch, plane, lin_pitch[2], lin_plane[2];
+} S2Gpu;
+
+/* Plane rows start 128-byte aligned (the horizontal pass reads quads). */
+static size_t gpu_pitch(unsigned w)
+{
+    return ((size_t)w + 31) / 32 * 32;
+}
+
+void vq_s2_gpu_close(VqFex *fex, VqGpu *gpu)
+{
+    S2Gpu *g = fex->gpu_priv;
+    if (!g)
+        return;
+    vq_gpu_free(gpu, g->planes);
+    vq_gpu_free(gpu, g->lin[0]);
+    vq_gpu_free(gpu, g->lin[1]);
+    vq_gpu_free(gpu, g->colsum);
+    free(g);
+    fex->gpu_priv = NULL;
+}
+
+int vq_s2_gpu_init(VqFex *fex, VqGpu *gpu)
+{
+    const S2Priv *s = fex->priv;
+    const VqS2Dims *d = &s->dims;
+    S2Gpu *g = calloc(1, sizeof(*g));
+    if (!g)
+        return vq_fail(fex->err, VQ_ENOMEM, "out of memory");
+    fex->gpu_priv = g;
+    g->pitch = gpu_pitch(d->w[0]);
+    g->plane = g->pitch * d->h[0];
+    int err = vq_gpu_malloc(gpu, (void **)&g->planes,
+                            (6 + 6 * VQ_S2_BLURS) * g->plane * sizeof(float),
+                            "ssimulacra2 planes");
+    for (unsigned i = 0; !err && i < 2; i++) {
+        unsigned sc = i + 1;
+        if (sc >= d->n_scales)
+            break;
+        g->lin_pitch[i] = gpu_pitch(d->w[sc]);
+        g->lin_plane[i] = g->lin_pitch[i] * d->h[sc];
+        err = vq_gpu_malloc(gpu, (void **)&g->lin[i],
+                            6 * g->lin_plane[i] * sizeof(float),
+                            "ssimulacra2 linear planes");
+    }
+    if (!err)
+        err = vq_gpu_malloc(gpu, (void **)&g->colsum,
+                            (size_t)3 * VQ_S2_SUMS * d->nseg[0] * d->w[0] *
+                                sizeof(double),
+                            "ssimulacra2 column sums");
+    if (err)
+        vq_s2_gpu_close(fex, gpu);
+    return err;
+}
+
+int vq_s2_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                  const VqDevFrame *dis, unsigned index, void *acc_dev)
+{
+    (void)index;
+    const S2Priv *s = fex->priv;
+    const VqS2Dims *d = &s->dims;
+    const S2Gpu *g = fex->gpu_priv;
+    VqStream st = vq_gpu_compute_stream(gpu);
+    VqS2Buf xyb = { g->planes, g->pitch, g->plane };
+    VqS2Buf tmp = { g->planes + 6 * g->plane, g->pitch, g->plane };
+    VqS2Buf blur = { g->planes + (6 + 3 * VQ_S2_BLURS) * g->plane, g->pitch,
+                     g->plane };
+    double *rec = acc_dev;
+    for (unsigned sc = 0; sc < d->n_scales; sc++) {
+        unsigned w = d->w[sc], h = d->h[sc];
+        VqS2Buf next = { NULL, 0, 0 };
+        if (sc + 1 < d->n_scales) {
+            unsigned i = sc & 1;
+            next = (VqS2Buf){ g->lin[i], g->lin_pitch[i], g->lin_plane[i] };
+        }
+        int rc;
+        if (sc == 0) {
+            rc = vq_s2_prepare_yuv_launch(st, ref, dis, w, h, &s->par, xyb,
+                                          next);
+        } else {
+            unsigned i = (sc - 1) & 1;
+            VqS2Buf lin = { g->lin[i], g->lin_pitch[i], g->lin_plane[i] };
+            rc = vq_s2_prepare_lin_launch(st, lin, w, h, &s->par, xyb, next);
+        }
+        if (!rc)
+            rc = vq_s2_blur_h_launch(st, xyb, tmp, w, h, &s->par.blur);
+        if (!rc)
+            rc = vq_s2_blur_v_launch(st, tmp, blur, w, h, &s->par.blur);
+        if (!rc)
+            rc = vq_s2_sums_launch(st, xyb, blur, w, h, d->nseg[sc], g->colsum,
+                                   rec + d->off[sc]);
+        int err = vq_fex_launch_check(fex, gpu, rc);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+#endif

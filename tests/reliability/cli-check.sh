@@ -1,0 +1,125 @@
+#!/bin/sh
+# The CLI against hostile use: exit status, one clear message, and the log
+# (whole and this run's, marked incomplete when it is).
+#   tests/reliability/cli-check.sh VQHIP_CLI
+# Prints one line per case and "N passed, N failed" at the end.
+set -u
+cli=${1:?usage: cli-check.sh VQHIP_CLI}
+case $cli in /*) ;; *) cli=$PWD/$cli ;; esac
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vqhip-cc.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; sed 's/^/     | /' "$tmp/err" | tail -n 6; }
+
+# run NAME EXPECTED_STATUS PATTERN ARGS...: status, a message on stderr,
+# and no empty or doubled error line
+run() {
+    name=$1 want=$2 pattern=$3
+    shift 3
+    "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    if [ $st -ne "$want" ]; then bad "$name" "exit $st, not $want"; return 1; fi
+    if [ -n "$pattern" ] && ! grep -q -- "$pattern" "$tmp/err"; then
+        bad "$name" "no message matching '$pattern'"; return 1
+    fi
+    if grep -q '^vqhip: *$\|^vqhip:  (' "$tmp/err"; then
+        bad "$name" "an empty error line"; return 1
+    fi
+    ok "$name"
+}
+json_is() {
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1" 2>/dev/null
+}
+
+# 8 frames of 64x48 4:2:0 (a gradient and a noisy copy), raw and Y4M
+python3 - "$tmp" <<'EOF'
+import random, sys
+d = sys.argv[1]
+random.seed(7)
+w, h, n = 64, 48, 8
+def frame(i, noise):
+    y = bytes(min(255, (x * 3 + r * 2 + i * 5) % 200 + 20 + (random.randrange(9) if noise else 0))
+              for r in range(h) for x in range(w))
+    return y + bytes([128]) * (w * h // 2)
+ref = [frame(i, 0) for i in range(n)]
+dis = [frame(i, 1) for i in range(n)]
+open(d + '/ref.yuv', 'wb').write(b''.join(ref))
+open(d + '/dis.yuv', 'wb').write(b''.join(dis))
+for name, fr, rng in (('full', ref, 'FULL'), ('lim', dis, 'LIMITED')):
+    with open('%s/%s.y4m' % (d, name), 'wb') as f:
+        f.write(b'YUV4MPEG2 W64 H48 F25:1 C420jpeg XCOLORRANGE=%s\n' % rng.encode())
+        for x in fr:
+            f.write(b'FRAME\n' + x)
+EOF
+raw="-r $tmp/ref.yuv -d $tmp/dis.yuv -w 64 -h 48"
+
+run "malformed width" 1 "not a number" $raw -w 64x
+run "malformed frame count" 1 "not a number" $raw --frame_cnt abc
+run "negative frame count" 1 "not a number" $raw --frame_cnt -3
+run "bit depth out of range" 1 "not a number" $raw -b 7
+printf 'YUV4MPEG2 W4294967360 H48 C420\nFRAME\n' > "$tmp/wrap.y4m"
+run "wrapped Y4M width" 1 "not a number from 1" -r "$tmp/wrap.y4m" -d "$tmp/wrap.y4m"
+printf 'YUV4MPEG2 W64 H48 C420p9\n' > "$tmp/p9.y4m"
+run "unsupported Y4M depth" 1 "unsupported Y4M colourspace" -r "$tmp/p9.y4m" -d "$tmp/p9.y4m"
+run "impossible size: no 'out of memory'" 1 "truncated\|cannot allocate" \
+    -r "$tmp/ref.yuv" -d "$tmp/dis.yuv" -w 16384 -h 16384
+grep -q "out of memory" "$tmp/err" && bad "impossible size" "says out of memory"
+run "unknown feature" 1 "valid features" $raw --feature nosuch
+run "unwritable -o: before the run" 1 "cannot write the log" $raw -o /nonexistent/x.xml
+[ ! -s "$tmp/out" ] && ok "unwritable -o: nothing scored first" || bad "unwritable -o" "scored first"
+head -c 10000 "$tmp/dis.yuv" > "$tmp/trunc.yuv"
+run "truncated raw input" 1 "truncated frame" -r "$tmp/ref.yuv" -d "$tmp/trunc.yuv" \
+    -w 64 -h 48 --json -o "$tmp/t.json" --feature psnr --no_prediction
+json_is "$tmp/t.json" "not d['vqhip']['complete'] and len(d['frames']) == 2 and 'truncated' in d['vqhip']['incomplete']" &&
+    ok "truncated: the frames before it, marked incomplete" || bad "truncated log" "$(head -c 300 "$tmp/t.json")"
+: > "$tmp/empty.yuv"
+echo '{"stale": 1}' > "$tmp/z.json"
+run "empty input" 1 "no frames read" -r "$tmp/ref.yuv" -d "$tmp/empty.yuv" -w 64 -h 48 --json -o "$tmp/z.json"
+json_is "$tmp/z.json" "not d['vqhip']['complete'] and 'stale' not in d" &&
+    ok "empty input: the stale log replaced, marked incomplete" || bad "empty log" ""
+head -c $((4608 * 5)) "$tmp/dis.yuv" > "$tmp/short.yuv"
+run "different lengths warned" 0 "only the first 5" -r "$tmp/ref.yuv" -d "$tmp/short.yuv" -w 64 -h 48
+run "different colour ranges warned" 0 "full range and the distorted video limited" \
+    -r "$tmp/full.y4m" -d "$tmp/lim.y4m" --feature psnr --no_prediction
+run "full disk: an error" 1 "No space left" $raw -o /dev/full
+[ -c /dev/full ] && ok "/dev/full is still a device" || bad "/dev/full" "replaced"
+run "complete run" 0 "" $raw --json -o "$tmp/c.json"
+json_is "$tmp/c.json" "d['vqhip']['complete'] and len(d['frames']) == 8" &&
+    ok "complete run: complete log" || bad "complete log" ""
+ls "$tmp" | grep -q '\.tmp-' && bad "temporary files" "left behind" || ok "no temporary log left"
+
+# SIGINT: the frames scored so far, marked incomplete, exit 130
+mkfifo "$tmp/fifo"
+( "$cli" -r "$tmp/ref.yuv" -d "$tmp/fifo" -w 64 -h 48 --json -o "$tmp/i.json" \
+    >/dev/null 2>"$tmp/err"; echo $? > "$tmp/st" ) &
+exec 3>"$tmp/fifo"
+head -c $((4608 * 3)) "$tmp/dis.yuv" >&3
+sleep 1
+kill -INT $(pgrep -n -f "$tmp/fifo" | head -1) 2>/dev/null
+sleep 1
+exec 3>&-
+wait
+[ "$(cat "$tmp/st")" = 130 ] && json_is "$tmp/i.json" "not d['vqhip']['complete'] and 'interrupted' in d['vqhip']['incomplete']" &&
+    ok "SIGINT: exit 130, log marked interrupted" || bad "SIGINT" "exit $(cat "$tmp/st")"
+
+# faults on the fake device (a build without a HIP platform)
+if VQHIP_FAKE_GPU=1 "$cli" $raw --backend hip --strict --feature psnr --no_prediction >/dev/null 2>&1; then
+    "$cli" $raw --backend cpu --json -o "$tmp/cpu.json" -q >/dev/null 2>&1
+    for f in launch@3 copy@4 hang@5 lost@2; do
+        VQHIP_FAKE_GPU=1 VQHIP_FAULT=$f VQHIP_GPU_TIMEOUT=0.2 "$cli" $raw --json \
+            -o "$tmp/f.json" -q >"$tmp/out" 2>"$tmp/err"
+        python3 - "$tmp/cpu.json" "$tmp/f.json" <<'EOF' && grep -q "GPU fault" "$tmp/out" &&
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+sys.exit(0 if [f['metrics'] for f in a['frames']] == [f['metrics'] for f in b['frames']] and 'cpu_from_frame' in b['vqhip'] else 1)
+EOF
+            ok "fault $f: scores equal the CPU run" || bad "fault $f" ""
+    done
+    VQHIP_FAKE_GPU=1 VQHIP_FAULT=drop@4 "$cli" $raw --verify 2 -q >"$tmp/out" 2>"$tmp/err"
+    grep -q "1 mismatched" "$tmp/out" && ok "verify 2 catches drop@4" || bad "verify" "$(cat "$tmp/out" | head -3)"
+else
+    echo "skip faults: no fake device in this build"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

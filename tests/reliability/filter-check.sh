@@ -1,0 +1,190 @@
+#!/bin/sh
+# The vqhip filter against hostile use: each case checks ffmpeg's exit
+# status, the message, and the log (complete, marked incomplete, or this
+# run's). Device faults run on the fake device when libvqhip was built
+# without a HIP platform (VQHIP_FAKE_GPU=1), and on the GPU with --gpu.
+#
+#   tests/reliability/filter-check.sh FFMPEG [--gpu]
+# Prints one line per case and "N passed, N failed" at the end.
+set -u
+ff=${1:?usage: filter-check.sh FFMPEG [--gpu]}
+case $ff in /*) ;; *) ff=$PWD/$ff ;; esac
+gpu=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+export VQHIP_MODEL_DIR=${VQHIP_MODEL_DIR:-$here/../../../shared/models}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vqhip-fc.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; sed 's/^/     | /' "$tmp/err" | tail -n 8; }
+
+# run NAME EXPECT(0|fail) GREP_PATTERN ARGS... : ffmpeg's status and a
+# message on stderr (pattern '' = none needed)
+run() {
+    name=$1 expect=$2 pattern=$3
+    shift 3
+    "$ff" -nostdin -hide_banner -v warning "$@" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    if [ "$expect" = 0 ] && [ $st -ne 0 ]; then bad "$name" "exit $st"; return 1; fi
+    if [ "$expect" = fail ] && [ $st -eq 0 ]; then bad "$name" "exit 0"; return 1; fi
+    if [ -n "$pattern" ] && ! grep -q -- "$pattern" "$tmp/err"; then
+        bad "$name" "no message matching '$pattern'"; return 1
+    fi
+    ok "$name"
+}
+
+# json_is FILE PYTHON_EXPR: the log, as d, satisfies the expression
+json_is() {
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1" 2>/dev/null
+}
+
+src="testsrc2=s=96x64:r=25"
+lav() { echo "$src:d=$1,format=${2:-yuv420p}"; }
+
+# --- inputs that cannot be compared -----------------------------------------
+run "size mismatch" fail "must be the same" -f lavfi -i "$(lav 1)" \
+    -f lavfi -i "testsrc2=s=64x64:r=25:d=1,format=yuv420p" -lavfi vqhip -f null -
+run "pixel format mismatch" fail "must be the same" -f lavfi -i "$(lav 1)" \
+    -f lavfi -i "$(lav 1 yuv444p)" -lavfi vqhip -f null -
+run "bit depth mismatch" fail "must be the same" -f lavfi -i "$(lav 1)" \
+    -f lavfi -i "$(lav 1 yuv420p10le)" -lavfi vqhip -f null -
+"$ff" -v error -f lavfi -i "$(lav 1)" -color_range pc -f yuv4mpegpipe "$tmp/full.y4m"
+"$ff" -v error -f lavfi -i "$(lav 1)" -color_range tv -f yuv4mpegpipe "$tmp/lim.y4m"
+run "colour range mismatch warned" 0 "different color ranges" -i "$tmp/full.y4m" \
+    -i "$tmp/lim.y4m" -lavfi vqhip=feature=psnr -f null -
+run "below adm's minimum: at configure" fail "33" \
+    -f lavfi -i "testsrc2=s=24x24:d=1,format=yuv420p" \
+    -f lavfi -i "testsrc2=s=24x24:d=1,format=yuv420p" -lavfi vqhip -f null -
+run "skip_unsupported goes on" 0 "left out" \
+    -f lavfi -i "testsrc2=s=24x24:d=1,format=yuv420p" \
+    -f lavfi -i "testsrc2=s=24x24:d=1,format=yuv420p" \
+    -lavfi "vqhip=feature=psnr|adm:skip_unsupported=1" -f null -
+run "size change mid-stream" fail "but the run is 96x64\\|size changed" \
+    -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" -filter_complex \
+    "[0]scale=eval=frame:w='if(gt(n,5),64,96)':h=64[a];[1]scale=eval=frame:w='if(gt(n,5),64,96)':h=64[b];[a][b]vqhip=feature=psnr" \
+    -f null -
+
+# --- streams of different lengths (framesync) ------------------------------
+run "reference shorter: repeats reported" 0 "repeated reference frame" \
+    -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav 1)" -lavfi vqhip=feature=psnr -f null -
+run "reference shorter, eof_action=pass: unscored reported" 0 "not scored" \
+    -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav 1)" \
+    -lavfi vqhip=feature=psnr:eof_action=pass -f null -
+run "shortest=1 stops at the shorter" 0 "" -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav 1)" \
+    -lavfi "vqhip=feature=psnr:shortest=1:log_fmt=json:log_path=$tmp/short.json" -f null -
+json_is "$tmp/short.json" "len(d['frames']) == 25 and d['vqhip']['complete']" &&
+    ok "shortest=1: 25 frames in the log" || bad "shortest=1 log" "$(head -c 300 "$tmp/short.json")"
+
+# --- options, features, models ---------------------------------------------
+run "unknown feature" fail "valid features" -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi vqhip=feature=nosuch -f null -
+run "unknown feature option" fail "no_such_opt" -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi "vqhip=feature=name=psnr\\\\:no_such_opt=1" -f null -
+run "missing model" fail "nosuch.json" -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi "vqhip=model=path=$tmp/nosuch.json" -f null -
+printf '{"model_dict": {' > "$tmp/broken.json"
+run "malformed model" fail "broken.json" -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi "vqhip=model=path=$tmp/broken.json" -f null -
+run "model named like a feature output" fail "integer_adm2" -f lavfi -i "$(lav 1)" \
+    -f lavfi -i "$(lav 1)" -lavfi "vqhip=model=version=vmaf_v0.6.1\\\\:name=integer_adm2" -f null -
+run "unknown filter option" fail "" -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi vqhip=nosuchoption=1 -f null -
+
+# --- logs --------------------------------------------------------------------
+run "unwritable log fails at start" fail "Could not open log file" -f lavfi -i "$(lav 1)" \
+    -f lavfi -i "$(lav 1)" -lavfi vqhip=feature=psnr:log_path=/nonexistent/x.xml -f null -
+(cd "$tmp" && "$ff" -nostdin -v error -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi vqhip=feature=psnr:log_path=- -f null - 2>"$tmp/err")
+st=$?
+[ $st -ne 0 ] && [ ! -e "$tmp/-" ] && grep -q "would mix the log" "$tmp/err" &&
+    ok "log_path=- refused, no file named -" || bad "log_path=-" "exit $st"
+run "full disk at the end: an error" fail "No space left" -f lavfi -i "$(lav 1)" \
+    -f lavfi -i "$(lav 1)" -lavfi vqhip=feature=psnr:log_path=/dev/full -f null -
+[ -c /dev/full ] && ok "/dev/full is still a device" || bad "/dev/full" "replaced"
+echo '{"stale": true}' > "$tmp/zero.json"
+printf 'YUV4MPEG2 W96 H64 F25:1 C420jpeg\n' > "$tmp/empty.y4m"
+run "zero frames on one input: an error" fail "no frame pair was scored" -f lavfi -i "$(lav 1)" \
+    -i "$tmp/empty.y4m" -lavfi "vqhip=feature=psnr:log_fmt=json:log_path=$tmp/zero.json" -f null -
+json_is "$tmp/zero.json" "not d['vqhip']['complete'] and 'stale' not in d" &&
+    ok "zero frames: the stale log is replaced, marked incomplete" ||
+    bad "zero frames log" "$(head -c 300 "$tmp/zero.json")"
+"$ff" -nostdin -v error -f lavfi -i "$src" -f lavfi -i "$src" \
+    -lavfi "vqhip=feature=psnr:log_fmt=json:log_path=$tmp/int.json" -f null - 2>/dev/null &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+st=$?
+# ffmpeg ends its inputs on SIGINT, so the filter sees a normal end: the log
+# is whole for the frames that went through, ffmpeg's status says why
+[ $st -eq 255 ] && json_is "$tmp/int.json" "len(d['frames']) > 0" &&
+    ok "SIGINT: ffmpeg exits 255, the log is whole" || bad "SIGINT" "exit $st"
+
+# --- -frames:v: the frames pooled do not depend on depth -------------------
+ref=""
+for depth in 0 1 2 16; do
+    "$ff" -nostdin -v info -f lavfi -i "$src" -f lavfi -i "$src,noise=alls=8:allf=t" \
+        -lavfi "vqhip=depth=$depth:log_fmt=json:log_path=$tmp/d$depth.json" \
+        -frames:v 10 -f null - 2>"$tmp/err"
+    sum=$(grep -E "of [0-9]+ frames|score:" "$tmp/err" | sed 's/.*\] //' | tr '\n' ' ')
+    n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['frames']))" "$tmp/d$depth.json")
+    [ -z "$ref" ] && ref="$n $sum"
+    [ "$n $sum" = "$ref" ] && ok "-frames:v 10, depth $depth: $n frames, same summary" ||
+        bad "-frames:v 10, depth $depth" "$n frames: $sum (depth 0: $ref)"
+done
+
+# --- several filters in one graph, several graphs in one process -----------
+run "two vqhip in one graph" 0 "" -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1),noise=alls=8" \
+    -filter_complex "[0][1]vqhip=feature=psnr:log_fmt=json:log_path=$tmp/g1.json[a];[a]split[b][c];[b][c]vqhip=feature=name=psnr:log_fmt=json:log_path=$tmp/g2.json" \
+    -f null -
+json_is "$tmp/g1.json" "len(d['frames']) == 25" && json_is "$tmp/g2.json" "len(d['frames']) == 25" &&
+    ok "two vqhip in one graph: two complete logs" || bad "two vqhip logs" ""
+run "two graphs in one process" 0 "" -f lavfi -i "$(lav 1)" \
+    -filter_complex "[0:v]split[a][b];[a][b]vqhip=feature=psnr:log_fmt=json:log_path=$tmp/p1.json[o1]" \
+    -map "[o1]" -f null - \
+    -filter_complex "[0:v]split[c][d];[c][d]vqhip=log_fmt=json:log_path=$tmp/p2.json[o2]" \
+    -map "[o2]" -f null -
+json_is "$tmp/p1.json" "len(d['frames']) == 25" && json_is "$tmp/p2.json" "len(d['frames']) == 25 and 'vmaf' in d['frames'][0]['metrics']" &&
+    ok "two graphs: two complete logs" || bad "two graphs logs" ""
+
+# --- device faults: scores equal a clean CPU run, frame by frame -----------
+meta() { # meta OUT ENV... : per-frame psnr/vif/adm metadata
+    out=$1
+    shift
+    env "$@" "$ff" -nostdin -v warning -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav 2),noise=alls=10:allf=t" \
+        -lavfi "vqhip=feature=psnr|vif|adm:log_fmt=json:log_path=$tmp/f.json:$backend,metadata=print:file=$out" \
+        -f null - 2>"$tmp/err"
+}
+if [ "$gpu" = --gpu ]; then
+    fake=
+else
+    fake=VQHIP_FAKE_GPU=1
+fi
+backend=backend=cpu
+meta "$tmp/cpu.txt" X=1 || bad "fault: clean CPU run" "exit $?"
+grep -v "backend\|pts" "$tmp/cpu.txt" > "$tmp/cpu.m"
+for fault in launch@5 copy@9 hang@12 lost@3; do
+    backend=backend=hip
+    meta "$tmp/fault.txt" $fake VQHIP_FAULT=$fault VQHIP_GPU_TIMEOUT=1 ||
+        { bad "fault $fault" "exit $?"; continue; }
+    grep -v "backend\|pts" "$tmp/fault.txt" > "$tmp/fault.m"
+    if cmp -s "$tmp/cpu.m" "$tmp/fault.m" && grep -q "GPU fault" "$tmp/err" &&
+       grep -q "lavfi.vqhip.backend=cpu" "$tmp/fault.txt" &&
+       json_is "$tmp/f.json" "d['vqhip']['complete'] and 'cpu_from_frame' in d['vqhip']"; then
+        ok "fault $fault: frames equal the CPU run, fallback in the log"
+    else
+        bad "fault $fault" "$(diff "$tmp/cpu.m" "$tmp/fault.m" | head -4)"
+    fi
+    backend=backend=hip:strict=1
+    meta "$tmp/fault.txt" $fake VQHIP_FAULT=$fault VQHIP_GPU_TIMEOUT=1 &&
+        bad "fault $fault strict" "exit 0" || ok "fault $fault, strict=1: an error"
+done
+backend=backend=hip:verify=2
+meta "$tmp/v.txt" $fake VQHIP_FAULT=drop@6 ||  bad "verify" "exit $?"
+grep -v "backend\|pts" "$tmp/v.txt" > "$tmp/v.m"
+cmp -s "$tmp/cpu.m" "$tmp/v.m" && grep -q "1 mismatched" "$tmp/err" &&
+    ok "verify=2 catches lost GPU results (drop@6)" || bad "verify" "$(grep verify "$tmp/err" | head -3)"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

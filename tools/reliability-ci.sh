@@ -1,0 +1,49 @@
+#!/bin/sh
+# The reliability stage of ./test.sh (CPU only, no GPU needed):
+#   1. Debian 12's FFmpeg and libvqhip (no HIP platform, so the fake device
+#      is there) built with address and undefined-behaviour sanitizers; the
+#      filter's FATE tests and tests/reliability/filter-check.sh under them
+#   2. the libFuzzer targets (clang), each for FUZZ_SECONDS (default 60);
+#      a crash fails the stage and leaves its input in build-fuzz/artifacts
+# Prints "N passed, N failed" at the end; exit status 0 only when nothing
+# failed.
+set -u
+cd "$(dirname "$0")/.."
+pass=0 fail=0
+res() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "reliability: ok   $2";
+        else fail=$((fail + 1)); echo "reliability: FAIL $2"; fi; }
+
+# 1. sanitized FFmpeg + filter
+# one word per option: build-ffmpeg.sh splits FFMPEG_EXTRA_ARGS on spaces
+san_cfg="--extra-cflags=-fsanitize=address,undefined --extra-cflags=-fno-sanitize-recover=undefined --extra-cflags=-fno-omit-frame-pointer --extra-ldflags=-fsanitize=address,undefined --disable-asm"
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+if VQHIP_VARIANT=san \
+   VQHIP_MESON_ARGS="-Dhip_platform=none -Db_sanitize=address,undefined -Db_lundef=false" \
+   FFMPEG_EXTRA_ARGS="$san_cfg" \
+   tools/build-ffmpeg.sh debian; then
+    VQHIP_VARIANT=san tools/run-fate.sh debian
+    res $? "FATE (vqhip) under ASan+UBSan"
+    VQHIP_MODEL_DIR=${VQHIP_MODEL_DIR:-$PWD/../shared/models} \
+        tests/reliability/filter-check.sh .ffmpeg/build/debian-san/ffmpeg
+    res $? "filter-check under ASan+UBSan (fake device for faults)"
+else
+    res 1 "sanitized FFmpeg build"
+fi
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
+# 2. fuzzing, bounded
+if command -v clang >/dev/null; then
+    if { [ -d build-fuzz ] || CC=clang meson setup build-fuzz -Dfuzzing=true \
+            -Dhip_platform=none -Dbuildtype=debugoptimized; } &&
+       ninja -C build-fuzz -j "${JOBS:-2}"; then
+        tools/fuzz.sh build-fuzz "${FUZZ_SECONDS:-60}"
+        res $? "fuzzing (model, options, y4m, picture; ${FUZZ_SECONDS:-60} s each)"
+    else
+        res 1 "fuzzing build"
+    fi
+else
+    res 1 "fuzzing: clang not found"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
