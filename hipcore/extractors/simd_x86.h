@@ -170,7 +170,16 @@ vq_simd_pd_mask2(__m256d lo, __m256d hi)
 #define V_MANDNOT(a, b) ((__mmask16)(~(a) & (b)))
 #define V_SEL(m, a, b) _mm512_mask_blend_epi32(m, a, b)
 #define V_SEL64(m, a, b) _mm512_mask_blend_epi64((__mmask8)(m), a, b)
-#define V_REDUCE_ADD64(x) ((uint64_t)_mm512_reduce_add_epi64(x))
+/* modulo 2^64 in vector adds: GCC's _mm512_reduce_add_epi64 adds signed
+ * long longs in C, undefined on overflow (UBSan stops on it) */
+#define V_REDUCE_ADD64_4(y)                                                   \
+    ((uint64_t)_mm256_extract_epi64(y, 0) +                                   \
+     (uint64_t)_mm256_extract_epi64(y, 1) +                                   \
+     (uint64_t)_mm256_extract_epi64(y, 2) +                                   \
+     (uint64_t)_mm256_extract_epi64(y, 3))
+#define V_REDUCE_ADD64(x)                                                     \
+    V_REDUCE_ADD64_4(_mm256_add_epi64(_mm512_castsi512_si256(x),             \
+                                      _mm512_extracti64x4_epi64(x, 1)))
 #define V_CVT_PD_LO(x) _mm512_cvtepi32_pd(_mm512_castsi512_si256(x))
 #define V_CVT_PD_HI(x) _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(x, 1))
 #define V_PD_ROUND_F(d) _mm512_cvtps_pd(_mm512_cvtpd_ps(d))
@@ -251,6 +260,7 @@ vq_simd_pd_mask2(__m256d lo, __m256d hi)
 #undef V_SEL
 #undef V_SEL64
 #undef V_REDUCE_ADD64
+#undef V_REDUCE_ADD64_4
 #undef V_CVT_PD_LO
 #undef V_CVT_PD_HI
 #undef V_PD_ROUND_F
