@@ -479,6 +479,7 @@ static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
 {
     VQHIPContext *s = ctx->priv;
     VqPicture r, d;
+    LentPair *lp;
     int err;
 #if VQHIP_CUDA
     if (s->cuda) {
@@ -513,7 +514,7 @@ static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
     wrap_picture(&d, dis, s);
     /* The CPU backend reads the planes in place, holding references,
      * instead of copying every frame for its worker threads. */
-    LentPair *lp = av_mallocz(sizeof(*lp));
+    lp = av_mallocz(sizeof(*lp));
     if (lp) {
         lp->ref = av_frame_clone(ref);
         lp->dis = av_frame_clone(dis);
