@@ -35,7 +35,7 @@ static void usage(FILE *f)
         "      --device N         GPU index\n"
         "      --strict           fail instead of falling back to the CPU\n"
         "      --depth N          GPU frames in flight\n"
-        "      --threads N        CPU worker threads\n"
+        "      --threads N        CPU worker threads (0: one per core; at most 1024)\n"
         "      --subsample N      compute non-temporal features every N frames\n"
         "      --frame_cnt N      stop after N frames\n"
         "      --zero-copy        read frames into pinned memory the GPU reads in place\n"
@@ -271,7 +271,7 @@ int main(int argc, char **argv)
                 return 1;
             break;
         case O_THREADS:
-            if (parse_uint("--threads", optarg, 0, 64, &cfg.n_threads))
+            if (parse_uint("--threads", optarg, 0, 1024, &cfg.n_threads))
                 return 1;
             break;
         case O_SUB:
