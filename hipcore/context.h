@@ -137,6 +137,9 @@ int vq_pipeline_start(VqContext *ctx, const VqPicture *ref,
                       const VqPicture *dis);
 void vq_pipeline_stop(VqContext *ctx);
 
+/* log_order.c: the models' outputs ranked after every extractor's. */
+int vq_log_rank_models(VqContext *ctx);
+
 /* pipeline_color.c: for each valid pair before it is scored. After
  * vq_configure, the first pair's colour description becomes the run's;
  * a later change is warned about once. */

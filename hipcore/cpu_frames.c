@@ -1,4 +1,5 @@
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,11 @@ struct CpuSlot {
     unsigned index;
     uint64_t mask;              /* extractors computing this frame */
     uint8_t *pix;               /* owned copy of the planes CPU extractors read */
-    VqFrame ref, dis;
+    VqFrame ref, dis;           /* own_ref, own_dis, or the caller's (lent) */
+    VqFrame own_ref, own_dis;   /* views of pix */
+    void (*release)(void *);    /* lent planes: called when jobs_left is 0 */
+    void *opaque;
+    atomic_uint jobs_left;
     uint8_t *acc;
     int err[VQ_MAX_FEX];
     CpuJob job[VQ_MAX_FEX];
@@ -31,6 +36,7 @@ struct VqCpuRun {
     VqThreadPool *pool;         /* NULL: inline */
     unsigned n_workers;
     void **scratch;             /* [fex * n_workers + worker] */
+    void **part_scratch;        /* the same for vq_fex_parallel */
     size_t acc_size;            /* vq_acc_layout of the CPU extractors */
     unsigned planes;
     bool any;
@@ -48,14 +54,21 @@ void vq_cpu_close(VqCpuRun **prun)
     if (!run)
         return;
     for (unsigned s = 0; s < run->n_slots; s++) {
-        vq_taskgroup_destroy(&run->slot[s].group);
+        vq_taskgroup_destroy(&run->slot[s].group); /* waits for its tasks */
         free(run->slot[s].pix);
         free(run->slot[s].acc);
     }
+    for (unsigned i = 0; i < run->ctx->n_fex; i++)
+        if (run->ctx->fex[i]->cpu == run)
+            run->ctx->fex[i]->cpu = NULL;
     free(run->slot);
     for (unsigned i = 0; run->scratch && i < VQ_MAX_FEX * run->n_workers; i++)
         free(run->scratch[i]);
     free(run->scratch);
+    for (unsigned i = 0; run->part_scratch && i < VQ_MAX_FEX * run->n_workers;
+         i++)
+        free(run->part_scratch[i]);
+    free(run->part_scratch);
     pthread_mutex_destroy(&run->order_lock);
     pthread_cond_destroy(&run->order_cond);
     free(run);
@@ -83,7 +96,7 @@ static int slot_open(VqCpuRun *run, CpuSlot *s)
         return VQ_ENOMEM;
     size_t off = 0;
     for (unsigned k = 0; k < 2; k++) {
-        VqFrame *f = k ? &s->dis : &s->ref;
+        VqFrame *f = k ? &s->own_dis : &s->own_ref;
         for (unsigned p = 0; p < fmt->n_planes; p++) {
             if (!(run->planes & (1u << p)))
                 continue;
@@ -117,19 +130,31 @@ int vq_cpu_open(VqCpuRun **prun, VqContext *ctx)
     run->pool = ctx->pool;
     run->n_workers = run->pool ? vq_threadpool_size(run->pool) : 1;
     run->scratch = calloc((size_t)VQ_MAX_FEX * run->n_workers, sizeof(void *));
-    if (!run->scratch)
+    run->part_scratch =
+        calloc((size_t)VQ_MAX_FEX * run->n_workers, sizeof(void *));
+    if (!run->scratch || !run->part_scratch)
         return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
-        for (unsigned w = 0; !fex->on_gpu && fex->scratch_size && w < run->n_workers;
-             w++) {
-            void **p = &run->scratch[i * run->n_workers + w];
-            *p = aligned_alloc(64, VQ_ALIGN(fex->scratch_size, 64));
-            if (!*p)
-                return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        fex->cpu = run;
+        fex->cpu_index = i;
+        for (unsigned w = 0; !fex->on_gpu && w < run->n_workers; w++) {
+            size_t size[2] = { fex->scratch_size, fex->part_scratch_size };
+            void **p[2] = { &run->scratch[i * run->n_workers + w],
+                            &run->part_scratch[i * run->n_workers + w] };
+            for (unsigned k = 0; k < 2; k++) {
+                if (!size[k])
+                    continue;
+                *p[k] = aligned_alloc(64, VQ_ALIGN(size[k], 64));
+                if (!*p[k])
+                    return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+            }
         }
     }
-    run->n_slots = run->pool ? 2 * run->n_workers : 1;
+    /* frames in flight: one per worker and two more, so that workers find
+     * the next frame while one is being finalized (extractors that split
+     * a frame into parts keep all workers busy with fewer) */
+    run->n_slots = run->pool ? run->n_workers + 2 : 1;
     run->slot = calloc(run->n_slots, sizeof(*run->slot));
     if (!run->slot)
         return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
@@ -149,8 +174,54 @@ int vq_cpu_open(VqCpuRun **prun, VqContext *ctx)
     return 0;
 }
 
+/* The pool worker running on this thread (0 without a pool), and the
+ * extractor whose CPU-run job it is running (NULL outside one). */
+static _Thread_local unsigned tl_worker;
+static _Thread_local const VqFex *tl_fex;
+
+typedef struct PartJob {
+    VqFexPartFn fn;
+    void *arg;
+    void *const *scratch; /* per worker */
+} PartJob;
+
+static void run_part(void *arg, unsigned part, unsigned worker)
+{
+    const PartJob *pj = arg;
+    pj->fn(pj->arg, part, pj->scratch[worker]);
+}
+
+int vq_fex_parallel(VqFex *fex, unsigned n, VqFexPartFn fn, void *arg)
+{
+    VqCpuRun *run = fex->cpu;
+    if (!run || tl_fex != fex) {
+        /* an extractor driven outside its CPU run's jobs (tests without a
+         * context, the fake device, verify=, a fallback's warm-up): the
+         * parts run here, one after the other, on scratch of their own */
+        size_t size = VQ_ALIGN(fex->part_scratch_size ? fex->part_scratch_size : 1,
+                               64);
+        void *scratch = aligned_alloc(64, size);
+        if (!scratch)
+            return VQ_ENOMEM;
+        for (unsigned i = 0; i < n; i++)
+            fn(arg, i, scratch);
+        free(scratch);
+        return 0;
+    }
+    PartJob pj = { fn, arg, run->part_scratch + fex->cpu_index * run->n_workers };
+    vq_threadpool_fork(run->pool, tl_worker, n, run_part, &pj);
+    return 0;
+}
+
+unsigned vq_fex_threads(const VqFex *fex)
+{
+    /* outside its CPU run's jobs an extractor takes its whole-frame path */
+    return fex->cpu && tl_fex == fex ? fex->cpu->n_workers : 1;
+}
+
 static void run_job(void *arg, unsigned worker)
 {
+    tl_worker = worker;
     CpuJob *job = arg;
     VqCpuRun *run = job->run;
     CpuSlot *s = job->slot;
@@ -164,15 +235,20 @@ static void run_job(void *arg, unsigned worker)
     }
     uint8_t *acc = s->acc + fex->acc_off;
     memset(acc, 0, fex->acc_size);
+    tl_fex = fex;
     s->err[job->fex] = fex->desc->cpu_run(
         fex, &s->ref, &s->dis, s->index, acc,
         run->scratch[job->fex * run->n_workers + worker]);
+    tl_fex = NULL;
     if (temporal) {
         pthread_mutex_lock(&run->order_lock);
         run->next_index[job->fex] = s->index + 1;
         pthread_cond_broadcast(&run->order_cond);
         pthread_mutex_unlock(&run->order_lock);
     }
+    /* the last job of a frame on lent planes gives them back */
+    if (s->release && atomic_fetch_sub(&s->jobs_left, 1) == 1)
+        s->release(s->opaque);
 }
 
 static int finalize_slot(VqCpuRun *run, CpuSlot *s)
@@ -228,12 +304,6 @@ static void copy_frame(VqCpuRun *run, VqFrame *dst, const VqFrame *src)
     }
 }
 
-int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
-                  unsigned index)
-{
-    return vq_cpu_submit_mask(run, ref, dis, index, UINT64_MAX);
-}
-
 void vq_cpu_set_next(VqCpuRun *run, unsigned i, unsigned index)
 {
     run->next_index[i] = index;
@@ -245,12 +315,15 @@ int vq_cpu_warm(VqCpuRun *run, unsigned i, const VqFrame *ref,
     CpuSlot *s = &run->slot[0];
     VqFex *fex = run->ctx->fex[i];
     if (run->owned) {
+        s->ref = s->own_ref;
+        s->dis = s->own_dis;
         copy_frame(run, &s->ref, ref);
         copy_frame(run, &s->dis, dis);
     } else {
         s->ref = *ref;
         s->dis = *dis;
     }
+    s->release = NULL;
     uint8_t *acc = s->acc + fex->acc_off;
     memset(acc, 0, fex->acc_size);
     int err = fex->desc->cpu_run(fex, &s->ref, &s->dis, index, acc,
@@ -259,23 +332,24 @@ int vq_cpu_warm(VqCpuRun *run, unsigned i, const VqFrame *ref,
     return err;
 }
 
-/* Whether an extractor of mask computes frame index. */
-static bool any_runs(VqCpuRun *run, unsigned index, uint64_t mask)
+/* Whether extractor i is in mask and computes frame index on the CPU. */
+static bool job_runs(VqCpuRun *run, unsigned i, unsigned index, uint64_t mask)
 {
     VqContext *ctx = run->ctx;
-    for (unsigned i = 0; i < ctx->n_fex; i++)
-        if ((mask >> i & 1) && !ctx->fex[i]->on_gpu &&
-            vq_fex_runs_on(ctx, ctx->fex[i], index))
-            return true;
-    return false;
+    return (mask >> i & 1) && !ctx->fex[i]->on_gpu &&
+           vq_fex_runs_on(ctx, ctx->fex[i], index);
 }
 
-int vq_cpu_submit_mask(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
-                       unsigned index, uint64_t mask)
+static int submit_masked(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
+                         unsigned index, uint64_t mask,
+                         void (*release)(void *), void *opaque, bool *taken)
 {
     VqContext *ctx = run->ctx;
     bool frames = ref && dis;
-    if (!frames && any_runs(run, index, mask))
+    unsigned n_jobs = 0;
+    for (unsigned i = 0; i < ctx->n_fex; i++)
+        n_jobs += job_runs(run, i, index, mask);
+    if (!frames && n_jobs)
         return vq_fail(&ctx->err, VQ_ESTATE, "frame %u has no pixels", index);
     if (!run->any) {
         for (unsigned i = 0; i < ctx->n_fex; i++)
@@ -287,9 +361,12 @@ int vq_cpu_submit_mask(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
         CpuSlot *s = &run->slot[0];
         s->index = index;
         s->mask = mask;
+        s->release = NULL;
         if (!frames) {
             /* nothing to compute: only the frame count moves */
         } else if (run->owned) {
+            s->ref = s->own_ref;
+            s->dis = s->own_dis;
             copy_frame(run, &s->ref, ref);
             copy_frame(run, &s->dis, dis);
         } else {
@@ -297,10 +374,8 @@ int vq_cpu_submit_mask(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
             s->dis = *dis;
         }
         for (unsigned i = 0; i < ctx->n_fex; i++) {
-            VqFex *fex = ctx->fex[i];
             s->err[i] = 0;
-            if (fex->on_gpu || !(mask >> i & 1) ||
-                !vq_fex_runs_on(ctx, fex, index))
+            if (!job_runs(run, i, index, mask))
                 continue;
             CpuJob job = { run, s, i };
             run_job(&job, 0);
@@ -319,22 +394,54 @@ int vq_cpu_submit_mask(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
     CpuSlot *s = &run->slot[run->n_queued % run->n_slots];
     s->index = index;
     s->mask = mask;
-    if (frames) {
+    s->release = NULL;
+    for (unsigned i = 0; i < ctx->n_fex; i++)
+        s->err[i] = 0;
+    if (release && n_jobs && !vq_format_converts(&ctx->fmt)) {
+        /* lent planes: read in place, given back by the last job */
+        s->ref = *ref;
+        s->dis = *dis;
+        s->release = release;
+        s->opaque = opaque;
+        atomic_store(&s->jobs_left, n_jobs);
+        *taken = true;
+    } else if (frames) {
+        s->ref = s->own_ref;
+        s->dis = s->own_dis;
         copy_frame(run, &s->ref, ref);
         copy_frame(run, &s->dis, dis);
     }
     run->n_queued++;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
-        VqFex *fex = ctx->fex[i];
-        s->err[i] = 0;
-        if (fex->on_gpu || !(mask >> i & 1) ||
-            !vq_fex_runs_on(ctx, fex, index))
+        if (!job_runs(run, i, index, mask))
             continue;
         s->job[i] = (CpuJob){ run, s, i };
-        if (vq_threadpool_submit(run->pool, &s->group, run_job, &s->job[i]))
+        if (vq_threadpool_submit(run->pool, &s->group, run_job, &s->job[i])) {
+            /* jobs not queued never finish: count them as done */
+            for (unsigned k = i; k < ctx->n_fex; k++)
+                if (s->release && job_runs(run, k, index, mask) &&
+                    atomic_fetch_sub(&s->jobs_left, 1) == 1)
+                    s->release(s->opaque);
             return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        }
     }
     return 0;
+}
+
+int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
+                  unsigned index, void (*release)(void *), void *opaque,
+                  bool *taken)
+{
+    *taken = false;
+    return submit_masked(run, ref, dis, index, UINT64_MAX, release, opaque,
+                         taken);
+}
+
+int vq_cpu_submit_mask(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
+                       unsigned index, uint64_t mask)
+{
+    bool taken = false;
+    return submit_masked(run, ref, dis, index, mask, NULL, NULL, &taken);
 }
 
 bool vq_cpu_active(const VqCpuRun *run)

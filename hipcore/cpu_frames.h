@@ -1,9 +1,10 @@
 /*
  * The CPU extractors' side of the pipeline. With a thread pool, several
  * frames are in flight: submit copies the planes the CPU extractors read
- * (the caller's memory is not read after vq_submit returns), queues one task
- * per extractor and frame, and frames are finalized in order as their tasks
- * finish. Temporal extractors' tasks run one frame at a time, in order.
+ * (the caller's memory is not read after vq_submit returns) unless the
+ * caller lends them (vq_submit_retained), queues one task per extractor and
+ * frame, and frames are finalized in order as their tasks finish. Temporal
+ * extractors' tasks run one frame at a time, in order.
  * Without a pool everything runs inline on the caller's pictures.
  */
 #ifndef VQHIP_CPU_FRAMES_H
@@ -19,10 +20,17 @@ typedef struct VqCpuRun VqCpuRun;
 
 int vq_cpu_open(VqCpuRun **run, struct VqContext *ctx);
 void vq_cpu_close(VqCpuRun **run);
+/* Queues (or, without a pool, runs) a frame. With release non-NULL the
+ * frames' planes may be read in place after the call, until release(opaque)
+ * is called: *taken then says whether the CPU run took that on (it calls
+ * release once its tasks are done); otherwise the caller calls it once the
+ * planes are not needed any more (they were copied, or used inline). */
 int vq_cpu_submit(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
-                  unsigned index);
+                  unsigned index, void (*release)(void *), void *opaque,
+                  bool *taken);
 /* As vq_cpu_submit for the CPU extractors in `mask` (bit i: ctx->fex[i])
- * only; ref and dis may be NULL when none of them computes this frame. */
+ * only, planes always copied; ref and dis may be NULL when none of them
+ * computes this frame. */
 int vq_cpu_submit_mask(VqCpuRun *run, const VqFrame *ref, const VqFrame *dis,
                        unsigned index, uint64_t mask);
 /* Runs extractor i's cpu_run on a frame before the run's first one, for its

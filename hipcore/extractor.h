@@ -93,6 +93,7 @@ struct VqFex {
     size_t acc_off;         /* offset of this extractor's record in its
                                backend's per-frame buffer (vq_acc_layout) */
     size_t scratch_size;    /* per-worker CPU scratch (see cpu_run) */
+    size_t part_scratch_size; /* per-thread scratch of vq_fex_parallel */
     unsigned order;         /* selection order in its context (0 first);
                                the log order follows it, as libvmaf's */
     bool on_gpu;            /* chosen backend for this run */
@@ -105,7 +106,28 @@ struct VqFex {
     int out_id[VQ_FEX_MAX_OUTPUTS];     /* collector series, -1 until written */
     struct VqCollector *coll;
     VqErrBuf *err;
+    struct VqCpuRun *cpu;   /* the core's CPU run, for vq_fex_parallel */
+    unsigned cpu_index;     /* this extractor's index in that run */
 };
+
+/*
+ * Work inside one frame, split (rows in bands): called from cpu_run, runs
+ * fn(arg, part, scratch) for every part in [0, n) on the context's worker
+ * threads, the calling one included, and returns when all have run.
+ * scratch is fex->part_scratch_size bytes (64-byte aligned, kept, not
+ * cleared) of the thread that runs the part, distinct from cpu_run's
+ * scratch. Parts run in any order and concurrently: each writes only
+ * memory of its own (its own accumulator record, say, that cpu_run then
+ * adds in a fixed order, or its own rows of a shared image) and does not
+ * call vq_fex_parallel. Returns 0, or VQ_ENOMEM with no part run.
+ */
+typedef void (*VqFexPartFn)(void *arg, unsigned part, void *scratch);
+int vq_fex_parallel(VqFex *fex, unsigned n, VqFexPartFn fn, void *arg);
+
+/* How many threads vq_fex_parallel's parts can run on (1: no workers, or
+ * cpu_run called outside the CPU run's jobs: the fake device, verify=, a
+ * fallback's warm-up, where the parts would run one after the other). */
+unsigned vq_fex_threads(const VqFex *fex);
 
 /* Writes output k (index into desc->outputs) of frame `index`. */
 int vq_fex_emit(VqFex *fex, unsigned k, unsigned index, double value);

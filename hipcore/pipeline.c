@@ -13,75 +13,6 @@
 
 #include "context.h"
 
-/*
- * libvmaf's log lists outputs in the order they were first written to its
- * collector. Without a thread pool (its tool's and filter's default) that
- * is: the extractors' outputs written with a frame's own extraction, by
- * extractor in the order they were selected (a model's extractors first
- * when the model is selected first), each in the order it writes them;
- * then the outputs written later (temporal ones such as integer motion2,
- * and those written at the end); then the models' outputs (log_rank_models).
- * Ranks encode that order, so the log does not depend on which backend or
- * worker finished first.
- */
-#define RANK_STAGE(s) ((uint64_t)(s) << 40)
-#define RANK_OWNER(i) ((uint64_t)(i) << 20)
-
-static uint64_t output_rank(const VqFex *fex, unsigned index)
-{
-    /* frames are finalized in order: index below n_finalized means a
-     * value written after its own frame (temporal lag or flush) */
-    unsigned stage = index < fex->n_finalized;
-    unsigned made = 0;
-    for (unsigned k = 0; k < fex->n_outputs; k++)
-        made += fex->out_id[k] >= 0;
-    return RANK_STAGE(stage) | RANK_OWNER(fex->order) | made;
-}
-
-/* Models' outputs after every extractor's: each model's main output in the
- * order the models were selected, then the others (bootstrap members,
- * bagging, stddev, interval), model by model, as libvmaf's tool writes
- * them when it pools the scores at the end. */
-static int log_rank_models(VqContext *ctx)
-{
-    for (unsigned i = 0; i < ctx->n_model; i++) {
-        const VqModel *m = ctx->model[i];
-        for (unsigned k = 0; k < vq_model_output_count(m); k++) {
-            uint64_t rank = k ? RANK_STAGE(3) | RANK_OWNER(i) | k
-                              : RANK_STAGE(2) | RANK_OWNER(i);
-            int id = vq_collector_series_ranked(&ctx->coll,
-                                                vq_model_output_name(m, k),
-                                                ctx->model_backend[i], rank);
-            if (id < 0)
-                return vq_fail(&ctx->err, id, "out of memory");
-        }
-    }
-    return 0;
-}
-
-int vq_fex_emit(VqFex *fex, unsigned k, unsigned index, double value)
-{
-    if (k >= fex->n_outputs)
-        return vq_fail(fex->err, VQ_EINVAL, "%s: output %u out of range",
-                       fex->desc->name, k);
-    if (fex->out_id[k] < 0) {
-        int id = vq_collector_series_ranked(fex->coll, fex->out_name[k],
-                                            fex->on_gpu ? "hip" : "cpu",
-                                            output_rank(fex, index));
-        if (id < 0)
-            return vq_fail(fex->err, id, "out of memory");
-        fex->out_id[k] = id;
-    }
-    int err = vq_collector_set(fex->coll, fex->out_id[k], index, value);
-    return err ? vq_fail(fex->err, err, "out of memory") : 0;
-}
-
-int vq_fex_emit_aggregate(VqFex *fex, const char *name, double value)
-{
-    int err = vq_collector_set_aggregate(fex->coll, name, value);
-    return err ? vq_fail(fex->err, err, "out of memory") : 0;
-}
-
 double vq_now(void)
 {
     struct timespec ts;
@@ -150,7 +81,7 @@ static int choose_backends(VqContext *ctx)
              n_gpu && n_cpu ? "hip+cpu" : n_gpu ? "hip" : "cpu");
     unsigned threads = ctx->cfg.n_threads;
     if (!threads)
-        threads = vq_cpu_count() < 8 ? vq_cpu_count() : 8;
+        threads = vq_cpu_count(); /* every core this process may use */
     if (threads > 1 && vq_threadpool_open(&ctx->pool, threads))
         return vq_fail(&ctx->err, VQ_ENOMEM, "cannot start %u threads", threads);
     size_t acc_gpu = vq_acc_layout(ctx->fex, ctx->n_fex, true);
@@ -205,7 +136,7 @@ int vq_pipeline_start(VqContext *ctx, const VqPicture *ref,
         return err;
     for (unsigned i = 0; i < ctx->n_model; i++)
         ctx->model_backend[i] = model_backend(ctx, ctx->model[i]);
-    return log_rank_models(ctx);
+    return vq_log_rank_models(ctx);
 }
 
 void vq_pipeline_stop(VqContext *ctx)
@@ -309,8 +240,25 @@ typedef struct DeviceInput {
     VqStream producer;
 } DeviceInput;
 
+static int submit_frame(VqContext *ctx, const VqPicture *ref,
+                        const VqPicture *dis, const DeviceInput *dev,
+                        VqReleaseFn release, void *opaque, bool *taken);
+
+/* submit_frame, then the caller's planes given back unless the CPU run
+ * took them on. */
 static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
-                  const DeviceInput *dev)
+                  const DeviceInput *dev, VqReleaseFn release, void *opaque)
+{
+    bool taken = false;
+    int err = submit_frame(ctx, ref, dis, dev, release, opaque, &taken);
+    if (release && !taken)
+        release(opaque);
+    return err;
+}
+
+static int submit_frame(VqContext *ctx, const VqPicture *ref,
+                        const VqPicture *dis, const DeviceInput *dev,
+                        VqReleaseFn release, void *opaque, bool *taken)
 {
     if (!ctx)
         return VQ_EINVAL;
@@ -365,7 +313,9 @@ static int submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis,
         err = vq_download_frames(ctx, dev->producer, &r, &d, &r, &d);
     if (!err) {
         double t = vq_now();
-        err = vq_cpu_submit(ctx->cpu, &r, &d, index);
+        /* planes downloaded from the GPU are not the caller's */
+        err = vq_cpu_submit(ctx->cpu, &r, &d, index, dev ? NULL : release,
+                            opaque, taken);
         ctx->t_cpu += vq_now() - t;
     }
     if (!err) {
@@ -397,7 +347,15 @@ int vq_configure(VqContext *ctx, const VqPicture *geometry)
 
 int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
 {
-    return submit(ctx, ref, dis, NULL);
+    return submit(ctx, ref, dis, NULL, NULL, NULL);
+}
+
+int vq_submit_retained(VqContext *ctx, const VqPicture *ref,
+                       const VqPicture *dis, VqReleaseFn release, void *opaque)
+{
+    if (!release)
+        return vq_submit(ctx, ref, dis);
+    return submit(ctx, ref, dis, NULL, release, opaque);
 }
 
 int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
@@ -414,7 +372,7 @@ int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
                        "the reference and distorted device pictures name "
                        "different producer streams");
     DeviceInput dev = { (VqStream)ref->stream };
-    return submit(ctx, &ref->pic, &dis->pic, &dev);
+    return submit(ctx, &ref->pic, &dis->pic, &dev, NULL, NULL);
 }
 
 int vq_flush(VqContext *ctx)

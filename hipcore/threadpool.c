@@ -1,15 +1,32 @@
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "threadpool.h"
 #include "vqhip.h"
 
+typedef struct Fork Fork;
+
 typedef struct Task {
     VqTaskFn fn;
     void *arg;
-    VqTaskGroup *group;
+    VqTaskGroup *group; /* NULL for fork helpers */
+    Fork *fork;         /* the fork a helper works for */
     struct Task *next;
 } Task;
+
+/* One vq_threadpool_fork, on its caller's stack. Its counters other than
+ * next are guarded by the pool's lock. */
+struct Fork {
+    VqPartFn fn;
+    void *arg;
+    unsigned n;
+    atomic_uint next;     /* the next part to take */
+    unsigned running;     /* helpers picked up and not yet finished */
+    pthread_cond_t idle;  /* running dropped to 0 */
+};
 
 struct VqThreadPool {
     pthread_mutex_t lock;
@@ -42,10 +59,19 @@ static void *worker_main(void *p)
         pool->head = t->next;
         if (!pool->head)
             pool->tail = NULL;
+        Fork *f = t->fork;
+        if (f)
+            f->running++; /* before the lock is released: see the fork */
         pthread_mutex_unlock(&pool->lock);
         t->fn(t->arg, worker);
         VqTaskGroup *g = t->group;
         free(t);
+        if (f) {
+            pthread_mutex_lock(&pool->lock);
+            if (!--f->running)
+                pthread_cond_broadcast(&f->idle);
+            continue;
+        }
         pthread_mutex_lock(&g->lock);
         if (!--g->pending)
             pthread_cond_broadcast(&g->done);
@@ -58,6 +84,11 @@ static void *worker_main(void *p)
 
 unsigned vq_cpu_count(void)
 {
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+#endif
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
 }
@@ -141,6 +172,7 @@ int vq_threadpool_submit(VqThreadPool *pool, VqTaskGroup *g, VqTaskFn fn,
     t->fn = fn;
     t->arg = arg;
     t->group = g;
+    t->fork = NULL;
     t->next = NULL;
     pthread_mutex_lock(&g->lock);
     g->pending++;
@@ -208,4 +240,88 @@ void vq_parallel_for(VqThreadPool *pool, unsigned n, VqForFn fn, void *arg)
     vq_taskgroup_destroy(&g);
     if (fa != stack_args)
         free(fa);
+}
+
+/* ---- fork ------------------------------------------------------------------ */
+
+static void fork_parts(Fork *f, unsigned worker)
+{
+    for (;;) {
+        unsigned i = atomic_fetch_add(&f->next, 1);
+        if (i >= f->n)
+            return;
+        f->fn(f->arg, i, worker);
+    }
+}
+
+static void fork_helper(void *arg, unsigned worker)
+{
+    fork_parts(arg, worker);
+}
+
+void vq_threadpool_fork(VqThreadPool *pool, unsigned self, unsigned n,
+                        VqPartFn fn, void *arg)
+{
+    unsigned helpers = pool && n > 1 ? pool->n - 1 : 0;
+    if (helpers > n - 1)
+        helpers = n - 1;
+    if (!helpers) {
+        for (unsigned i = 0; i < n; i++)
+            fn(arg, i, self);
+        return;
+    }
+    Fork f;
+    f.fn = fn;
+    f.arg = arg;
+    f.n = n;
+    atomic_init(&f.next, 0);
+    f.running = 0;
+    pthread_cond_init(&f.idle, NULL);
+    /* the helpers go to the front of the queue; without memory for one,
+     * the caller does its share */
+    Task *first = NULL, *last = NULL;
+    for (unsigned k = 0; k < helpers; k++) {
+        Task *t = malloc(sizeof(*t));
+        if (!t)
+            break;
+        t->fn = fork_helper;
+        t->arg = &f;
+        t->group = NULL;
+        t->fork = &f;
+        t->next = first;
+        first = t;
+        if (!last)
+            last = t;
+    }
+    if (first) {
+        pthread_mutex_lock(&pool->lock);
+        last->next = pool->head;
+        pool->head = first;
+        if (!pool->tail)
+            pool->tail = last;
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->lock);
+    }
+    fork_parts(&f, self);
+    /* Every part is taken: withdraw the helpers nobody picked up, then wait
+     * for those running (a helper counts as running from the moment it
+     * leaves the queue, under the lock). */
+    pthread_mutex_lock(&pool->lock);
+    Task **pp = &pool->head, *prev = NULL;
+    while (*pp) {
+        Task *t = *pp;
+        if (t->fork == &f) {
+            *pp = t->next;
+            if (pool->tail == t)
+                pool->tail = prev;
+            free(t);
+            continue;
+        }
+        prev = t;
+        pp = &t->next;
+    }
+    while (f.running)
+        pthread_cond_wait(&f.idle, &pool->lock);
+    pthread_mutex_unlock(&pool->lock);
+    pthread_cond_destroy(&f.idle);
 }

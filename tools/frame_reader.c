@@ -5,11 +5,12 @@
 
 #include "frame_reader.h"
 
-#define MAX_BUFFERS 16
+#define MAX_BUFFERS FRAME_READER_MAX_BUFFERS
 
 typedef struct Slot {
     unsigned char *buf;
     VqPicture pic;
+    int back; /* given back out of order, before the frames before it */
 } Slot;
 
 struct FrameReader {
@@ -23,6 +24,7 @@ struct FrameReader {
     int end;          /* 1: end of input after `filled`; -1: read error */
     int stop;
     int started;
+    int mapped;       /* frames straight from the file's mapping */
     char err[256];
     pthread_t thread;
     pthread_mutex_t lock;
@@ -74,6 +76,13 @@ int frame_reader_start(FrameReader **pr, YuvInput *in,
     r->cfg = *cfg;
     r->n = cfg->n_buffers < 1 ? 1 : cfg->n_buffers > MAX_BUFFERS
                                         ? MAX_BUFFERS : cfg->n_buffers;
+    if (cfg->map && !yuv_map(in)) {
+        r->mapped = 1;
+        pthread_mutex_init(&r->lock, NULL);
+        pthread_cond_init(&r->cond, NULL);
+        *pr = r;
+        return 0;
+    }
     for (unsigned i = 0; i < r->n; i++) {
         r->slot[i].buf = cfg->alloc(cfg->opaque, in->frame_size);
         if (!r->slot[i].buf) {
@@ -101,6 +110,23 @@ int frame_reader_start(FrameReader **pr, YuvInput *in,
 
 int frame_reader_next(FrameReader *r, VqPicture *pic, char *err, size_t errsz)
 {
+    if (r->mapped) {
+        if (r->cfg.max_frames && r->taken >= r->cfg.max_frames)
+            return 0;
+        /* at most n frames out at once: their give-back marks share the
+         * n slots (and the caller's records of them may too) */
+        pthread_mutex_lock(&r->lock);
+        while (r->taken - r->released >= r->n)
+            pthread_cond_wait(&r->cond, &r->lock);
+        pthread_mutex_unlock(&r->lock);
+        int got = yuv_map_frame(r->in, r->taken, pic, err, errsz);
+        if (got > 0) {
+            pthread_mutex_lock(&r->lock);
+            r->taken++;
+            pthread_mutex_unlock(&r->lock);
+        }
+        return got;
+    }
     pthread_mutex_lock(&r->lock);
     while (r->taken == r->filled && !r->end)
         pthread_cond_wait(&r->cond, &r->lock);
@@ -127,13 +153,38 @@ void frame_reader_release(FrameReader *r)
     pthread_mutex_unlock(&r->lock);
 }
 
+void frame_reader_give_back(FrameReader *r, unsigned seq)
+{
+    pthread_mutex_lock(&r->lock);
+    if (seq >= r->released && seq < r->taken) {
+        r->slot[seq % r->n].back = 1;
+        while (r->released < r->taken && r->slot[r->released % r->n].back) {
+            r->slot[r->released % r->n].back = 0;
+            r->released++;
+        }
+    }
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+}
+
 void frame_reader_stop(FrameReader **pr)
 {
     FrameReader *r = *pr;
     if (!r)
         return;
+    if (r->mapped) {
+        pthread_mutex_lock(&r->lock);
+        while (r->released < r->taken)
+            pthread_cond_wait(&r->cond, &r->lock);
+        pthread_mutex_unlock(&r->lock);
+        pthread_mutex_destroy(&r->lock);
+        pthread_cond_destroy(&r->cond);
+    }
     if (r->started) {
         pthread_mutex_lock(&r->lock);
+        /* frames lent out are still read: wait until they are back */
+        while (r->released < r->taken)
+            pthread_cond_wait(&r->cond, &r->lock);
         r->stop = 1;
         pthread_cond_broadcast(&r->cond);
         pthread_mutex_unlock(&r->lock);

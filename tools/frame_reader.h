@@ -12,10 +12,14 @@
 typedef struct FrameReader FrameReader;
 
 /* Buffers come from alloc(opaque, size) and go back through
- * release(opaque, ptr); max_frames 0: until the end of the file. */
+ * release(opaque, ptr); max_frames 0: until the end of the file;
+ * n_buffers at most FRAME_READER_MAX_BUFFERS. */
+#define FRAME_READER_MAX_BUFFERS 64
 typedef struct FrameReaderConfig {
     unsigned n_buffers;
     unsigned max_frames;
+    int map; /* read a raw file in place (yuv_map), without a thread, if it
+                can be mapped; the frames are then valid until the stop */
     void *(*alloc)(void *opaque, size_t size);
     void (*release)(void *opaque, void *ptr);
     void *opaque;
@@ -29,7 +33,12 @@ int frame_reader_start(FrameReader **r, YuvInput *in,
 int frame_reader_next(FrameReader *r, VqPicture *pic, char *err, size_t errsz);
 /* Gives the oldest frame returned by frame_reader_next back for refilling. */
 void frame_reader_release(FrameReader *r);
-/* Stops the thread and frees the buffers. */
+/* Gives frame `seq` (0 for the first one frame_reader_next returned) back,
+ * in any order and from any thread; its buffer is refilled once every
+ * frame before it is back too. */
+void frame_reader_give_back(FrameReader *r, unsigned seq);
+/* Waits until every frame taken is given back, then stops the thread and
+ * frees the buffers. */
 void frame_reader_stop(FrameReader **r);
 
 #endif

@@ -35,7 +35,7 @@ static void usage(FILE *f)
         "      --device N         GPU index\n"
         "      --strict           fail instead of falling back to the CPU\n"
         "      --depth N          GPU frames in flight\n"
-        "      --threads N        CPU worker threads\n"
+        "      --threads N        CPU worker threads (0: one per core; at most 1024)\n"
         "      --subsample N      compute non-temporal features every N frames\n"
         "      --frame_cnt N      stop after N frames\n"
         "      --zero-copy        read frames into pinned memory the GPU reads in place\n"
@@ -111,6 +111,27 @@ static int check_log_path(const char *path)
         fprintf(stderr, "vqhip: cannot write the log '%s': %s\n", path,
                 strerror(e));
     return f ? 0 : -1;
+}
+
+static unsigned cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+/* A frame pair lent to libvqhip (vq_submit_retained), given back to the
+ * readers when libvqhip is done with it, possibly from one of its
+ * threads and out of order. */
+typedef struct GiveBack {
+    FrameReader *ref, *dis;
+    unsigned seq;
+} GiveBack;
+
+static void give_back(void *opaque)
+{
+    GiveBack *gb = opaque;
+    frame_reader_give_back(gb->ref, gb->seq);
+    frame_reader_give_back(gb->dis, gb->seq);
 }
 
 static void print_frame(const VqFrameScores *fs)
@@ -250,7 +271,7 @@ int main(int argc, char **argv)
                 return 1;
             break;
         case O_THREADS:
-            if (parse_uint("--threads", optarg, 0, 64, &cfg.n_threads))
+            if (parse_uint("--threads", optarg, 0, 1024, &cfg.n_threads))
                 return 1;
             break;
         case O_SUB:
@@ -315,15 +336,23 @@ int main(int argc, char **argv)
     int started = !r; /* from here on the log is this run's */
 
     /* Both inputs are read on their own threads, ahead of the frames being
-     * scored. With --zero-copy they are read into pinned buffers the GPU
-     * uploads from in place (no host copy), but then a GPU fault with
-     * frames in flight cannot be recovered from (nothing holds their
-     * pixels): the default keeps the library's own copies. */
+     * scored, enough frames for one in flight per CPU worker. The CPU
+     * backend reads them in place (vq_submit_retained); without a GPU, raw
+     * files are mapped and read in place. With --zero-copy they are read
+     * into pinned buffers the GPU uploads from in place (no host copy),
+     * but then a GPU fault with frames in flight cannot be recovered from
+     * (nothing holds their pixels): the default keeps the library's own
+     * copies for the GPU. */
     FrameReader *rr = NULL, *rd = NULL;
-    FrameReaderConfig rc = { .n_buffers = 4, .max_frames = frame_cnt,
+    unsigned n_buf = (cfg.n_threads ? cfg.n_threads : cpu_count()) + 2;
+    if (n_buf > FRAME_READER_MAX_BUFFERS)
+        n_buf = FRAME_READER_MAX_BUFFERS;
+    FrameReaderConfig rc = { .n_buffers = n_buf, .max_frames = frame_cnt,
+                             .map = ctx && !vq_device_name(ctx)[0],
                              .alloc = zero_copy ? host_alloc : plain_alloc,
                              .release = zero_copy ? host_free : plain_free,
                              .opaque = ctx };
+    GiveBack back[FRAME_READER_MAX_BUFFERS];
     if (!r && (frame_reader_start(&rr, &ref, &rc, err, sizeof(err)) ||
                frame_reader_start(&rd, &dis, &rc, err, sizeof(err)))) {
         fprintf(stderr, "vqhip: %s\n", err);
@@ -345,6 +374,11 @@ int main(int argc, char **argv)
         char err_d[256] = "";
         int a = frame_reader_next(rr, &rp, err, sizeof(err));
         int b = frame_reader_next(rd, &dp, err_d, sizeof(err_d));
+        /* a frame taken from one input alone goes back unscored */
+        if ((a <= 0 || b <= 0) && a > 0)
+            frame_reader_give_back(rr, n);
+        if ((a <= 0 || b <= 0) && b > 0)
+            frame_reader_give_back(rd, n);
         if (a < 0 || b < 0) {
             snprintf(why, sizeof(why), "frame %u of %s: %s", n,
                      a < 0 ? ref_path : dis_path, a < 0 ? err : err_d);
@@ -358,9 +392,9 @@ int main(int argc, char **argv)
                     n, a ? ref_path : dis_path, n);
         if (!a || !b)
             break;
-        r = vq_submit(ctx, &rp, &dp);
-        frame_reader_release(rr);
-        frame_reader_release(rd);
+        GiveBack *gb = &back[n % n_buf];
+        *gb = (GiveBack){ rr, rd, n };
+        r = vq_submit_retained(ctx, &rp, &dp, give_back, gb);
         if (!r)
             r = drain(ctx, quiet);
         n++;

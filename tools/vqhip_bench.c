@@ -19,6 +19,9 @@
  * stream's fps follows it.
  * --verify N: every N-th GPU frame also computed on the CPU and compared
  * (VqConfig.verify), to measure what the self-check costs.
+ * --depth 1 also makes every frame wait for its scores before the next one
+ * is submitted (vq_receive_wait, as the filter with depth=1): the fps of a
+ * live monitor, on either backend.
  */
 #include <pthread.h>
 #include <math.h>
@@ -216,10 +219,15 @@ static double bench(const Item *it, VqBackend backend, const Frames *fr,
     while (!e && !vq_receive(ctx, &fs))
         received++;
     t0 = now();
+    /* --depth 1: as the filter with depth=1, every frame's work is waited
+     * for before the next frame is submitted (the live-monitoring case,
+     * on the CPU too) */
+    int (*receive)(VqContext *, VqFrameScores *) =
+        opt_depth == 1 ? vq_receive_wait : vq_receive;
     while (!e && n < max_frames && (t - t0 < seconds || n < 2 * RING)) {
         unsigned k = (n + 1) % RING;
         e = submit(ctx, &in, k);
-        while (!e && !vq_receive(ctx, &fs))
+        while (!e && !receive(ctx, &fs))
             received++;
         n++;
         if (!(n % 4))

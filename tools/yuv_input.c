@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "yuv_input.h"
 
@@ -164,6 +166,23 @@ int yuv_open_stream(YuvInput *in, FILE *f, const char *path, VqPixFmt fmt,
     return 0;
 }
 
+/* The planes of one frame stored at buf. */
+static void fill_picture(const YuvInput *in, unsigned char *buf, VqPicture *pic)
+{
+    memset(pic, 0, sizeof(*pic));
+    pic->fmt = in->fmt;
+    pic->bpc = in->bpc;
+    pic->w = in->w;
+    pic->h = in->h;
+    unsigned bps = in->bpc > 8 ? 2 : 1;
+    size_t off = 0;
+    for (unsigned p = 0; p < (in->fmt == VQ_PIX_FMT_GRAY ? 1u : 3u); p++) {
+        pic->data[p] = buf + off;
+        pic->stride[p] = (ptrdiff_t)in->plane_w[p] * bps;
+        off += in->plane_size[p];
+    }
+}
+
 int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz)
 {
     return yuv_read_into(in, in->buf, pic, err, errsz);
@@ -193,23 +212,45 @@ int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
                      in->frame_size);
         return -1;
     }
-    memset(pic, 0, sizeof(*pic));
-    pic->fmt = in->fmt;
-    pic->bpc = in->bpc;
-    pic->w = in->w;
-    pic->h = in->h;
-    unsigned bps = in->bpc > 8 ? 2 : 1;
-    size_t off = 0;
-    for (unsigned p = 0; p < (in->fmt == VQ_PIX_FMT_GRAY ? 1u : 3u); p++) {
-        pic->data[p] = buf + off;
-        pic->stride[p] = (ptrdiff_t)in->plane_w[p] * bps;
-        off += in->plane_size[p];
+    fill_picture(in, buf, pic);
+    return 1;
+}
+
+int yuv_map(YuvInput *in)
+{
+    struct stat st;
+    if (in->y4m || in->f == stdin || fstat(fileno(in->f), &st) ||
+        !S_ISREG(st.st_mode) || st.st_size <= 0)
+        return -1;
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+                   fileno(in->f), 0);
+    if (m == MAP_FAILED)
+        return -1;
+    posix_madvise(m, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
+    in->map = m;
+    in->map_size = (size_t)st.st_size;
+    return 0;
+}
+
+int yuv_map_frame(YuvInput *in, size_t k, VqPicture *pic, char *err,
+                  size_t errsz)
+{
+    size_t off = k * in->frame_size;
+    if (off >= in->map_size)
+        return 0;
+    if (in->map_size - off < in->frame_size) {
+        snprintf(err, errsz, "truncated frame (%zu of %zu bytes)",
+                 in->map_size - off, in->frame_size);
+        return -1;
     }
+    fill_picture(in, in->map + off, pic);
     return 1;
 }
 
 void yuv_close(YuvInput *in)
 {
+    if (in->map)
+        munmap(in->map, in->map_size);
     if (in->f && in->f != stdin)
         fclose(in->f);
     free(in->buf);

@@ -16,6 +16,8 @@ typedef struct YuvInput {
     unsigned plane_w[3], plane_h[3];
     unsigned char *buf;     /* one frame */
     size_t frame_size;
+    unsigned char *map;     /* the whole file, after yuv_map */
+    size_t map_size;
 } YuvInput;
 
 /* Largest side accepted (as libvqhip). */
@@ -35,6 +37,14 @@ int yuv_open_stream(YuvInput *in, FILE *f, const char *path, VqPixFmt fmt,
 int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz);
 /* As yuv_read, into buf (in->frame_size bytes) instead of in->buf. */
 int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
+                  size_t errsz);
+/* Maps a raw input that is a regular file into memory, so that its frames
+ * are read in place (yuv_map_frame) instead of copied by the kernel: 0, or
+ * -1 when it cannot be mapped (then it is read as before). */
+int yuv_map(YuvInput *in);
+/* Frame k of a mapped input: 1 and *pic (valid until yuv_close); 0 after
+ * the last frame; -1 for a truncated frame (message in err). */
+int yuv_map_frame(YuvInput *in, size_t k, VqPicture *pic, char *err,
                   size_t errsz);
 void yuv_close(YuvInput *in);
 int yuv_parse_pix_fmt(const char *s, VqPixFmt *fmt);

@@ -155,7 +155,7 @@ static const AVOption vqhip_options[] = {
         { "min",           "minimum",         0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MIN           }, 0, 0, FLAGS, .unit = "pool" },
         { "max",           "maximum",         0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MAX           }, 0, 0, FLAGS, .unit = "pool" },
         { "harmonic_mean", "harmonic mean",   0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_HARMONIC_MEAN }, 0, 0, FLAGS, .unit = "pool" },
-    { "n_threads",   "Set the number of CPU worker threads (0: one per core).",              OFFSET(n_threads),   AV_OPT_TYPE_INT,    { .i64 = 0 }, 0, 64, FLAGS },
+    { "n_threads",   "Set the number of CPU worker threads (0: one per core).",              OFFSET(n_threads),   AV_OPT_TYPE_INT,    { .i64 = 0 }, 0, 1024, FLAGS },
     { "n_subsample", "Compute non-temporal features on every n-th frame only.",              OFFSET(n_subsample), AV_OPT_TYPE_INT,    { .i64 = 1 }, 1, INT_MAX, FLAGS },
     { "backend",     "Set where the metrics are computed.",                                  OFFSET(backend),     AV_OPT_TYPE_INT,    { .i64 = VQ_BACKEND_AUTO }, VQ_BACKEND_AUTO, VQ_BACKEND_CPU, FLAGS, .unit = "backend" },
         { "auto", "GPU if usable, else CPU (with a warning)", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
@@ -459,11 +459,27 @@ static int drm_import(AVFilterContext *ctx, const AVFrame *f, DrmImport *d,
 }
 #endif
 
+/* A pair of frames lent to libvqhip (vq_submit_retained): its references
+ * are dropped when libvqhip has read the planes, from whichever thread it
+ * calls back on (AVFrame references are thread-safe). */
+typedef struct LentPair {
+    AVFrame *ref, *dis;
+} LentPair;
+
+static void lent_pair_free(void *opaque)
+{
+    LentPair *p = opaque;
+    av_frame_free(&p->ref);
+    av_frame_free(&p->dis);
+    av_free(p);
+}
+
 /* Hands a frame pair to libvqhip; returns 0 or an AVERROR (logged). */
 static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
 {
     VQHIPContext *s = ctx->priv;
     VqPicture r, d;
+    LentPair *lp;
     int err;
 #if VQHIP_CUDA
     if (s->cuda) {
@@ -496,7 +512,20 @@ static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
 #endif
     wrap_picture(&r, ref, s);
     wrap_picture(&d, dis, s);
-    err = vq_submit(s->vq, &r, &d);
+    /* The CPU backend reads the planes in place, holding references,
+     * instead of copying every frame for its worker threads. */
+    lp = av_mallocz(sizeof(*lp));
+    if (lp) {
+        lp->ref = av_frame_clone(ref);
+        lp->dis = av_frame_clone(dis);
+    }
+    if (!lp || !lp->ref || !lp->dis) {
+        if (lp)
+            lent_pair_free(lp);
+        err = vq_submit(s->vq, &r, &d);
+    } else {
+        err = vq_submit_retained(s->vq, &r, &d, lent_pair_free, lp);
+    }
     return err < 0 ? vq_report(ctx, err, "vq_submit") : 0;
 }
 

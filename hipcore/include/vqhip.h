@@ -104,7 +104,7 @@ typedef struct VqConfig {
     int strict;          /* nonzero: any fallback to the CPU is an error */
     unsigned depth;      /* frames in flight on the GPU (1..16); 0 = default (3) */
     unsigned n_subsample;/* compute non-temporal features on every n-th frame; 0/1 = all */
-    unsigned n_threads;  /* CPU worker threads; 0 = one per core (at most 8) */
+    unsigned n_threads;  /* CPU worker threads; 0 = one per core */
     /* Diagnostics (warnings such as a fallback to the CPU). NULL: stderr. */
     void (*log)(void *opaque, VqLogLevel level, const char *msg);
     void *log_opaque;
@@ -239,6 +239,21 @@ int vq_configure(VqContext *ctx, const VqPicture *geometry);
 /* Feeds one reference/distorted pair. Both pictures must have the same format,
  * bit depth and size as the first pair. Returns 0, or a negative error. */
 int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis);
+
+/*
+ * As vq_submit, without the copy that vq_submit makes of every frame the
+ * CPU backend scores on its worker threads: the planes stay where they
+ * are and libvqhip reads them after vq_submit_retained returns, until it
+ * calls release(opaque). release is called exactly once per call (also
+ * when the call fails), from any thread: a libvqhip worker, or inside this
+ * or a later libvqhip call (at the latest vq_close). It must be
+ * thread-safe and must not call libvqhip. Frames can be released in
+ * another order than they were submitted.
+ */
+typedef void (*VqReleaseFn)(void *opaque);
+int vq_submit_retained(VqContext *ctx, const VqPicture *ref,
+                       const VqPicture *dis, VqReleaseFn release,
+                       void *opaque);
 /*
  * A picture in GPU memory: pic.data[] are device pointers (CUDA or HIP) on
  * GPU `device`, which must be the context's; pitches in pic.stride[]. Work

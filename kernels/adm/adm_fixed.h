@@ -218,8 +218,12 @@ static inline VQ_HOST_DEVICE int vq_adm_angle_flag(int64_t oh, int64_t ov,
                                                    int64_t th, int64_t tv,
                                                    float cos1_sq)
 {
-    return vq_adm_angle_cmp((float)(oh * th + ov * tv), (float)(oh * oh + ov * ov),
-                            (float)(th * th + tv * tv), cos1_sq);
+    /* products of 32-bit values fit; their sums wrap modulo 2^64 (as the
+     * SIMD lanes do) instead of overflowing, which no image reaches */
+    return vq_adm_angle_cmp(
+        (float)(int64_t)((uint64_t)(oh * th) + (uint64_t)(ov * tv)),
+        (float)(int64_t)((uint64_t)(oh * oh) + (uint64_t)(ov * ov)),
+        (float)(int64_t)((uint64_t)(th * th) + (uint64_t)(tv * tv)), cos1_sq);
 }
 
 /* Scale 0: with 16-bit coefficients the sums are below 2^31 and exact in
@@ -369,7 +373,8 @@ static inline VQ_HOST_DEVICE int64_t vq_adm_cube_round(int32_t x_sq, int32_t x,
     uint64_t p = (uint64_t)(uint32_t)x_sq * (uint32_t)x;
     if (x_sq < 0)
         p -= (uint64_t)(uint32_t)x << 32;
-    return ((int64_t)p + add) >> shift;
+    /* the add wraps modulo 2^64, as in 64-bit lanes (no image gets near) */
+    return (int64_t)(p + (uint64_t)add) >> shift;
 }
 
 /* Scale 0: one band's masked cube. raw is the restored (or additive)

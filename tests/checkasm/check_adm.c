@@ -14,10 +14,26 @@ static void make_out(size_t n, int32_t *out[4])
         memcpy(out[k], out[0], 4 * (n + 8));
 }
 
+/* The same with int16 rows. */
+static void make_out16(size_t n, int16_t *out[4])
+{
+    for (unsigned k = 0; k < 4; k++)
+        out[k] = ca_buf_alloc(2 * (n + 8));
+    ca_fill_bytes(out[0], 2 * (n + 8));
+    for (unsigned k = 1; k < 4; k++)
+        memcpy(out[k], out[0], 2 * (n + 8));
+}
+
 static void check_outputs(int32_t *out[4], size_t n)
 {
     ca_check_i32("lo", out[0], out[2], n + 8);
     ca_check_i32("hi", out[1], out[3], n + 8);
+}
+
+static void check_outputs16(int16_t *out[4], size_t n)
+{
+    ca_check("lo", out[0], out[2], n + 8, 2, true);
+    ca_check("hi", out[1], out[3], n + 8, 2, true);
 }
 
 static void check_vert0(CaFn ref_fn, CaFn new_fn, unsigned bpc0,
@@ -40,8 +56,8 @@ static void check_vert0(CaFn ref_fn, CaFn new_fn, unsigned bpc0,
                             r[k] = row;
                         }
                     }
-                    int32_t *out[4];
-                    make_out((size_t)n, out);
+                    int16_t *out[4];
+                    make_out16((size_t)n, out);
                     ca_context("%u-bit %s samples, n %d, with_hi %d", bpc,
                                ca_fill_names[mode], n, with_hi);
                     if (bpc == 8) {
@@ -63,7 +79,7 @@ static void check_vert0(CaFn ref_fn, CaFn new_fn, unsigned bpc0,
                         fn(r[0], r[1], r[2], r[3], n, (int)bpc, with_hi,
                            out[2], out[3]);
                     }
-                    check_outputs(out, (size_t)n);
+                    check_outputs16(out, (size_t)n);
                     ca_buf_free_all();
                 }
 }
@@ -125,6 +141,16 @@ static void check_vert(CaFn ref_fn, CaFn new_fn)
                 }
 }
 
+/* n int16 values. */
+static int16_t *make_values16(size_t n, int mode)
+{
+    int16_t *v = ca_buf_alloc(2 * n);
+    const int32_t *w = make_values(n, 16, mode);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (int16_t)w[i];
+    return v;
+}
+
 /* The horizontal passes: out[j0 .. j1) from t[2 j0 - 1 .. 2 j1 + 1]. */
 static void check_horiz(CaFn ref_fn, CaFn new_fn, bool scale0)
 {
@@ -135,7 +161,8 @@ static void check_horiz(CaFn ref_fn, CaFn new_fn, bool scale0)
                 int j0 = (int)(ca_rand() % 3), j1 = j0 + (int)ca_widths[i];
                 size_t n_t = 2 * (size_t)j1 + 2;
                 /* t[-1] is the buffer's first value */
-                const int32_t *t = make_values(n_t, scale0 ? 16 : 32, mode) + 1;
+                const int32_t *t = scale0 ? NULL : make_values(n_t, 32, mode) + 1;
+                const int16_t *t16 = scale0 ? make_values16(n_t, mode) + 1 : NULL;
                 int32_t *out[4];
                 make_out((size_t)j1, out);
                 ca_context("%s values, j %d..%d, shift %d",
@@ -144,8 +171,8 @@ static void check_horiz(CaFn ref_fn, CaFn new_fn, bool scale0)
                 if (scale0) {
                     vq_adm_dwt_horiz0_fn ref = (vq_adm_dwt_horiz0_fn)ref_fn;
                     vq_adm_dwt_horiz0_fn fn = (vq_adm_dwt_horiz0_fn)new_fn;
-                    ref(t, j0, j1, out[0]);
-                    fn(t, j0, j1, out[2]);
+                    ref(t16, j0, j1, out[0]);
+                    fn(t16, j0, j1, out[2]);
                 } else {
                     vq_adm_dwt_horiz_fn ref = (vq_adm_dwt_horiz_fn)ref_fn;
                     vq_adm_dwt_horiz_fn fn = (vq_adm_dwt_horiz_fn)new_fn;
@@ -179,8 +206,8 @@ static void bench_vert0_u8(CaFn f)
         r[k] = ca_buf_alloc(BENCH_N);
         ca_fill_u8(r[k], BENCH_N, CA_FILL_RANDOM);
     }
-    int32_t *out[4];
-    make_out(BENCH_N, out);
+    int16_t *out[4];
+    make_out16(BENCH_N, out);
     CA_BENCH(fn(r[0], r[1], r[2], r[3], BENCH_N, 8, 1, out[0], out[1]));
 }
 
@@ -192,8 +219,8 @@ static void bench_vert0_u16(CaFn f)
         r[k] = ca_buf_alloc(2 * BENCH_N);
         ca_fill_u16(r[k], BENCH_N, 10, CA_FILL_RANDOM);
     }
-    int32_t *out[4];
-    make_out(BENCH_N, out);
+    int16_t *out[4];
+    make_out16(BENCH_N, out);
     CA_BENCH(fn(r[0], r[1], r[2], r[3], BENCH_N, 10, 1, out[0], out[1]));
 }
 
@@ -211,7 +238,7 @@ static void bench_vert(CaFn f)
 static void bench_horiz0(CaFn f)
 {
     vq_adm_dwt_horiz0_fn fn = (vq_adm_dwt_horiz0_fn)f;
-    const int32_t *t = make_values(BENCH_N + 4, 16, CA_FILL_RANDOM) + 1;
+    const int16_t *t = make_values16(BENCH_N + 4, CA_FILL_RANDOM) + 1;
     int32_t *out[4];
     make_out(BENCH_N / 2, out);
     CA_BENCH(fn(t, 0, BENCH_N / 2, out[0]));

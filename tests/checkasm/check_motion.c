@@ -103,9 +103,11 @@ static void check_hblur_sad(CaFn ref_fn, CaFn new_fn)
                 /* and the widest frame at the largest values */
                 size_t w = i < ca_n_widths ? ca_widths[i] : 16384;
                 int m = i < ca_n_widths ? mode : CA_FILL_MAX;
-                int16_t *hi = ca_buf_alloc(2 * (w + 4));
-                int16_t *lo = ca_buf_alloc(2 * (w + 4));
-                for (size_t j = 0; j < w + 4; j++) {
+                /* w + 4 values and the one the contract lets
+                 * variants read after them */
+                int16_t *hi = ca_buf_alloc(2 * (w + 5));
+                int16_t *lo = ca_buf_alloc(2 * (w + 5));
+                for (size_t j = 0; j < w + 5; j++) {
                     int32_t v = make_v(m);
                     hi[j] = vq_motion_hi(v);
                     lo[j] = vq_motion_lo(v);
@@ -150,9 +152,9 @@ static void bench_vblur_u16(CaFn f)
 static void bench_hblur_sad(CaFn f)
 {
     vq_motion_hblur_sad_fn fn = (vq_motion_hblur_sad_fn)f;
-    int16_t *hi = ca_buf_alloc(2 * (BENCH_W + 4));
-    int16_t *lo = ca_buf_alloc(2 * (BENCH_W + 4));
-    for (size_t j = 0; j < BENCH_W + 4; j++) {
+    int16_t *hi = ca_buf_alloc(2 * (BENCH_W + 5));
+    int16_t *lo = ca_buf_alloc(2 * (BENCH_W + 5));
+    for (size_t j = 0; j < BENCH_W + 5; j++) {
         int32_t v = make_v(CA_FILL_RANDOM);
         hi[j] = vq_motion_hi(v);
         lo[j] = vq_motion_lo(v);

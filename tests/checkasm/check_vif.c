@@ -148,6 +148,49 @@ static void make_sigmas(unsigned m, int32_t *s1, int32_t *s2, int32_t *s12)
     }
 }
 
+/* ---- plain_terms ------------------------------------------------------- */
+
+static void check_plain_terms(CaFn ref_fn, CaFn new_fn)
+{
+    vq_vif_plain_terms_fn ref = (vq_vif_plain_terms_fn)ref_fn;
+    vq_vif_plain_terms_fn fn = (vq_vif_plain_terms_fn)new_fn;
+    for (unsigned round = 0; round < 8; round++)
+        for (unsigned i = 0; i <= ca_n_widths; i++) {
+            unsigned n = i ? ca_widths[i - 1] : 0;
+            size_t room = 4 * ((size_t)n + VQ_VIF_GATHER_SLACK);
+            int32_t *s[3], *g[2][3];
+            for (unsigned k = 0; k < 3; k++)
+                s[k] = ca_buf_alloc(4 * (size_t)n);
+            /* sigma1_sq: log domain or not at random (round 0: all
+             * plain, round 1: all log), the others anything */
+            for (unsigned j = 0; j < n; j++) {
+                int lg = round == 0 ? 0 : round == 1 ? 1 : (int)(ca_rand() & 1);
+                s[0][j] = lg ? pick_sigma(VQ_VIF_SIGMA_NSQ)
+                             : pick_sigma(-2147483647 - 1) %
+                                   VQ_VIF_SIGMA_NSQ;
+                s[1][j] = pick_sigma(-2147483647 - 1);
+                s[2][j] = pick_sigma(-2147483647 - 1);
+            }
+            for (unsigned v = 0; v < 2; v++)
+                for (unsigned k = 0; k < 3; k++)
+                    g[v][k] = ca_buf_alloc(room);
+            VqVifScaleAcc a, b;
+            ca_fill_bytes(&a, sizeof(a)); /* the terms are added */
+            b = a;
+            ca_context("%u pixels, round %u", n, round);
+            unsigned ma = ref(s[0], s[1], s[2], n, g[0][0], g[0][1], g[0][2],
+                              &a);
+            unsigned mb = fn(s[0], s[1], s[2], n, g[1][0], g[1][1], g[1][2],
+                             &b);
+            ca_check_u32("count", &ma, &mb, 1);
+            ca_check_i64("accumulators", &a, &b, 4);
+            if (ma == mb)
+                for (unsigned k = 0; k < 3; k++)
+                    ca_check_i32("gathered sigmas", g[0][k], g[1][k], ma);
+            ca_buf_free_all();
+        }
+}
+
 static void check_log_terms(CaFn ref_fn, CaFn new_fn)
 {
     vq_vif_log_terms_fn ref = (vq_vif_log_terms_fn)ref_fn;
@@ -205,6 +248,21 @@ static void bench_down_row(CaFn f)
     CA_BENCH(fn(0, true, rr, rd, BENCH_W, rnd, &ta, o1, o2));
 }
 
+static void bench_plain_terms(CaFn f)
+{
+    vq_vif_plain_terms_fn fn = (vq_vif_plain_terms_fn)f;
+    size_t room = 4 * (BENCH_W + VQ_VIF_GATHER_SLACK);
+    int32_t *s1 = ca_buf_alloc(4 * BENCH_W), *s2 = ca_buf_alloc(4 * BENCH_W);
+    int32_t *s12 = ca_buf_alloc(4 * BENCH_W);
+    int32_t *g1 = ca_buf_alloc(room), *g2 = ca_buf_alloc(room);
+    int32_t *g12 = ca_buf_alloc(room);
+    make_sigmas(BENCH_W, s1, s2, s12);
+    for (unsigned j = 0; j < BENCH_W; j += 2)
+        s1[j] %= VQ_VIF_SIGMA_NSQ;
+    VqVifScaleAcc acc = { 0, 0, 0, 0 };
+    CA_BENCH(fn(s1, s2, s12, BENCH_W, g1, g2, g12, &acc));
+}
+
 static void bench_log_terms(CaFn f)
 {
     vq_vif_log_terms_fn fn = (vq_vif_log_terms_fn)f;
@@ -223,6 +281,8 @@ static const CaFunc vif_funcs[] = {
       bench_stat_row },
     { "down_row", offsetof(VqVifDsp, down_row), check_down_row,
       bench_down_row },
+    { "plain_terms", offsetof(VqVifDsp, plain_terms), check_plain_terms,
+      bench_plain_terms },
     { "log_terms", offsetof(VqVifDsp, log_terms), check_log_terms,
       bench_log_terms },
     { 0 }

@@ -115,6 +115,7 @@ void ca_bench_end(unsigned long calls);
 
 /* The tables checked (checkasm.c lists them). */
 extern const CaTable ca_table_adm;
+extern const CaTable ca_table_adm_rows;
 extern const CaTable ca_table_float_adm;
 extern const CaTable ca_table_float_vif;
 extern const CaTable ca_table_cambi;

@@ -8,7 +8,11 @@
  *     every output of the integer extractors with SIMD variants, through
  *     the public API on frames of odd sizes and several bit depths, is the
  *     same bit for bit with the C tables (vq_cpu_set_mask(0)) as with every
- *     variant the CPU has.
+ *     variant the CPU has;
+ *   cpu_mask_test threads
+ *     the same outputs, on frames large enough to be split into row bands,
+ *     with 1 worker thread as with 3 and 8 (more than this machine may
+ *     have: parts and frames then interleave in every way).
  */
 #include <math.h>
 #include <stdio.h>
@@ -93,11 +97,12 @@ static void *make_plane(unsigned w, unsigned h, unsigned bpc, unsigned f,
     return p;
 }
 
-static int run_frames(unsigned w, unsigned h, unsigned bpc, Run *run)
+static int run_frames(unsigned w, unsigned h, unsigned bpc, unsigned threads,
+                      Run *run)
 {
     VqConfig cfg = vq_default_config();
     cfg.backend = VQ_BACKEND_CPU;
-    cfg.n_threads = 1;
+    cfg.n_threads = threads;
     VqContext *ctx = NULL;
     static const char *const features[] = {
         "psnr", "name=adm:debug=true", "name=motion:debug=true",
@@ -158,6 +163,24 @@ static int run_frames(unsigned w, unsigned h, unsigned bpc, Run *run)
 
 static Run runs[2];
 
+/* 1 when runs[0] and runs[1] differ (or hold too few values). */
+static int compare_runs(unsigned w, unsigned h, unsigned bpc, const char *a,
+                        const char *b)
+{
+    unsigned diff = runs[0].n != runs[1].n;
+    for (unsigned i = 0; !diff && i < runs[0].n; i++)
+        if (strcmp(runs[0].name[i], runs[1].name[i]) ||
+            memcmp(&runs[0].value[i], &runs[1].value[i], sizeof(double))) {
+            printf("FAIL %ux%u %u-bit: frame %s: %s %.17g, %s %.17g\n", w, h,
+                   bpc, runs[0].name[i], a, runs[0].value[i], b,
+                   runs[1].value[i]);
+            diff = 1;
+        }
+    printf("%ux%u %u-bit, %s against %s: %u values %s\n", w, h, bpc, a, b,
+           runs[0].n, diff ? "DIFFER" : "identical");
+    return diff || runs[0].n < 4 * 30;
+}
+
 static int test_frames(void)
 {
     static const unsigned sizes[][2] = { { 33, 33 }, { 203, 117 },
@@ -173,26 +196,35 @@ static int test_frames(void)
         for (unsigned d = 0; d < 4; d++) {
             unsigned w = sizes[s][0], h = sizes[s][1], bpc = depths[d];
             vq_cpu_set_mask(0);
-            int e = run_frames(w, h, bpc, &runs[0]);
+            int e = run_frames(w, h, bpc, 1, &runs[0]);
             vq_cpu_set_mask(VQ_CPU_ALL);
             if (!e)
-                e = run_frames(w, h, bpc, &runs[1]);
+                e = run_frames(w, h, bpc, 1, &runs[1]);
             if (e)
                 return 1;
-            unsigned diff = runs[0].n != runs[1].n;
-            for (unsigned i = 0; !diff && i < runs[0].n; i++)
-                if (strcmp(runs[0].name[i], runs[1].name[i]) ||
-                    memcmp(&runs[0].value[i], &runs[1].value[i],
-                           sizeof(double))) {
-                    printf("FAIL %ux%u %u-bit: frame %s: C %.17g, SIMD "
-                           "%.17g\n", w, h, bpc, runs[0].name[i],
-                           runs[0].value[i], runs[1].value[i]);
-                    diff = 1;
-                }
-            printf("%ux%u %u-bit: %u values %s\n", w, h, bpc, runs[0].n,
-                   diff ? "DIFFER" : "identical");
-            fails += diff || runs[0].n < 4 * 30;
+            fails += compare_runs(w, h, bpc, "C", "SIMD");
         }
+    return fails ? 1 : 0;
+}
+
+static int test_threads(void)
+{
+    static const unsigned sizes[][3] = { { 257, 145, 8 }, { 641, 361, 10 },
+                                         { 1280, 720, 8 } };
+    static const unsigned threads[] = { 3, 8 };
+    int fails = 0;
+    for (unsigned s = 0; s < 3; s++) {
+        unsigned w = sizes[s][0], h = sizes[s][1], bpc = sizes[s][2];
+        if (run_frames(w, h, bpc, 1, &runs[0]))
+            return 1;
+        for (unsigned t = 0; t < 2; t++) {
+            if (run_frames(w, h, bpc, threads[t], &runs[1]))
+                return 1;
+            char what[32];
+            snprintf(what, sizeof(what), "%u threads", threads[t]);
+            fails += compare_runs(w, h, bpc, "1 thread", what);
+        }
+    }
     return fails ? 1 : 0;
 }
 
@@ -202,6 +234,9 @@ int main(int argc, char **argv)
         return test_env(argv[2], argv[3]);
     if (argc == 2 && !strcmp(argv[1], "frames"))
         return test_frames();
-    fprintf(stderr, "usage: cpu_mask_test env VALUE EXPECT | frames\n");
+    if (argc == 2 && !strcmp(argv[1], "threads"))
+        return test_threads();
+    fprintf(stderr, "usage: cpu_mask_test env VALUE EXPECT | frames | "
+                    "threads\n");
     return 2;
 }

@@ -3,6 +3,7 @@
 #ifndef VQHIP_REL_COMMON_H
 #define VQHIP_REL_COMMON_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +87,22 @@ typedef struct RelScores {
     int err;
     char msg[1024];
     VqRunInfo info;
+    unsigned lent_missing; /* lent frames not given back by vq_close */
 } RelScores;
+
+/* A frame lent with vq_submit_retained: the library frees it. */
+typedef struct RelLent {
+    void *buf;
+    atomic_uint *back;
+} RelLent;
+
+static inline void rel_lent_back(void *opaque)
+{
+    RelLent *l = opaque;
+    free(l->buf);
+    atomic_fetch_add(l->back, 1);
+    free(l);
+}
 
 /* Receives what is ready; returns 0 or the error that stopped the run. */
 static inline int rel_take(VqContext *ctx, RelScores *out, int wait)
@@ -111,12 +127,17 @@ static inline int rel_take(VqContext *ctx, RelScores *out, int wait)
     return r == VQ_EAGAIN || r == VQ_EOF ? 0 : r;
 }
 
-/* Scores n frames with cfg and the given features/model. */
-static inline void rel_run(RelScores *out, const VqConfig *cfg, const char *features,
-                    const char *model, VqPixFmt fmt, unsigned bpc, unsigned w,
-                    unsigned h, unsigned n)
+/* Scores n frames with cfg and the given features/model; with lend, the
+ * frames are lent (vq_submit_retained) instead of copied. */
+static inline void rel_run_ex(RelScores *out, const VqConfig *cfg,
+                              const char *features, const char *model,
+                              VqPixFmt fmt, unsigned bpc, unsigned w,
+                              unsigned h, unsigned n, int lend)
 {
     memset(out, 0, sizeof(*out));
+    atomic_uint back;
+    atomic_init(&back, 0);
+    unsigned lent = 0;
     VqContext *ctx = NULL;
     int err = vq_open(&ctx, cfg);
     char list[512];
@@ -130,8 +151,15 @@ static inline void rel_run(RelScores *out, const VqConfig *cfg, const char *feat
     for (unsigned i = 0; !err && i < n; i++) {
         RelFrame f;
         rel_frame(&f, fmt, bpc, w, h, i);
-        err = vq_submit(ctx, &f.ref, &f.dis);
-        free(f.buf);
+        RelLent *l = lend ? malloc(sizeof(*l)) : NULL;
+        if (l) {
+            *l = (RelLent){ f.buf, &back };
+            lent++;
+            err = vq_submit_retained(ctx, &f.ref, &f.dis, rel_lent_back, l);
+        } else {
+            err = vq_submit(ctx, &f.ref, &f.dis);
+            free(f.buf);
+        }
         if (!err)
             err = rel_take(ctx, out, i % 3 == 0);
     }
@@ -143,6 +171,15 @@ static inline void rel_run(RelScores *out, const VqConfig *cfg, const char *feat
     snprintf(out->msg, sizeof(out->msg), "%s", vq_last_error(ctx));
     vq_run_info(ctx, &out->info);
     vq_close(&ctx);
+    out->lent_missing = lent - atomic_load(&back);
+}
+
+static inline void rel_run(RelScores *out, const VqConfig *cfg,
+                           const char *features, const char *model,
+                           VqPixFmt fmt, unsigned bpc, unsigned w, unsigned h,
+                           unsigned n)
+{
+    rel_run_ex(out, cfg, features, model, fmt, bpc, w, h, n, 0);
 }
 
 /* Bitwise equality of every frame's scores; prints the first differences. */

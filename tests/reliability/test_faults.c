@@ -21,6 +21,7 @@
 static const char *features = "psnr|vif|adm|motion";
 static unsigned n_injected, n_recovered, n_caught;
 static int real_gpu;
+static int lend_frames; /* run_fault lends its frames (vq_submit_retained) */
 
 static VqConfig fake_cfg(unsigned depth, unsigned threads)
 {
@@ -43,9 +44,12 @@ static void run_fault(const RelScores *clean, const char *fault,
     setenv("VQHIP_FAULT", env, 1);
     VqConfig cfg = fake_cfg(depth, threads);
     RelScores *r = malloc(sizeof(*r));
-    rel_run(r, &cfg, features, "version=vmaf_v0.6.1", fmt, bpc, W, H, N);
+    rel_run_ex(r, &cfg, features, "version=vmaf_v0.6.1", fmt, bpc, W, H, N,
+               lend_frames);
     n_injected++;
     CHECK_MSG(!r->err, "%s: %s", what, r->msg);
+    CHECK_MSG(!r->lent_missing, "%s: %u lent frames not given back", what,
+              r->lent_missing);
     CHECK_MSG(rel_same(clean, r, what), "%s: scores differ from the CPU's", what);
     CHECK_MSG(r->info.fell_back, "%s: no fallback reported", what);
     CHECK_MSG(r->info.fallback_frame <= frame, "%s: fallback at %u", what,
@@ -250,6 +254,24 @@ int main(int argc, char **argv)
             free(clean);
         }
     }
+    /* frames lent to the CPU workers: a fault recovered from all the same
+     * (the GPU side keeps its host copies), every frame given back once */
+    lend_frames = 1;
+    setenv("VQHIP_ZERO_COPY", "0", 1);
+    for (unsigned f = 0; f < 2; f++) {
+        VqConfig cpu = vq_default_config();
+        cpu.backend = VQ_BACKEND_CPU;
+        RelScores *clean = malloc(sizeof(*clean));
+        rel_run(clean, &cpu, features, "version=vmaf_v0.6.1", fmts[f].fmt,
+                fmts[f].bpc, W, H, N);
+        CHECK_MSG(!clean->err && clean->n_frames == N, "%s", clean->msg);
+        for (unsigned k = 0; k < 4; k += 3)
+            for (unsigned threads = 1; threads <= 3; threads += 2)
+                run_fault(clean, kinds[k], 7, fmts[f].fmt, fmts[f].bpc,
+                          1 + threads, threads);
+        free(clean);
+    }
+    lend_frames = 0;
     test_bad_fault_spec();
     if (!real_gpu)
         test_in_place();

@@ -1,6 +1,8 @@
 /* The public API: configuration, feature selection, bad input, frame order,
- * pooling, subsampling, threads and backend reporting (CPU backend). */
+ * pooling, subsampling, threads, lent frames (vq_submit_retained) and
+ * backend reporting (CPU backend). */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +273,117 @@ static void test_names(void)
     free(buf);
 }
 
+/* ---- vq_submit_retained ---------------------------------------------- */
+
+enum { LENT_FRAMES = 10, LENT_W = 320, LENT_H = 240 };
+
+typedef struct Lent {
+    Buf ref, dis;
+    size_t size; /* bytes of each picture */
+    atomic_uint released;
+} Lent;
+
+/* Gives a pair back and spoils it at once, as a caller reusing the buffers
+ * would: a read after this changes the scores. */
+static void give_back(void *opaque)
+{
+    Lent *l = opaque;
+    memset(l->ref.mem, 7, l->size);
+    memset(l->dis.mem, 250, l->size);
+    atomic_fetch_add(&l->released, 1);
+}
+
+/* Frame k of a moving pattern; the distorted one coarser. */
+static void make_lent(Buf *b, unsigned k, int distorted)
+{
+    make(b, LENT_W, LENT_H, 0, 128);
+    for (unsigned y = 0; y < LENT_H; y++)
+        for (unsigned x = 0; x < LENT_W; x++) {
+            unsigned v = (x * 3 + y * 5 + k * 7 + (x * y) % 13) & 255;
+            b->mem[(size_t)y * LENT_W + x] =
+                (uint8_t)(distorted ? v & 0xf8 : v);
+        }
+}
+
+/* All scores of a run of LENT_FRAMES frames, lent or copied. */
+static unsigned lent_run(unsigned threads, unsigned subsample, int lend,
+                         double *out, unsigned max)
+{
+    VqContext *ctx = open_cpu(threads, subsample);
+    static const char *const features[] = { "psnr", "motion", "vif", "adm",
+                                            "float_ssim" };
+    for (unsigned i = 0; i < 5; i++)
+        CHECK(!vq_use_feature(ctx, features[i]));
+    static Lent lent[LENT_FRAMES];
+    unsigned n = 0;
+    VqFrameScores fs;
+    for (unsigned k = 0; k < LENT_FRAMES; k++) {
+        Lent *l = &lent[k];
+        make_lent(&l->ref, k, 0);
+        make_lent(&l->dis, k, 1);
+        l->size = (size_t)LENT_W * LENT_H * 3 / 2;
+        atomic_init(&l->released, 0);
+        if (lend) {
+            CHECK(!vq_submit_retained(ctx, &l->ref.pic, &l->dis.pic, give_back,
+                                      l));
+        } else {
+            CHECK(!vq_submit(ctx, &l->ref.pic, &l->dis.pic));
+            give_back(l); /* the caller's buffers are free at once */
+        }
+        while (!vq_receive(ctx, &fs))
+            for (unsigned i = 0; i < fs.n && n < max; i++)
+                out[n++] = fs.scores[i].value;
+    }
+    CHECK(!vq_flush(ctx));
+    while (!vq_receive(ctx, &fs))
+        for (unsigned i = 0; i < fs.n && n < max; i++)
+            out[n++] = fs.scores[i].value;
+    vq_close(&ctx);
+    for (unsigned k = 0; k < LENT_FRAMES; k++) {
+        CHECK_MSG(atomic_load(&lent[k].released) == 1,
+                  "frame %u given back %u times", k,
+                  atomic_load(&lent[k].released));
+        free(lent[k].ref.mem);
+        free(lent[k].dis.mem);
+    }
+    return n;
+}
+
+static void test_retained(void)
+{
+    static double a[4096], b[4096];
+    static const unsigned threads[] = { 1, 3, 8 }, subsample[] = { 1, 1, 3 };
+    for (unsigned t = 0; t < 3; t++) {
+        unsigned na = lent_run(threads[t], subsample[t], 0, a, 4096);
+        unsigned nb = lent_run(threads[t], subsample[t], 1, b, 4096);
+        CHECK_MSG(na == nb && na >= LENT_FRAMES, "%u and %u scores", na, nb);
+        CHECK_MSG(!memcmp(a, b, na * sizeof(double)),
+                  "lent frames scored differently (%u threads)", threads[t]);
+    }
+    /* a refused picture is given back too */
+    VqContext *ctx = open_cpu(3, 1);
+    CHECK(!vq_use_feature(ctx, "psnr"));
+    Lent l, m;
+    make_lent(&l.ref, 0, 0);
+    make_lent(&l.dis, 0, 1);
+    l.size = (size_t)LENT_W * LENT_H * 3 / 2;
+    atomic_init(&l.released, 0);
+    CHECK(!vq_submit_retained(ctx, &l.ref.pic, &l.dis.pic, give_back, &l));
+    make(&m.ref, 64, 64, 1, 2);
+    make(&m.dis, 64, 64, 1, 2);
+    m.size = 64 * 64 * 3 / 2;
+    atomic_init(&m.released, 0);
+    CHECK(vq_submit_retained(ctx, &m.ref.pic, &m.dis.pic, give_back, &m) ==
+          VQ_EINVAL);
+    CHECK(atomic_load(&m.released) == 1);
+    vq_close(&ctx);
+    CHECK(atomic_load(&l.released) == 1);
+    free(l.ref.mem);
+    free(l.dis.mem);
+    free(m.ref.mem);
+    free(m.dis.mem);
+}
+
 int main(void)
 {
     test_config();
@@ -279,6 +392,7 @@ int main(void)
     test_psnr_values();
     test_pooling_and_subsample();
     test_threads();
+    test_retained();
     test_names();
     TEST_END();
 }

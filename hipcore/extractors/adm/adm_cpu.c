@@ -29,15 +29,15 @@ size_t vq_adm_cpu_scratch_size(AdmPriv *s)
     size_t in_row = align_elems((size_t)p->sc[0].in_w + 4);
     size_t row = align_elems((size_t)p->sc[0].w + 2);
     s->scratch_off[3] = off;
-    off += (4 * in_row + (6 + 5 + 3 * 10) * row) * sizeof(int32_t);
-    return off;
+    s->rows_size = (4 * in_row + (6 + 5 + 3 * 10) * row) * sizeof(int32_t);
+    return off + s->rows_size;
 }
 
-static void map_rows(const AdmPriv *s, void *scratch, AdmRows *r)
+static void map_rows(const AdmPriv *s, void *rows, AdmRows *r)
 {
     size_t in_row = align_elems((size_t)s->p.sc[0].in_w + 4);
     size_t row = align_elems((size_t)s->p.sc[0].w + 2);
-    int32_t *q = (int32_t *)((char *)scratch + s->scratch_off[3]);
+    int32_t *q = rows;
     for (int i = 0; i < 2; i++) {
         r->lo[i] = q + 1;
         q += in_row;
@@ -89,135 +89,40 @@ static void csf_span(int n, int *lo, int *hi)
 
 /* ---- denominator --------------------------------------------------------- */
 
-static uint64_t den_sum0(const int32_t *restrict o, int j0, int j1)
-{
-    uint64_t sum = 0;
-    for (int j = j0; j < j1; j++)
-        sum += vq_adm_den0(o[j]);
-    return sum;
-}
-
-static uint64_t den_sum123(const VqAdmScale *sc, const int32_t *restrict o,
-                           int j0, int j1)
-{
-    uint64_t sum = 0;
-    for (int j = j0; j < j1; j++)
-        sum += vq_adm_den123(o[j], sc->den_sq_shift, sc->den_sq_add,
-                             sc->den_cub_shift, sc->den_cub_add);
-    return sum;
-}
-
-static void den_row(const VqAdmScale *sc, const AdmRows *r, VqAdmAcc *acc)
+static void den_row(const AdmPriv *s, const VqAdmScale *sc, const AdmRows *r,
+                    VqAdmAcc *acc)
 {
     for (int b = 0; b < 3; b++) {
-        uint64_t sum = sc->scale == 0
-                           ? den_sum0(r->band[0][b], sc->left, sc->right)
-                           : den_sum123(sc, r->band[0][b], sc->left, sc->right);
+        uint64_t sum =
+            sc->scale == 0
+                ? s->dsp.den0(r->band[0][b], sc->left, sc->right)
+                : s->dsp.den123(r->band[0][b], sc->left, sc->right,
+                                sc->den_sq_shift, sc->den_sq_add,
+                                sc->den_cub_shift, sc->den_cub_add);
         acc->den[sc->scale][b] +=
             vq_adm_row_unsigned(sum, sc->den_row_shift, sc->den_row_add);
     }
 }
 
-/* ---- decoupling ---------------------------------------------------------- */
+/* ---- decoupling and CSF ---------------------------------------------------- */
 
-static void decouple_row0(const AdmPriv *s, AdmRows *r, int k, int c0, int c1)
+static void decouple_csf_row(const AdmPriv *s, const VqAdmScale *sc,
+                             AdmRows *r, int k, int c0, int c1)
 {
-    const int32_t *restrict oh = r->band[0][VQ_ADM_H];
-    const int32_t *restrict ov = r->band[0][VQ_ADM_V];
-    const int32_t *restrict th = r->band[1][VQ_ADM_H];
-    const int32_t *restrict tv = r->band[1][VQ_ADM_V];
-    int32_t *restrict angle = r->angle;
-    const float cos1 = s->p.cos1_sq;
-    for (int j = c0; j < c1; j++)
-        angle[j] = vq_adm_angle_flag16(oh[j], ov[j], th[j], tv[j], cos1);
-    const int32_t *recip = s->recip + 32768; /* signed: index -32768..32768 */
-    const double egl = s->p.egl;
-    const int32_t egl_int = s->p.egl_int;
-    for (int b = 0; b < 3; b++) {
-        const int32_t *restrict o = r->band[0][b], *restrict t = r->band[1][b];
-        int32_t *restrict xr = r->x_r[k][b], *restrict xa = r->x_a[k][b];
-        for (int j = c0; j < c1; j++) {
-            int32_t ob = o[j], tb = t[j];
-            int32_t kk = vq_adm_k0(ob, tb, recip[ob]);
-            int32_t rst = vq_adm_restore0(ob, tb, kk, angle[j], egl, egl_int);
-            xr[j] = rst;
-            xa[j] = (int16_t)(tb - rst);
-        }
-    }
-}
-
-static void decouple_row123(const AdmPriv *s, AdmRows *r, int k, int c0,
-                            int c1)
-{
-    const int32_t *const *o = (const int32_t *const *)r->band[0];
-    const int32_t *const *t = (const int32_t *const *)r->band[1];
-    const int32_t *recip = s->recip + 32768;
-    const double egl = s->p.egl;
-    const int32_t egl_int = s->p.egl_int;
-    const float cos1 = s->p.cos1_sq;
-    for (int j = c0; j < c1; j++) {
-        int angle = vq_adm_angle_flag(o[0][j], o[1][j], t[0][j], t[1][j], cos1);
-        for (int b = 0; b < 3; b++) {
-            int32_t ob = o[b][j], tb = t[b][j];
-            int shift;
-            uint32_t msb = vq_adm_best15((uint32_t)vq_adm_abs32(ob), &shift);
-            int64_t kk = vq_adm_k123(ob, tb, recip[msb], shift);
-            int32_t rst = vq_adm_restore123(ob, tb, kk, angle, egl, egl_int);
-            r->x_r[k][b][j] = rst;
-            r->x_a[k][b][j] = (int32_t)((uint32_t)tb - (uint32_t)rst);
-        }
-    }
-}
-
-/* ---- CSF and the masking sums ---------------------------------------------- */
-
-/* Band-summed |csf|/30 and |csf|/15 of the additive (n) and restored (m)
- * coefficients. Pointer parameters, so that restrict lets gcc vectorize. */
-static void csf_sums0(const int32_t *restrict a0, const int32_t *restrict a1,
-                      const int32_t *restrict a2, const int32_t *restrict r0,
-                      const int32_t *restrict r1, const int32_t *restrict r2,
-                      const uint32_t rf[3], int c0, int c1,
-                      int32_t *restrict f_n, int32_t *restrict f_m,
-                      int32_t *restrict ctr_n, int32_t *restrict ctr_m)
-{
-    const uint32_t rf0 = rf[0], rf1 = rf[1], rf2 = rf[2];
-    for (int j = c0; j < c1; j++) {
-        int32_t n0 = vq_adm_csf0(a0[j], rf0, 0), n1 = vq_adm_csf0(a1[j], rf1, 1),
-                n2 = vq_adm_csf0(a2[j], rf2, 2);
-        int32_t m0 = vq_adm_csf0(r0[j], rf0, 0), m1 = vq_adm_csf0(r1[j], rf1, 1),
-                m2 = vq_adm_csf0(r2[j], rf2, 2);
-        f_n[j] = vq_adm_flt0(n0) + vq_adm_flt0(n1) + vq_adm_flt0(n2);
-        f_m[j] = vq_adm_flt0(m0) + vq_adm_flt0(m1) + vq_adm_flt0(m2);
-        ctr_n[j] = vq_adm_ctr0(n0) + vq_adm_ctr0(n1) + vq_adm_ctr0(n2);
-        ctr_m[j] = vq_adm_ctr0(m0) + vq_adm_ctr0(m1) + vq_adm_ctr0(m2);
-    }
-}
-
-static void csf_row0(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
-{
-    csf_sums0(r->x_a[k][0], r->x_a[k][1], r->x_a[k][2], r->x_r[k][0],
-              r->x_r[k][1], r->x_r[k][2], sc->rfactor, c0, c1, r->f_n, r->f_m,
-              r->ctr_n[k], r->ctr_m[k]);
-}
-
-static void csf_row123(const VqAdmScale *sc, AdmRows *r, int k, int c0, int c1)
-{
-    int32_t *restrict f_n = r->f_n, *restrict f_m = r->f_m;
-    int32_t *restrict ctr_n = r->ctr_n[k], *restrict ctr_m = r->ctr_m[k];
-    for (int j = c0; j < c1; j++) {
-        uint32_t fn = 0, fm = 0, cn = 0, cm = 0;
-        for (int b = 0; b < 3; b++) {
-            int32_t n = vq_adm_csf123(r->x_a[k][b][j], sc->rfactor[b]);
-            int32_t m = vq_adm_csf123(r->x_r[k][b][j], sc->rfactor[b]);
-            fn += (uint32_t)vq_adm_flt123(n);
-            fm += (uint32_t)vq_adm_flt123(m);
-            cn += (uint32_t)vq_adm_ctr123(n);
-            cm += (uint32_t)vq_adm_ctr123(m);
-        }
-        f_n[j] = (int32_t)fn;
-        f_m[j] = (int32_t)fm;
-        ctr_n[j] = (int32_t)cn;
-        ctr_m[j] = (int32_t)cm;
+    const int32_t *const o[3] = { r->band[0][0], r->band[0][1], r->band[0][2] };
+    const int32_t *const t[3] = { r->band[1][0], r->band[1][1], r->band[1][2] };
+    const VqAdmDecouple dp = { s->recip + 32768, s->p.egl, s->p.egl_int,
+                               s->p.cos1_sq };
+    if (sc->scale == 0) {
+        s->dsp.decouple0(o, t, c0, c1, &dp, r->x_r[k], r->x_a[k]);
+        s->dsp.csf0((const int32_t *const *)r->x_a[k],
+                    (const int32_t *const *)r->x_r[k], sc->rfactor, c0, c1,
+                    r->f_n, r->f_m, r->ctr_n[k], r->ctr_m[k]);
+    } else {
+        s->dsp.decouple123(o, t, c0, c1, &dp, r->x_r[k], r->x_a[k]);
+        s->dsp.csf123((const int32_t *const *)r->x_a[k],
+                      (const int32_t *const *)r->x_r[k], sc->rfactor, c0, c1,
+                      r->f_n, r->f_m, r->ctr_n[k], r->ctr_m[k]);
     }
 }
 
@@ -272,24 +177,6 @@ static void thresholds(const VqAdmScale *sc, const AdmRows *r, int i,
     }
 }
 
-static uint64_t cm_sum0(const int32_t *restrict x, const int32_t *restrict thr,
-                        uint32_t rf, int band, int cs, int64_t ca, int j0, int j1)
-{
-    uint64_t sum = 0;
-    for (int j = j0; j < j1; j++)
-        sum += (uint64_t)vq_adm_cm0(x[j], rf, thr[j], band, cs, ca);
-    return sum;
-}
-
-static uint64_t cm_sum123(const int32_t *restrict x, const int32_t *restrict thr,
-                          uint32_t rf, int cs, int64_t ca, int j0, int j1)
-{
-    uint64_t sum = 0;
-    for (int j = j0; j < j1; j++)
-        sum += (uint64_t)vq_adm_cm123(x[j], rf, thr[j], cs, ca);
-    return sum;
-}
-
 static void add_signed(int64_t *acc, int64_t v)
 {
     *acc = (int64_t)((uint64_t)*acc + (uint64_t)v);
@@ -306,17 +193,17 @@ static void cm_row(const AdmPriv *s, const VqAdmScale *sc, AdmRows *r, int i,
         int64_t ca = sc->cm_cub_add[b];
         uint64_t sum_n, sum_m = 0;
         if (k == 0) {
-            sum_n = cm_sum0(r->x_r[mid][b], r->thr_n, rf, b, cs, ca, sc->left,
-                            sc->right);
+            sum_n = s->dsp.cm0(r->x_r[mid][b], r->thr_n, rf, b, cs, ca,
+                               sc->left, sc->right);
             if (!s->p.skip_aim)
-                sum_m = cm_sum0(r->x_a[mid][b], r->thr_m, rf, b, cs, ca,
-                                sc->left, sc->right);
+                sum_m = s->dsp.cm0(r->x_a[mid][b], r->thr_m, rf, b, cs, ca,
+                                   sc->left, sc->right);
         } else {
-            sum_n = cm_sum123(r->x_r[mid][b], r->thr_n, rf, cs, ca, sc->left,
-                              sc->right);
+            sum_n = s->dsp.cm123(r->x_r[mid][b], r->thr_n, rf, cs, ca,
+                                 sc->left, sc->right);
             if (!s->p.skip_aim)
-                sum_m = cm_sum123(r->x_a[mid][b], r->thr_m, rf, cs, ca,
-                                  sc->left, sc->right);
+                sum_m = s->dsp.cm123(r->x_a[mid][b], r->thr_m, rf, cs, ca,
+                                     sc->left, sc->right);
         }
         add_signed(&acc->num[k][b],
                    vq_adm_row_signed(sum_n, sc->cm_row_shift, sc->cm_row_add));
@@ -327,67 +214,81 @@ static void cm_row(const AdmPriv *s, const VqAdmScale *sc, AdmRows *r, int i,
 
 /* ---- one scale ----------------------------------------------------------- */
 
+/* Output rows [a, b) of one scale: their approximation rows, denominator
+ * and masking sums. The masking of row i needs the CSF of rows i - 1 and
+ * i + 1, so rows a - 1 and b are decoupled too (not scored). */
 static void adm_scale(const AdmPriv *s, const VqAdmScale *sc,
                       const AdmInput *in, int32_t *out[2], size_t out_stride,
-                      AdmRows *r, VqAdmAcc *acc)
+                      AdmRows *r, int a, int b, VqAdmAcc *acc)
 {
     int k = sc->scale;
     int hvd = !(k == 0 && s->p.skip_scale0);
     int c0, c1, r0, r1;
     csf_span(sc->w, &c0, &c1);
     csf_span(sc->h, &r0, &r1);
-    for (int i = 0; i < sc->h; i++) {
+    int i0 = a > 0 ? a - 1 : 0, i1 = b < sc->h ? b + 1 : sc->h;
+    for (int i = i0; i < i1; i++) {
+        int own = i >= a && i < b;
         int32_t *a_out[2] = { NULL, NULL };
-        if (out) {
+        if (out && own) {
             a_out[0] = out[0] + (size_t)i * out_stride;
             a_out[1] = out[1] + (size_t)i * out_stride;
         }
         int in_csf = hvd && i >= r0 && i < r1;
+        if (!own && !in_csf)
+            continue;
         vq_adm_dwt_row(s, sc, in, i, in_csf, c0, c1, a_out, r);
         if (!in_csf)
             continue;
-        if (i >= sc->top && i < sc->bottom)
-            den_row(sc, r, acc);
-        if (k == 0) {
-            decouple_row0(s, r, i % 3, c0, c1);
-            csf_row0(sc, r, i % 3, c0, c1);
-        } else {
-            decouple_row123(s, r, i % 3, c0, c1);
-            csf_row123(sc, r, i % 3, c0, c1);
-        }
+        if (own && i >= sc->top && i < sc->bottom)
+            den_row(s, sc, r, acc);
+        decouple_csf_row(s, sc, r, i % 3, c0, c1);
         mask_sums(sc, r, i % 3, c0, c1);
-        if (i >= 1 && i - 1 >= sc->top && i - 1 < sc->bottom)
+        if (i - 1 >= a && i - 1 < b && i - 1 >= sc->top && i - 1 < sc->bottom)
             cm_row(s, sc, r, i - 1, acc);
     }
-    if (hvd && sc->h - 1 >= sc->top && sc->h - 1 < sc->bottom)
+    if (hvd && b == sc->h && sc->h - 1 >= sc->top && sc->h - 1 < sc->bottom)
         cm_row(s, sc, r, sc->h - 1, acc);
+}
+
+void vq_adm_cpu_scale_rows(const AdmPriv *s, int k, const VqPlane *ref,
+                           const VqPlane *dis, void *planes, void *rows,
+                           int a, int b, VqAdmAcc *acc)
+{
+    AdmRows r;
+    map_rows(s, rows, &r);
+    const VqAdmScale *sc = &s->p.sc[k];
+    AdmInput in;
+    if (k == 0) {
+        in.data[0] = ref->data;
+        in.data[1] = dis->data;
+        in.stride[0] = ref->stride;
+        in.stride[1] = dis->stride;
+        in.bytes = s->p.bpc > 8 ? 2 : 1;
+    } else {
+        size_t st = s->plane_stride[k - 1];
+        const int32_t *prev = (const int32_t *)((char *)planes +
+                                                s->scratch_off[k - 1]);
+        in.data[0] = (const uint8_t *)prev;
+        in.data[1] = (const uint8_t *)(prev + st * (size_t)s->p.sc[k - 1].h);
+        in.stride[0] = in.stride[1] = (ptrdiff_t)(st * sizeof(int32_t));
+        in.bytes = 4;
+    }
+    int32_t *out[2] = { NULL, NULL };
+    size_t stride = 0;
+    if (k < 3) {
+        stride = s->plane_stride[k];
+        out[0] = (int32_t *)((char *)planes + s->scratch_off[k]);
+        out[1] = out[0] + stride * (size_t)sc->h;
+    }
+    adm_scale(s, sc, &in, k < 3 ? out : NULL, stride, &r, a, b, acc);
 }
 
 void vq_adm_cpu_frame(const AdmPriv *s, const VqPlane *ref, const VqPlane *dis,
                       VqAdmAcc *acc, void *scratch)
 {
-    AdmRows r;
-    map_rows(s, scratch, &r);
-    AdmInput in = {
-        .data = { ref->data, dis->data },
-        .stride = { ref->stride, dis->stride },
-        .bytes = s->p.bpc > 8 ? 2 : 1,
-    };
-    for (int k = 0; k < 4; k++) {
-        const VqAdmScale *sc = &s->p.sc[k];
-        int32_t *out[2] = { NULL, NULL };
-        size_t stride = 0;
-        if (k < 3) {
-            stride = s->plane_stride[k];
-            out[0] = (int32_t *)((char *)scratch + s->scratch_off[k]);
-            out[1] = out[0] + stride * (size_t)sc->h;
-        }
-        adm_scale(s, sc, &in, k < 3 ? out : NULL, stride, &r, acc);
-        if (k < 3) {
-            in.data[0] = (const uint8_t *)out[0];
-            in.data[1] = (const uint8_t *)out[1];
-            in.stride[0] = in.stride[1] = (ptrdiff_t)(stride * sizeof(int32_t));
-            in.bytes = 4;
-        }
-    }
+    void *rows = (char *)scratch + s->scratch_off[3];
+    for (int k = 0; k < 4; k++)
+        vq_adm_cpu_scale_rows(s, k, ref, dis, scratch, rows, 0, s->p.sc[k].h,
+                              acc);
 }

@@ -12,6 +12,13 @@ static void pad_row(int32_t *t, int n)
     t[n + 1] = t[n - 2];
 }
 
+static void pad_row16(int16_t *t, int n)
+{
+    t[-1] = t[1];
+    t[n] = t[n - 1];
+    t[n + 1] = t[n - 2];
+}
+
 static const void *in_row(const AdmInput *in, int img, int y)
 {
     return in->data[img] + (ptrdiff_t)y * in->stride[img];
@@ -28,39 +35,43 @@ void vq_adm_dwt_row(const AdmPriv *s, const VqAdmScale *sc, const AdmInput *in,
     const VqAdmDsp *d = &s->dsp;
     for (int img = 0; img < 2; img++) {
         int32_t *lo = r->lo[img], *hi = r->hi[img];
-        if (in->bytes == 1)
-            d->dwt_vert0_u8(in_row(in, img, y[0]), in_row(in, img, y[1]),
-                            in_row(in, img, y[2]), in_row(in, img, y[3]), n,
-                            s->p.bpc, with_hvd, lo, hi);
-        else if (in->bytes == 2)
-            d->dwt_vert0_u16(in_row(in, img, y[0]), in_row(in, img, y[1]),
-                             in_row(in, img, y[2]), in_row(in, img, y[3]), n,
-                             s->p.bpc, with_hvd, lo, hi);
-        else
-            d->dwt_vert(in_row(in, img, y[0]), in_row(in, img, y[1]),
-                        in_row(in, img, y[2]), in_row(in, img, y[3]), n,
-                        vq_adm_dwt_vshift(sc->scale), with_hvd, lo, hi);
+        int32_t **band = r->band[img];
+        if (sc->scale == 0) {
+            /* int16 values: the same buffers, reinterpreted */
+            int16_t *lo16 = (int16_t *)(void *)lo, *hi16 = (int16_t *)(void *)hi;
+            if (in->bytes == 1)
+                d->dwt_vert0_u8(in_row(in, img, y[0]), in_row(in, img, y[1]),
+                                in_row(in, img, y[2]), in_row(in, img, y[3]),
+                                n, s->p.bpc, with_hvd, lo16, hi16);
+            else
+                d->dwt_vert0_u16(in_row(in, img, y[0]), in_row(in, img, y[1]),
+                                 in_row(in, img, y[2]), in_row(in, img, y[3]),
+                                 n, s->p.bpc, with_hvd, lo16, hi16);
+            pad_row16(lo16, n);
+            if (with_hvd)
+                pad_row16(hi16, n);
+            if (a_out[img])
+                d->dwt_horiz0_lo(lo16, 0, sc->w, a_out[img]);
+            if (with_hvd) {
+                d->dwt_horiz0_hi(lo16, c0, c1, band[VQ_ADM_V]);
+                d->dwt_horiz0_lo(hi16, c0, c1, band[VQ_ADM_H]);
+                d->dwt_horiz0_hi(hi16, c0, c1, band[VQ_ADM_D]);
+            }
+            continue;
+        }
+        d->dwt_vert(in_row(in, img, y[0]), in_row(in, img, y[1]),
+                    in_row(in, img, y[2]), in_row(in, img, y[3]), n,
+                    vq_adm_dwt_vshift(sc->scale), with_hvd, lo, hi);
         pad_row(lo, n);
         if (with_hvd)
             pad_row(hi, n);
-        int32_t **band = r->band[img];
-        if (sc->scale == 0) {
-            if (a_out[img])
-                d->dwt_horiz0_lo(lo, 0, sc->w, a_out[img]);
-            if (with_hvd) {
-                d->dwt_horiz0_hi(lo, c0, c1, band[VQ_ADM_V]);
-                d->dwt_horiz0_lo(hi, c0, c1, band[VQ_ADM_H]);
-                d->dwt_horiz0_hi(hi, c0, c1, band[VQ_ADM_D]);
-            }
-        } else {
-            int sh = vq_adm_dwt_hshift(sc->scale);
-            if (a_out[img])
-                d->dwt_horiz_lo(lo, 0, sc->w, sh, a_out[img]);
-            if (with_hvd) {
-                d->dwt_horiz_hi(lo, c0, c1, sh, band[VQ_ADM_V]);
-                d->dwt_horiz_lo(hi, c0, c1, sh, band[VQ_ADM_H]);
-                d->dwt_horiz_hi(hi, c0, c1, sh, band[VQ_ADM_D]);
-            }
+        int sh = vq_adm_dwt_hshift(sc->scale);
+        if (a_out[img])
+            d->dwt_horiz_lo(lo, 0, sc->w, sh, a_out[img]);
+        if (with_hvd) {
+            d->dwt_horiz_hi(lo, c0, c1, sh, band[VQ_ADM_V]);
+            d->dwt_horiz_lo(hi, c0, c1, sh, band[VQ_ADM_H]);
+            d->dwt_horiz_hi(hi, c0, c1, sh, band[VQ_ADM_D]);
         }
     }
 }

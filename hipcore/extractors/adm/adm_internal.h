@@ -39,6 +39,7 @@ typedef struct AdmPriv {
     int32_t *recip;          /* 2^30 / d, d = -32768..32768 (CPU path) */
     size_t plane_stride[4];  /* CPU scratch: next-scale plane stride */
     size_t scratch_off[8];
+    size_t rows_size;        /* CPU scratch: the row buffers (a part's) */
     VqAdmDsp dsp;            /* the CPU path's functions, chosen once */
 } AdmPriv;
 
@@ -52,10 +53,18 @@ int vq_adm_setup(AdmPriv *s, unsigned w, unsigned h, unsigned bpc,
 void vq_adm_scale_scores(const AdmPriv *s, const VqAdmAcc *acc, int scale,
                          float *num, float *aim, float *den);
 
-/* adm_cpu.c */
+/* adm_cpu.c: the scratch of a frame (the approximation planes of scales
+ * 0..2, then the row buffers, s->rows_size bytes, at s->scratch_off[3]),
+ * a whole frame, and output rows [a, b) of scale k (their sums added to
+ * acc): rows are independent once scale k - 1 is complete, so any split
+ * of a scale into row ranges, each with its own row buffers, run in any
+ * order or concurrently, gives the same planes and, summed, the same acc. */
 size_t vq_adm_cpu_scratch_size(AdmPriv *s);
 void vq_adm_cpu_frame(const AdmPriv *s, const VqPlane *ref,
                       const VqPlane *dis, VqAdmAcc *acc, void *scratch);
+void vq_adm_cpu_scale_rows(const AdmPriv *s, int k, const VqPlane *ref,
+                           const VqPlane *dis, void *planes, void *rows,
+                           int a, int b, VqAdmAcc *acc);
 
 /* adm_gpu.c */
 #if defined(VQ_HAVE_HIP)

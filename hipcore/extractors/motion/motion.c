@@ -117,8 +117,12 @@ static int motion_init(VqFex *fex, const VqFormat *fmt)
     s->row_bytes = (size_t)fmt->w[0] * fmt->bytes_per_sample;
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(VqMotionAcc);
-    /* one row of vertical results, split into hi and lo, with the halo */
-    fex->scratch_size = 2 * (fmt->w[0] + 2 * VQ_MOTION_RADIUS) * sizeof(int16_t);
+    /* one row of vertical results, split into hi and lo, with the halo,
+     * and room for the vector loads of hblur_sad, which reach one value
+     * past the lo row (motion_dsp.h) */
+    fex->scratch_size =
+        (2 * (fmt->w[0] + 2 * VQ_MOTION_RADIUS) + 1) * sizeof(int16_t);
+    fex->part_scratch_size = fex->scratch_size;
     fex->lag = s->min_idx;
     return 0;
 }
@@ -135,14 +139,15 @@ static void mirror_row_edges(int16_t *row, size_t w)
     v[w + 1] = v[w - 3];
 }
 
+/* The SAD of rows [y0, y1). */
 static uint64_t motion_sad_cpu(const MotionPriv *s, const VqFormat *fmt,
                                const uint8_t *prev, const VqPlane *cur,
-                               int16_t *scratch)
+                               int16_t *scratch, unsigned y0, unsigned y1)
 {
     const unsigned w = cur->w, h = cur->h, bpc = fmt->bpc;
     int16_t *hi = scratch, *lo = scratch + w + 2 * VQ_MOTION_RADIUS;
     uint64_t sad = 0;
-    for (unsigned i = 0; i < h; i++) {
+    for (unsigned i = y0; i < y1; i++) {
         const void *pr[5], *cr[5];
         for (int k = 0; k < 5; k++) {
             int row = vq_motion_mirror((int)i - VQ_MOTION_RADIUS + k, (int)h);
@@ -172,6 +177,35 @@ static void motion_free_cpu_state(MotionPriv *s)
     }
 }
 
+/* Rows in bands (vq_fex_parallel): each band's SAD, and its rows of the
+ * current frame copied into the store (never the plane read as prev). */
+#define MOTION_MAX_PARTS 64
+#define MOTION_BAND_ROWS 32
+
+typedef struct MotionBands {
+    const MotionPriv *s;
+    const VqFormat *fmt;
+    const uint8_t *prev; /* NULL: nothing to score */
+    const VqPlane *cur;
+    uint8_t *store;
+    unsigned n;
+    uint64_t sad[MOTION_MAX_PARTS];
+} MotionBands;
+
+static void motion_band(void *arg, unsigned part, void *scratch)
+{
+    MotionBands *b = arg;
+    unsigned h = b->cur->h;
+    unsigned y0 = (unsigned)((uint64_t)h * part / b->n);
+    unsigned y1 = (unsigned)((uint64_t)h * (part + 1) / b->n);
+    if (b->prev)
+        b->sad[part] = motion_sad_cpu(b->s, b->fmt, b->prev, b->cur, scratch,
+                                      y0, y1);
+    for (unsigned y = y0; y < y1; y++)
+        memcpy(b->store + y * b->s->row_bytes,
+               b->cur->data + (ptrdiff_t)y * b->cur->stride, b->s->row_bytes);
+}
+
 static int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                           unsigned index, void *acc, void *scratch)
 {
@@ -190,14 +224,23 @@ static int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                 return vq_fail(fex->err, VQ_ENOMEM, "motion: out of memory");
             }
     }
+    MotionBands b = { .s = s, .fmt = &fex->fmt, .cur = cur };
     if (index >= s->min_idx)
-        a->sad = motion_sad_cpu(s, &fex->fmt,
-                                s->kept[(index - s->min_idx) % s->n_planes_kept],
-                                cur, scratch);
-    uint8_t *store = s->kept[index % s->n_planes_kept];
-    for (unsigned y = 0; y < cur->h; y++)
-        memcpy(store + y * s->row_bytes, cur->data + (ptrdiff_t)y * cur->stride,
-               s->row_bytes);
+        b.prev = s->kept[(index - s->min_idx) % s->n_planes_kept];
+    b.store = s->kept[index % s->n_planes_kept];
+    unsigned n = vq_fex_threads(fex) > 1 ? cur->h / MOTION_BAND_ROWS : 1;
+    if (n > 2 * vq_fex_threads(fex))
+        n = 2 * vq_fex_threads(fex);
+    b.n = n < 1 ? 1 : n > MOTION_MAX_PARTS ? MOTION_MAX_PARTS : n;
+    if (b.n == 1) {
+        motion_band(&b, 0, scratch);
+    } else {
+        int err = vq_fex_parallel(fex, b.n, motion_band, &b);
+        if (err)
+            return vq_fail(fex->err, err, "motion: out of memory");
+    }
+    for (unsigned k = 0; b.prev && k < b.n; k++)
+        a->sad += b.sad[k];
     return 0;
 }
 

@@ -1,8 +1,9 @@
 /*
- * Integer motion: the row passes of the CPU path (motion_dsp.h), on the
+ * Integer motion: the C row passes of the CPU path (motion_dsp.h), on the
  * shared helpers of kernels/motion/motion.h, written for the vectorizer
- * (restrict rows, 16-bit operands). Integer arithmetic throughout: every
- * variant equals the C function.
+ * (restrict rows, 16-bit operands), and the table's init. The x86
+ * variants are hand-written (motion_simd_tmpl.h). Integer arithmetic
+ * throughout: every variant equals the C function.
  */
 #include "../../../kernels/motion/motion.h"
 #include "motion_dsp.h"
@@ -84,10 +85,6 @@ VQ_DSP_TEMPLATE uint32_t hblur_sad(const int16_t *restrict hi,
     }
 
 MOTION_VARIANT(c, )
-#if VQ_ARCH_X86_64
-MOTION_VARIANT(avx2, VQ_TARGET_AVX2)
-MOTION_VARIANT(avx512, VQ_TARGET_AVX512)
-#endif
 
 void vq_motion_dsp_init(VqMotionDsp *c, unsigned flags)
 {

@@ -28,7 +28,8 @@ typedef decl_motion_vblur_u16_fn(*vq_motion_vblur_u16_fn);
 
 /* The horizontal pass over a row of pieces hi[0 .. w + 4), lo[0 .. w + 4)
  * (the row with its two mirrored taps each side): the sum of the w
- * absolute values (w <= 16384, so it fits 32 bits). */
+ * absolute values (w <= 16384, so it fits 32 bits). The SIMD variants
+ * read hi[w + 4] and lo[w + 4] too (and multiply them by 0). */
 #define decl_motion_hblur_sad_fn(name)                                        \
     uint32_t(name)(const int16_t *hi, const int16_t *lo, size_t w)
 typedef decl_motion_hblur_sad_fn(*vq_motion_hblur_sad_fn);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../../kernels/vif/vif.h"
 #include "../gpu_fn.h"
@@ -84,6 +85,7 @@ static int vif_init(VqFex *fex, const VqFormat *fmt)
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(VqVifAcc);
     fex->scratch_size = vq_vif_cpu_scratch_size(&s->dims);
+    fex->part_scratch_size = vq_vif_cpu_row_size(&s->dims);
     return 0;
 }
 
@@ -98,14 +100,65 @@ static VqVifParams vif_params(const VifPriv *s, unsigned bpc)
     return p;
 }
 
+/* One scale of a frame split into row bands, each band a part
+ * (vq_fex_parallel) with its own sums. */
+#define VIF_MAX_PARTS 64
+#define VIF_BAND_ROWS 16
+
+typedef struct VifBands {
+    const VifPriv *s;
+    const VqVifParams *p;
+    unsigned scale, n;
+    const VqPlane *ref, *dis;
+    void *images;
+    VqVifScaleAcc acc[VIF_MAX_PARTS];
+} VifBands;
+
+static void vif_band(void *arg, unsigned part, void *rows)
+{
+    VifBands *b = arg;
+    unsigned h = b->s->dims.h[b->scale];
+    unsigned y0 = (unsigned)((uint64_t)h * part / b->n);
+    unsigned y1 = (unsigned)((uint64_t)h * (part + 1) / b->n);
+    vq_vif_cpu_scale_rows(&b->s->dsp, b->p, &b->s->dims, b->scale, b->ref,
+                          b->dis, b->images, rows, y0, y1, &b->acc[part]);
+}
+
 static int vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                        unsigned index, void *acc, void *scratch)
 {
     (void)index;
     const VifPriv *s = fex->priv;
     VqVifParams p = vif_params(s, fex->fmt.bpc);
-    vq_vif_cpu_frame(&s->dsp, &p, &s->dims, &ref->plane[0], &dis->plane[0],
-                     scratch, acc);
+    unsigned threads = vq_fex_threads(fex);
+    if (threads < 2 || s->dims.w[0] < VQ_VIF_SPLIT_MIN_W) {
+        vq_vif_cpu_frame(&s->dsp, &p, &s->dims, &ref->plane[0],
+                         &dis->plane[0], scratch, acc);
+        return 0;
+    }
+    VqVifAcc *out = acc;
+    VifBands b = { .s = s, .p = &p, .ref = &ref->plane[0],
+                   .dis = &dis->plane[0], .images = scratch };
+    for (unsigned sc = 0; sc < VQ_VIF_SCALES; sc++) {
+        unsigned n = s->dims.h[sc] / VIF_BAND_ROWS;
+        if (n > 2 * threads)
+            n = 2 * threads;
+        if (n > VIF_MAX_PARTS)
+            n = VIF_MAX_PARTS;
+        b.scale = sc;
+        b.n = n ? n : 1;
+        memset(b.acc, 0, sizeof(b.acc));
+        int err = vq_fex_parallel(fex, b.n, vif_band, &b);
+        if (err)
+            return vq_fail(fex->err, err, "vif: out of memory");
+        /* integer sums: the same in any order; added in band order */
+        for (unsigned k = 0; k < b.n; k++) {
+            out->scale[sc].num_log += b.acc[k].num_log;
+            out->scale[sc].den_log += b.acc[k].den_log;
+            out->scale[sc].num_non_log += b.acc[k].num_non_log;
+            out->scale[sc].den_non_log += b.acc[k].den_non_log;
+        }
+    }
     return 0;
 }
 

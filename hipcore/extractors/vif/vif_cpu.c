@@ -25,13 +25,12 @@ static void take(uint8_t *base, size_t *off, size_t bytes, void **ptr)
     *ptr = base ? base + at : NULL;
 }
 
-/* Lays the work buffers out in scratch (NULL: just the size; wk is then
- * left alone). */
-static size_t vif_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
+/* Images of scales 1..3 (both pictures), laid out in scratch (NULL: just
+ * the size). */
+static size_t image_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
 {
     uint8_t *base = scratch;
-    size_t off = 0, row16 = ((size_t)d->w[0] + 2 * VQ_VIF_PAD) * 2;
-    size_t row32 = (size_t)d->w[0] * 4;
+    size_t off = 0;
     void *p;
     for (unsigned s = 1; s < VQ_VIF_SCALES; s++)
         for (unsigned k = 0; k < 2; k++) {
@@ -39,6 +38,18 @@ static size_t vif_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
             if (base)
                 wk->img[k][s] = p;
         }
+    return off;
+}
+
+/* The row buffers of the filters, laid out in scratch (NULL: the size). */
+static size_t row_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
+{
+    uint8_t *base = scratch;
+    size_t off = 0;
+    size_t row16 = ((size_t)d->w[0] + 2 * VQ_VIF_PAD + VQ_VIF_SLACK) * 2;
+    size_t row32 = (size_t)d->w[0] * 4;
+    size_t row_lg = ((size_t)d->w[0] + VQ_VIF_GATHER_SLACK) * 4;
+    void *p;
     for (unsigned k = 0; k < VQ_VIF_ROWS + 2; k++) {
         take(base, &off, row16, &p);
         if (!base)
@@ -59,7 +70,7 @@ static size_t vif_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
     int32_t **rows32[6] = { &wk->s1,    &wk->s2,    &wk->s12,
                             &wk->lg[0], &wk->lg[1], &wk->lg[2] };
     for (unsigned k = 0; k < 6; k++) {
-        take(base, &off, row32, &p);
+        take(base, &off, k < 3 ? row32 : row_lg, &p);
         if (base)
             *rows32[k] = p;
     }
@@ -69,15 +80,27 @@ static size_t vif_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
     return off;
 }
 
-size_t vq_vif_cpu_scratch_size(const VqVifDims *d)
+size_t vq_vif_cpu_image_size(const VqVifDims *d)
 {
     VqVifWork unused;
-    return vif_layout(d, NULL, &unused);
+    return image_layout(d, NULL, &unused);
+}
+
+size_t vq_vif_cpu_row_size(const VqVifDims *d)
+{
+    VqVifWork unused;
+    return row_layout(d, NULL, &unused);
+}
+
+size_t vq_vif_cpu_scratch_size(const VqVifDims *d)
+{
+    return vq_vif_cpu_image_size(d) + vq_vif_cpu_row_size(d);
 }
 
 void vq_vif_work_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
 {
-    vif_layout(d, scratch, wk);
+    size_t off = image_layout(d, scratch, wk);
+    row_layout(d, (uint8_t *)scratch + off, wk);
 }
 
 /* Rows of one scale's images: scale 0 reads the planes (8 or 16 bits),
@@ -107,7 +130,8 @@ static void gather_rows(const VifSrc *src, int first, unsigned n, unsigned h,
 
 static void vif_scale(const VqVifDsp *dsp, const VqVifParams *p,
                       const VqVifDims *d, unsigned s, const VifSrc *src,
-                      VqVifWork *t, VqVifScaleAcc *acc)
+                      VqVifWork *t, unsigned y0, unsigned y1,
+                      VqVifScaleAcc *acc)
 {
     unsigned w = d->w[s], h = d->h[s];
     bool stat = !(s == 0 && p->skip_scale0);
@@ -115,7 +139,7 @@ static void vif_scale(const VqVifDsp *dsp, const VqVifParams *p,
     int half = VQ_VIF_HALF(s), half_down = down ? VQ_VIF_HALF(s + 1) : 0;
     VqVifVRound rnd = vq_vif_vround(s, p->bpc);
     const void *rr[VQ_VIF_MAX_TAPS], *rd[VQ_VIF_MAX_TAPS];
-    for (unsigned i = 0; i < h; i++) {
+    for (unsigned i = y0; i < y1; i++) {
         if (stat) {
             gather_rows(src, (int)i - half, 2 * half + 1, h, rr, rd);
             dsp->stat_row(s, src->u8, rr, rd, w, rnd, t);
@@ -130,36 +154,46 @@ static void vif_scale(const VqVifDsp *dsp, const VqVifParams *p,
     }
 }
 
+void vq_vif_cpu_scale_rows(const VqVifDsp *dsp, const VqVifParams *p,
+                           const VqVifDims *d, unsigned s, const VqPlane *ref,
+                           const VqPlane *dis, void *images, void *rows,
+                           unsigned y0, unsigned y1, VqVifScaleAcc *acc)
+{
+    VqVifWork t;
+    image_layout(d, images, &t);
+    row_layout(d, rows, &t);
+    VifSrc src;
+    src.ref_row1 = src.dis_row1 = NULL;
+    if (s == 0) {
+        src.ref = ref->data;
+        src.dis = dis->data;
+        src.ref_stride = ref->stride;
+        src.dis_stride = dis->stride;
+        src.u8 = p->bpc == 8;
+    } else {
+        src.ref = (const uint8_t *)t.img[0][s];
+        src.dis = (const uint8_t *)t.img[1][s];
+        src.ref_stride = (ptrdiff_t)(d->w[s] * sizeof(uint16_t));
+        src.dis_stride = src.ref_stride;
+        src.u8 = false;
+        if (s == VQ_VIF_SCALES - 1) {
+            /* scale 2's row 1 (vq_vif_row_one_high); a one-row scale 3
+             * means scale 2 has 2 or 3 rows. Scale 2 is one column
+             * wide never, so its stale row buffers at column 1, which
+             * a one-column scale 3 reads, are libvmaf's (VQ_VIF_EDGE_*). */
+            src.ref_row1 = (const uint8_t *)(t.img[0][s - 1] + d->w[s - 1]);
+            src.dis_row1 = (const uint8_t *)(t.img[1][s - 1] + d->w[s - 1]);
+        }
+    }
+    vif_scale(dsp, p, d, s, &src, &t, y0, y1, acc);
+}
+
 void vq_vif_cpu_frame(const VqVifDsp *dsp, const VqVifParams *p,
                       const VqVifDims *d, const VqPlane *ref,
                       const VqPlane *dis, void *scratch, VqVifAcc *acc)
 {
-    VqVifWork t;
-    vif_layout(d, scratch, &t);
-    for (unsigned s = 0; s < VQ_VIF_SCALES; s++) {
-        VifSrc src;
-        src.ref_row1 = src.dis_row1 = NULL;
-        if (s == 0) {
-            src.ref = ref->data;
-            src.dis = dis->data;
-            src.ref_stride = ref->stride;
-            src.dis_stride = dis->stride;
-            src.u8 = p->bpc == 8;
-        } else {
-            src.ref = (const uint8_t *)t.img[0][s];
-            src.dis = (const uint8_t *)t.img[1][s];
-            src.ref_stride = (ptrdiff_t)(d->w[s] * sizeof(uint16_t));
-            src.dis_stride = src.ref_stride;
-            src.u8 = false;
-            if (s == VQ_VIF_SCALES - 1) {
-                /* scale 2's row 1 (vq_vif_row_one_high); a one-row scale 3
-                 * means scale 2 has 2 or 3 rows. Scale 2 is one column
-                 * wide never, so its stale row buffers at column 1, which
-                 * a one-column scale 3 reads, are libvmaf's (VQ_VIF_EDGE_*). */
-                src.ref_row1 = (const uint8_t *)(t.img[0][s - 1] + d->w[s - 1]);
-                src.dis_row1 = (const uint8_t *)(t.img[1][s - 1] + d->w[s - 1]);
-            }
-        }
-        vif_scale(dsp, p, d, s, &src, &t, &acc->scale[s]);
-    }
+    void *rows = (uint8_t *)scratch + vq_vif_cpu_image_size(d);
+    for (unsigned s = 0; s < VQ_VIF_SCALES; s++)
+        vq_vif_cpu_scale_rows(dsp, p, d, s, ref, dis, scratch, rows, 0,
+                              d->h[s], &acc->scale[s]);
 }

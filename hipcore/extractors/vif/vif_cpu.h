@@ -18,7 +18,11 @@ typedef struct VqVifDims {
 
 void vq_vif_dims(VqVifDims *d, unsigned w, unsigned h);
 
-/* Per-worker scratch for frames of these dimensions. */
+/* Scratch of a frame of these dimensions: the images of scales 1..3
+ * (image size) and the filters' row buffers (row size); a whole frame
+ * (vq_vif_cpu_frame) takes both, images first (scratch size). */
+size_t vq_vif_cpu_image_size(const VqVifDims *d);
+size_t vq_vif_cpu_row_size(const VqVifDims *d);
 size_t vq_vif_cpu_scratch_size(const VqVifDims *d);
 
 typedef struct VqVifParams {
@@ -35,6 +39,21 @@ struct VqVifDsp;
 void vq_vif_cpu_frame(const struct VqVifDsp *dsp, const VqVifParams *p,
                       const VqVifDims *d, const VqPlane *ref,
                       const VqPlane *dis, void *scratch, VqVifAcc *acc);
+
+/* Rows [y0, y1) of scale s: their statistic's sums added to acc, and the
+ * rows of scale s + 1 made from them (the even rows' halves). Rows are
+ * independent: any split of a scale into row ranges, run in any order or
+ * concurrently (each with its own row buffers), once the previous scale is
+ * complete, gives the same images and, summed, the same acc, for frames at
+ * least VQ_VIF_SPLIT_MIN_W wide. (Narrower rows than a filter, at the last
+ * scales of tiny frames, read values earlier rows left in the row buffers,
+ * as libvmaf does: those frames run as one range.) images and rows:
+ * vq_vif_cpu_image_size and _row_size bytes. */
+#define VQ_VIF_SPLIT_MIN_W 256
+void vq_vif_cpu_scale_rows(const struct VqVifDsp *dsp, const VqVifParams *p,
+                           const VqVifDims *d, unsigned s, const VqPlane *ref,
+                           const VqPlane *dis, void *images, void *rows,
+                           unsigned y0, unsigned y1, VqVifScaleAcc *acc);
 
 /* ---- between vif_cpu.c, vif_filter.c and vif_terms.c ---- */
 
@@ -65,7 +84,45 @@ void vq_vif_cpu_stat_sums(const struct VqVifDsp *dsp, const VqVifParams *p,
                           const int32_t *s12, unsigned n, VqVifWork *t,
                           VqVifScaleAcc *acc);
 
-/* Points wk's buffers into scratch (vq_vif_cpu_scratch_size bytes). */
+/* Points wk's buffers into scratch (vq_vif_cpu_scratch_size bytes). Row
+ * buffers with borders have room for VQ_VIF_SLACK more values after the
+ * right border (vector loads at the last columns reach one beyond it). */
 void vq_vif_work_layout(const VqVifDims *d, void *scratch, VqVifWork *wk);
+#define VQ_VIF_SLACK 32
+
+/* Mirrored borders of a row buffer (half values each side), in libvmaf's
+ * order (vif_filter.c). */
+void vq_vif_pad16(uint16_t *p, unsigned w, unsigned half);
+
+/* ---- for the SIMD row functions (vif_simd_tmpl.h, vif_cols.c) ---- */
+
+/* Scale s's filter as pairs of taps that PMADDWD multiplies together:
+ * rows ka[p], kb[p] of the filter window (vertical), columns off[p] and
+ * off[p] + 1 around the output (horizontal), taps tap2[p] = a | b << 16.
+ * Every tap is below 2^15 (scale 3's centre tap is split in two halves);
+ * an odd tap count ends with a pair whose second tap is 0. */
+#define VQ_VIF_MAX_PAIRS 9
+typedef struct VqVifPairs {
+    unsigned n;
+    unsigned char ka[VQ_VIF_MAX_PAIRS], kb[VQ_VIF_MAX_PAIRS];
+    int off[VQ_VIF_MAX_PAIRS];
+    uint32_t tap2[VQ_VIF_MAX_PAIRS];
+} VqVifPairs;
+
+/* The columns [j0, j1) of the row functions, one at a time, on rows whose
+ * 16-bit values are stored XOR 0x8000 (t->v, t->d_ref, t->d_dis): the
+ * vertical passes of the statistic and of the down row, the horizontal
+ * pass with the sigmas, and the down row's outputs j0 / 2 .. j1 / 2 - 1
+ * (j0 even). */
+void vq_vif_vert_stat_cols(unsigned s, bool u8, const void *const *rr,
+                           const void *const *rd, unsigned j0, unsigned j1,
+                           VqVifVRound rnd, VqVifWork *t);
+void vq_vif_horiz_stat_cols(unsigned s, VqVifWork *t, unsigned j0,
+                            unsigned j1);
+void vq_vif_vert_down_cols(unsigned s, bool u8, const void *const *rr,
+                           const void *const *rd, unsigned j0, unsigned j1,
+                           VqVifVRound rnd, VqVifWork *t);
+void vq_vif_horiz_down_cols(unsigned s, VqVifWork *t, unsigned j0,
+                            unsigned j1, uint16_t *out_r, uint16_t *out_d);
 
 #endif

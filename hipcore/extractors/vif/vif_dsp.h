@@ -37,9 +37,22 @@ typedef decl_vif_down_row_fn(*vq_vif_down_row_fn);
                VqVifScaleAcc *acc)
 typedef decl_vif_log_terms_fn(*vq_vif_log_terms_fn);
 
+/* The plain terms of n pixels' sigmas: each pixel that is not in the log
+ * domain (vq_vif_is_log) adds its clamped sigma2_sq to acc->num_non_log
+ * and 1 to acc->den_non_log; the sigmas of the others are copied, in
+ * order, to l1, l2, l12 (room for n + VQ_VIF_GATHER_SLACK values each).
+ * Returns how many were copied. */
+#define decl_vif_plain_terms_fn(name)                                         \
+    unsigned(name)(const int32_t *s1, const int32_t *s2, const int32_t *s12,  \
+                   unsigned n, int32_t *l1, int32_t *l2, int32_t *l12,        \
+                   VqVifScaleAcc *acc)
+typedef decl_vif_plain_terms_fn(*vq_vif_plain_terms_fn);
+#define VQ_VIF_GATHER_SLACK 16
+
 typedef struct VqVifDsp {
     vq_vif_stat_row_fn stat_row;
     vq_vif_down_row_fn down_row;
+    vq_vif_plain_terms_fn plain_terms;
     vq_vif_log_terms_fn log_terms;
 } VqVifDsp;
 
@@ -47,13 +60,16 @@ void vq_vif_dsp_init(VqVifDsp *c, unsigned flags);
 
 decl_vif_stat_row_fn(vq_vif_stat_row_c);
 decl_vif_down_row_fn(vq_vif_down_row_c);
+decl_vif_plain_terms_fn(vq_vif_plain_terms_c);
 decl_vif_log_terms_fn(vq_vif_log_terms_c);
 #if VQ_ARCH_X86_64
 decl_vif_stat_row_fn(vq_vif_stat_row_avx2);
 decl_vif_down_row_fn(vq_vif_down_row_avx2);
+decl_vif_plain_terms_fn(vq_vif_plain_terms_avx2);
 decl_vif_log_terms_fn(vq_vif_log_terms_avx2);
 decl_vif_stat_row_fn(vq_vif_stat_row_avx512);
 decl_vif_down_row_fn(vq_vif_down_row_avx512);
+decl_vif_plain_terms_fn(vq_vif_plain_terms_avx512);
 decl_vif_log_terms_fn(vq_vif_log_terms_avx512);
 #endif
 

@@ -9,7 +9,8 @@
  *    high and low 16-bit halves (8-bit samples: the low half is all), and
  *    the halves are joined once per output (vq_vif_filt_halves).
  * The sums are exact integers: none of this changes a result.
- * On x86-64 the same code is also compiled for AVX2 and AVX-512 (vif_dsp.h).
+ * This is the C function of the DSP table (vif_dsp.h); the AVX2 and AVX-512
+ * ones are written with intrinsics (vif_simd_tmpl.h).
  */
 #include <string.h>
 
@@ -47,7 +48,7 @@ static const uint16_t taps_3[] = { VQ_VIF_TAPS_3 };
 /* Mirrored borders of a row buffer, in libvmaf's order: p[-f] = p[f],
  * p[w-1+f] = p[w-1-f] for f = 1, 2, ... (for w = 1 this keeps p[1] as it
  * was, which is what libvmaf reads there: VQ_VIF_EDGE_*). */
-static void pad16(uint16_t *p, unsigned w, unsigned half)
+void vq_vif_pad16(uint16_t *p, unsigned w, unsigned half)
 {
     int last = (int)w - 1;
     for (int f = 1; f <= (int)half; f++) {
@@ -216,7 +217,7 @@ VIF_INLINE void stat_row(unsigned s, bool u8, const void *const *rr,
     default: vert_stat(false, rr, rd, taps_3, 3, w, rnd, t, opaque); break;
     }
     for (unsigned q = 0; q < VQ_VIF_ROWS; q++)
-        pad16(t->v[q], w, VQ_VIF_HALF(s));
+        vq_vif_pad16(t->v[q], w, VQ_VIF_HALF(s));
     switch (s) {
     case 0: horiz_stat(t, taps_0, 17, w, opaque); break;
     case 1: horiz_stat(t, taps_1, 9, w, opaque); break;
@@ -288,8 +289,8 @@ VIF_INLINE void down_row(unsigned s, bool u8, const void *const *rr,
         vert_down_u16(r16, d16, taps_3, 3, w, rnd, t->d_ref, t->d_dis, opaque);
         break;
     }
-    pad16(t->d_ref, w, VQ_VIF_HALF(s + 1));
-    pad16(t->d_dis, w, VQ_VIF_HALF(s + 1));
+    vq_vif_pad16(t->d_ref, w, VQ_VIF_HALF(s + 1));
+    vq_vif_pad16(t->d_dis, w, VQ_VIF_HALF(s + 1));
     for (unsigned k = 0; k < 2; k++) {
         const uint16_t *row = k ? t->d_dis : t->d_ref;
         uint16_t *out = k ? out_d : out_r;
@@ -301,9 +302,7 @@ VIF_INLINE void down_row(unsigned s, bool u8, const void *const *rr,
     }
 }
 
-/* The row functions of each variant (vif_dsp.h): the C one keeps the taps
- * opaque (see VIF_OPAQUE), the others are the same code compiled for their
- * instruction set with the taps known. */
+/* The C row functions (vif_dsp.h), with the taps opaque (VIF_OPAQUE). */
 #define VIF_ROW_VARIANT(isa, TARGET, opaque)                                  \
     TARGET decl_vif_stat_row_fn(vq_vif_stat_row_##isa)                        \
     {                                                                         \
@@ -315,7 +314,3 @@ VIF_INLINE void down_row(unsigned s, bool u8, const void *const *rr,
     }
 
 VIF_ROW_VARIANT(c, , true)
-#if VQ_ARCH_X86_64
-VIF_ROW_VARIANT(avx2, VQ_TARGET_AVX2, false)
-VIF_ROW_VARIANT(avx512, VQ_TARGET_AVX512, false)
-#endif

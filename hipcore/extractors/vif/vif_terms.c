@@ -9,11 +9,7 @@
 
 #include "vif_dsp.h"
 
-/* Plain terms of the row; gathers the log-domain pixels into t->lg[0..2].
- * Returns how many there are. */
-static unsigned plain_terms(const int32_t *s1, const int32_t *s2,
-                            const int32_t *s12, unsigned n, VqVifWork *t,
-                            VqVifScaleAcc *acc)
+decl_vif_plain_terms_fn(vq_vif_plain_terms_c)
 {
     int64_t num = 0, den = 0;
     for (unsigned j = 0; j < n; j++) {
@@ -23,8 +19,6 @@ static unsigned plain_terms(const int32_t *s1, const int32_t *s2,
     }
     acc->num_non_log += num;
     acc->den_non_log += den;
-    int32_t *restrict l1 = t->lg[0], *restrict l2 = t->lg[1];
-    int32_t *restrict l12 = t->lg[2];
     unsigned m = 0;
     for (unsigned j = 0; j < n; j++) {
         l1[m] = s1[j];
@@ -160,6 +154,7 @@ void vq_vif_cpu_stat_sums(const VqVifDsp *dsp, const VqVifParams *p,
                           const int32_t *s12, unsigned n, VqVifWork *t,
                           VqVifScaleAcc *acc)
 {
-    unsigned m = plain_terms(s1, s2, s12, n, t, acc);
+    unsigned m = dsp->plain_terms(s1, s2, s12, n, t->lg[0], t->lg[1],
+                                  t->lg[2], acc);
     dsp->log_terms(p, m, t->lg[0], t->lg[1], t->lg[2], t->lg_idx, acc);
 }
