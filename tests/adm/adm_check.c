@@ -207,8 +207,8 @@ static const char *const specs[] = {
     "name=adm:debug=true",
     "name=adm:adm_enhn_gain_limit=1",
     "name=adm:adm_enhn_gain_limit=1.5:adm_noise_weight=0",
-    "name=adm:adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:"
-    "adm_noise_weight=0.02:adm_min_val=0.5",
+    ("name=adm:adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1"
+     ":adm_noise_weight=0.02:adm_min_val=0.5"),
     "name=adm:adm_csf_mode=1:adm_csf_scale=2:debug=true",
     "name=adm:adm_csf_mode=3:adm_ref_display_height=2160:adm_norm_view_dist=3",
     "name=adm:adm_skip_scale0=true:adm_skip_aim=true:debug=true",
