@@ -329,7 +329,7 @@ static void check_refusals(void)
             "65 libvmaf");
     refused(640, 480, 8, "eotf=hlg", 0, VQ_EINVAL, "not one of: bt1886, pq");
     refused(640, 480, 8, "src_width=800:src_height=400:enc_width=640:"
-            "enc_height=480", 0, VQ_EINVAL, "not one a scaling");
+            "enc_height=480", 0, VQ_EUNSUPPORTED, "not one a scaling");
     refused(640, 480, 10, "", 1024, VQ_EINVAL, "above 1023");
     refused(640, 480, 12, "full_ref=false", 4096, VQ_EINVAL, "above 4095");
 }

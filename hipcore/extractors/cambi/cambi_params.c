@@ -318,8 +318,10 @@ int cambi_params_init(VqFex *fex, const VqFormat *fmt)
                        "cambi: a %ux%u source is too small; CAMBI needs a "
                        "width or a height of at least %d", srcw, srch,
                        CAMBI_MIN_SIDE);
+    /* a size this run cannot score (as the minimum sizes above), not a
+     * bad option: the frame size decides */
     if ((srcw > ew && srch < eh) || (srcw < ew && srch > eh))
-        return vq_fail(fex->err, VQ_EINVAL,
+        return vq_fail(fex->err, VQ_EUNSUPPORTED,
                        "cambi: source size %ux%u and encode size %ux%u are "
                        "not one a scaling of the other", srcw, srch, ew, eh);
 
