@@ -358,33 +358,35 @@ FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               WRAPPED_AVFRAME_ENCODER                     \
                               NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_HIP_S2-yes)
 
-# CUDA frames (hwupload_cuda to one device): libvqhip reads them on the GPU
+# CUDA frames (hwupload to the one -filter_hw_device; hwupload_cuda would make
+# a CUDA context per input; the tests run where FFmpeg has CUDA, which
+# hwupload_cuda marks): libvqhip reads them on the GPU
 # without a copy through the host; same references.
 VQHIP_CUDA_DEV = -init_hw_device cuda=vqhip -filter_hw_device vqhip
 FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-vmaf
-fate-filter-vqhip-cuda-vmaf: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-vmaf: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p hwupload $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
 fate-filter-vqhip-cuda-vmaf: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
 
 FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-vmaf-depth1
-fate-filter-vqhip-cuda-vmaf-depth1: CMD = vqhip_refcmp_after "$(VQHIP_HIP):depth=1" yuv420p hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-vmaf-depth1: CMD = vqhip_refcmp_after "$(VQHIP_HIP):depth=1" yuv420p hwupload $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
 fate-filter-vqhip-cuda-vmaf-depth1: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
 
 FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-psnr-p010
-fate-filter-vqhip-cuda-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le,hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-psnr-p010: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p10le scale,format=p010le,hwupload $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
 fate-filter-vqhip-cuda-psnr-p010: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p10
 
 FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-psnr-yuv420p
-fate-filter-vqhip-cuda-psnr-yuv420p: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-psnr-yuv420p: CMD = vqhip_refcmp_after "$(VQHIP_HIP):feature=name=psnr|name=float_psnr" yuv420p hwupload $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
 fate-filter-vqhip-cuda-psnr-yuv420p: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-psnr-yuv420p
 
 FATE_VQHIP_CUDA-yes += fate-filter-vqhip-cuda-vmaf-nv12
-fate-filter-vqhip-cuda-vmaf-nv12: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p scale,format=nv12,hwupload_cuda $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
+fate-filter-vqhip-cuda-vmaf-nv12: CMD = vqhip_refcmp_after "$(VQHIP_HIP)" yuv420p scale,format=nv12,hwupload $(VQHIP_FUZZ) $(VQHIP_CUDA_DEV)
 fate-filter-vqhip-cuda-vmaf-nv12: REF = $(SRC_PATH)/tests/ref/fate/filter-vqhip-hip-vmaf
 
 FATE_VQHIP_HIP-$(call ALLYES, VQHIP_FILTER TESTSRC2_FILTER SPLIT_FILTER  \
                               AVGBLUR_FILTER FORMAT_FILTER SCALE_FILTER  \
-                              HWUPLOAD_CUDA_FILTER METADATA_FILTER        \
-                              WRAPPED_AVFRAME_ENCODER                     \
+                              HWUPLOAD_FILTER METADATA_FILTER             \
+                              HWUPLOAD_CUDA_FILTER WRAPPED_AVFRAME_ENCODER\
                               NULL_MUXER PIPE_PROTOCOL) += $(FATE_VQHIP_CUDA-yes)
 
 FATE_VQHIP_HIP_PASSTHROUGH-yes += fate-filter-vqhip-hip-passthrough-depth1

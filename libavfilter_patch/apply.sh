@@ -126,9 +126,10 @@ insert_line tests/Makefile before '^include \$\(SRC_PATH\)/tests/fate/vqf\.mak$'
 
 # vqhip_refcmp_after: tests/fate-run.sh's refcmp_metadata, with a filter
 # chain applied to both inputs after the blur (a conversion to a layout the
-# blur does not take, e.g. scale,format=nv12, or hwupload_cuda to one CUDA
-# device: two hwupload_cuda filters without a common device would each make
-# their own CUDA context, and frames of two contexts cannot be compared);
+# blur does not take, e.g. scale,format=nv12, or hwupload to one CUDA
+# device given by -filter_hw_device: hwupload_cuda ignores that device and
+# makes its own CUDA context per instance, and frames of two contexts cannot
+# be compared);
 # arguments after the fuzz go to ffmpeg (-init_hw_device ...).
 fr=$src/tests/fate-run.sh
 if ! grep -q '^vqhip_refcmp_after()' "$fr"; then

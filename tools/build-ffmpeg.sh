@@ -101,7 +101,7 @@ fi
 if [ "${VQHIP_FFMPEG_CUDA:-0}" = 1 ]; then
     nvpc=$(ffsrc_nvcodec)
     export PKG_CONFIG_PATH="$nvpc:$PKG_CONFIG_PATH"
-    set -- "$@" --enable-ffnvcodec --enable-filter=hwupload_cuda,hwdownload
+    set -- "$@" --enable-ffnvcodec --enable-filter=hwupload_cuda,hwupload,hwdownload
 fi
 mkdir -p "$build"
 want="$*"

@@ -789,13 +789,21 @@ static const AVPixFmtDescriptor *link_sw_format(AVFilterContext *ctx,
         AVHWFramesContext *frames;
         AVCUDADeviceContext *dev;
 
-        if (!ref)
+        if (!ref) {
+            av_log(ctx, AV_LOG_ERROR, "CUDA frames without a frames "
+                   "context on input %s\n", link == ctx->inputs[0]
+                   ? "main" : "reference");
             return NULL;
+        }
         frames = (AVHWFramesContext *)ref->data;
         dev = frames->device_ctx->hwctx;
         if (s->cuda && s->cuda->cuda_ctx != dev->cuda_ctx) {
             av_log(ctx, AV_LOG_ERROR, "the main and reference CUDA frames "
-                   "come from different CUDA contexts\n");
+                   "come from different CUDA contexts (each hwupload_cuda, "
+                   "and each input decoded without -hwaccel_device, makes "
+                   "its own): give both one device, e.g. -init_hw_device "
+                   "cuda=gpu -filter_hw_device gpu with hwupload, or "
+                   "-hwaccel_device gpu\n");
             return NULL;
         }
         s->cuda = dev;
@@ -813,10 +821,17 @@ static int config_input_ref(AVFilterLink *inlink)
     VQHIPContext *s = ctx->priv;
     AVFilterLink *mainlink = ctx->inputs[0], *reflink = ctx->inputs[1];
     const AVPixFmtDescriptor *desc = link_sw_format(ctx, mainlink);
-    const AVPixFmtDescriptor *ref_desc = link_sw_format(ctx, reflink);
+    const AVPixFmtDescriptor *ref_desc = desc ? link_sw_format(ctx, reflink)
+                                              : NULL;
 
+    if (!desc || !ref_desc) {
+        /* hardware frames whose format or device cannot be used (said) */
+        av_log(ctx, AV_LOG_ERROR, "the %s input's frames cannot be read\n",
+               !desc ? "main" : "reference");
+        return AVERROR(EINVAL);
+    }
     if (mainlink->w != reflink->w || mainlink->h != reflink->h ||
-        mainlink->format != reflink->format || !desc || desc != ref_desc) {
+        mainlink->format != reflink->format || desc != ref_desc) {
         char main_desc[128], ref_text[128];
         describe_link(main_desc, sizeof(main_desc), mainlink);
         describe_link(ref_text, sizeof(ref_text), reflink);
