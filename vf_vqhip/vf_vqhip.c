@@ -889,14 +889,15 @@ static int config_output(AVFilterLink *outlink)
             return vq_report(ctx, ret, "vq_configure");
         s->configured = 1;
     }
-#if VQHIP_CUDA
-    if (s->cuda) {
+    /* The output passes the main frames on, hardware frames included: the
+     * filter is marked hardware-frame aware, so the link's frames context
+     * is set here (libavfilter asserts that only such filters set it). */
+    if (*link_hw_frames(mainlink)) {
         AVBufferRef **out = link_hw_frames(outlink);
         av_buffer_unref(out);
         if (!(*out = av_buffer_ref(*link_hw_frames(mainlink))))
             return AVERROR(ENOMEM);
     }
-#endif
 
     if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
         av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
@@ -1102,6 +1103,7 @@ const VQHIP_FILTER_TYPE ff_vf_vqhip = {
     .uninit        = uninit,
     .activate      = activate,
     .priv_size     = sizeof(VQHIPContext),
+    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
     FILTER_INPUTS(vqhip_inputs),
     FILTER_OUTPUTS(vqhip_outputs),
     FILTER_QUERY_FUNC(query_formats),
