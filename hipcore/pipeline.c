@@ -81,11 +81,11 @@ static int choose_backends(VqContext *ctx)
              n_gpu && n_cpu ? "hip+cpu" : n_gpu ? "hip" : "cpu");
     unsigned threads = ctx->cfg.n_threads;
     /* every core this process may use; with every extractor on the GPU the
-     * workers only copy frames into staging, where more than 4 threads
-     * made it slower on the H200's 16-core host (1080p vmaf_v0.6.1: 2765
-     * fps with 16, 3797 with 4) */
+     * workers only copy frames into staging, where all 16 cores of the
+     * H200's host were slower than 8 (1080p vmaf_v0.6.1: 2765 fps with 16,
+     * 3955 with 8, 3923 with 4; at 4K 8 and 4 alike, 2 threads far less) */
     if (!threads)
-        threads = n_cpu || vq_cpu_count() < 4 ? vq_cpu_count() : 4;
+        threads = n_cpu || vq_cpu_count() < 8 ? vq_cpu_count() : 8;
     if (threads > 1 && vq_threadpool_open(&ctx->pool, threads))
         return vq_fail(&ctx->err, VQ_ENOMEM, "cannot start %u threads", threads);
     size_t acc_gpu = vq_acc_layout(ctx->fex, ctx->n_fex, true);

@@ -104,7 +104,7 @@ typedef struct VqConfig {
     int strict;          /* nonzero: any fallback to the CPU is an error */
     unsigned depth;      /* frames in flight on the GPU (1..16); 0 = default (3) */
     unsigned n_subsample;/* compute non-temporal features on every n-th frame; 0/1 = all */
-    unsigned n_threads;  /* CPU worker threads; 0 = one per core (4 when
+    unsigned n_threads;  /* CPU worker threads; 0 = one per core (8 at most when
                           * every extractor runs on the GPU) */
     /* Diagnostics (warnings such as a fallback to the CPU). NULL: stderr. */
     void (*log)(void *opaque, VqLogLevel level, const char *msg);
