@@ -109,28 +109,18 @@ static float *lin_of(const Scratch *s, unsigned sc)
 
 /* ---- prepare: YUV or linear -> XYB, and the next scale's linear planes --- */
 
-static void convert8(const VqS2Color c, const uint8_t *restrict y,
-                     const float *restrict cb, const float *restrict cr,
-                     float *restrict r, float *restrict g, float *restrict b,
-                     unsigned w)
+/* One row to linear RGB planes; hbd: 16-bit luma samples. The branch is
+ * the same for the whole row (the compiler makes two loops). */
+static void convert_row(const VqS2Color c, const uint8_t *restrict y, int hbd,
+                        const float *restrict cb, const float *restrict cr,
+                        float *restrict r, float *restrict g, float *restrict b,
+                        unsigned w)
 {
+    const uint16_t *y16 = (const uint16_t *)(const void *)y;
     for (unsigned x = 0; x < w; x++) {
         float rgb[3];
-        vq_s2_yuv_linear(&c, (float)y[x], cb[x], cr[x], rgb);
-        r[x] = rgb[0];
-        g[x] = rgb[1];
-        b[x] = rgb[2];
-    }
-}
-
-static void convert16(const VqS2Color c, const uint16_t *restrict y,
-                      const float *restrict cb, const float *restrict cr,
-                      float *restrict r, float *restrict g, float *restrict b,
-                      unsigned w)
-{
-    for (unsigned x = 0; x < w; x++) {
-        float rgb[3];
-        vq_s2_yuv_linear(&c, (float)y[x], cb[x], cr[x], rgb);
+        vq_s2_yuv_linear(&c, hbd ? (float)y16[x] : (float)y[x], cb[x], cr[x],
+                         rgb);
         r[x] = rgb[0];
         g[x] = rgb[1];
         b[x] = rgb[2];
@@ -160,11 +150,7 @@ static void yuv_row(const VqS2Color *c, const VqFormat *fmt, const VqFrame *f,
         }
     }
     const uint8_t *row = pl[0].data + (size_t)y * (size_t)pl[0].stride;
-    if (hbd)
-        convert16(*c, (const uint16_t *)(const void *)row, cb, cr, o, o + p0,
-                  o + 2 * p0, w);
-    else
-        convert8(*c, row, cb, cr, o, o + p0, o + 2 * p0, w);
+    convert_row(*c, row, hbd, cb, cr, o, o + p0, o + 2 * p0, w);
 }
 
 static void xyb_row(float nb, const float *restrict r, const float *restrict g,
