@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "float_adm_priv.h"
+#include "../float_plane.h"
 
 /* csf rows kept per ring slot: csf and filter values of a and r, 3 bands */
 enum { CA = 0, FA = 3, CR = 6, FR = 9, NCSF = 12 };
@@ -56,21 +57,6 @@ size_t vq_fadm_cpu_scratch_size(const FAdmPriv *s)
 {
     FAdmWork unused;
     return layout(s, NULL, &unused);
-}
-
-static void to_float(const VqPlane *p, unsigned bps, float scale, float *dst)
-{
-    for (unsigned y = 0; y < p->h; y++) {
-        const uint8_t *row = p->data + (ptrdiff_t)y * p->stride;
-        float *o = dst + (size_t)y * p->w;
-        if (bps == 1)
-            for (unsigned x = 0; x < p->w; x++)
-                o[x] = vq_fpix(row[x], scale);
-        else
-            for (unsigned x = 0; x < p->w; x++)
-                o[x] = vq_fpix(((const uint16_t *)(const void *)row)[x],
-                               scale);
-    }
 }
 
 static const float dwt_lo[4] = { VQ_FADM_LO };
@@ -238,8 +224,9 @@ int vq_fadm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     FAdmWork t;
     layout(s, scratch, &t);
     const float scale = vq_fpix_scale(fex->fmt.bpc);
-    to_float(&ref->plane[0], fex->fmt.bytes_per_sample, scale, t.luma[0]);
-    to_float(&dis->plane[0], fex->fmt.bytes_per_sample, scale, t.luma[1]);
+    unsigned bps = fex->fmt.bytes_per_sample;
+    vq_plane_to_float(&ref->plane[0], bps, scale, t.luma[0]);
+    vq_plane_to_float(&dis->plane[0], bps, scale, t.luma[1]);
     float *rows = acc;
     const float *src_ref = t.luma[0], *src_dis = t.luma[1];
     for (unsigned sc = 0; sc < VQ_FADM_SCALES; sc++) {

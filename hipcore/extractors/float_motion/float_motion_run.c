@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "float_motion_priv.h"
+#include "../float_plane.h"
 #include "../float_simd.h"
 
 /* ---- CPU path ---------------------------------------------------------- */
@@ -65,22 +66,6 @@ void vq_fmotion_cpu_close(FMotionPriv *s)
     }
     free(s->work);
     s->work = NULL;
-}
-
-static void to_float(const VqPlane *p, unsigned bps, float scale,
-                     float *restrict dst)
-{
-    for (unsigned y = 0; y < p->h; y++) {
-        const uint8_t *row = p->data + (ptrdiff_t)y * p->stride;
-        float *o = dst + (size_t)y * p->w;
-        if (bps == 1)
-            for (unsigned x = 0; x < p->w; x++)
-                o[x] = vq_fpix(row[x], scale);
-        else
-            for (unsigned x = 0; x < p->w; x++)
-                o[x] = vq_fpix(((const uint16_t *)(const void *)row)[x],
-                               scale);
-    }
 }
 
 /* libvmaf's convolution: per row the vertical pass into vrow (with r
@@ -178,7 +163,8 @@ int vq_fmotion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     for (unsigned p = 0; p < d->np; p++) {
         const unsigned w = d->w[p][0], h = d->h[p][0];
         float *plane = s->work, *vrow = s->work + (size_t)w * h;
-        to_float(&ref->plane[p], fex->fmt.bytes_per_sample, scale, plane);
+        vq_plane_to_float(&ref->plane[p], fex->fmt.bytes_per_sample, scale,
+                          plane);
         blur(plane, w, h, &s->taps, vrow, s->blur[cur][p][0]);
         if (d->nl > 1)
             half(s->blur[cur][p][0], w, s->half_tab[p][0], s->half_tab[p][1],

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "float_vif_priv.h"
+#include "../float_plane.h"
 
 enum { Q_MU1, Q_MU2, Q_XX, Q_YY, Q_XY, NQ };
 
@@ -57,21 +58,6 @@ size_t vq_fvif_cpu_scratch_size(const FVifPriv *s)
 {
     FVifWork unused;
     return layout(s, NULL, &unused);
-}
-
-static void to_float(const VqPlane *p, unsigned bps, float scale, float *dst)
-{
-    for (unsigned y = 0; y < p->h; y++) {
-        const uint8_t *row = p->data + (ptrdiff_t)y * p->stride;
-        float *o = dst + (size_t)y * p->w;
-        if (bps == 1)
-            for (unsigned x = 0; x < p->w; x++)
-                o[x] = vq_fpix(row[x], scale);
-        else
-            for (unsigned x = 0; x < p->w; x++)
-                o[x] = vq_fpix(((const uint16_t *)(const void *)row)[x],
-                               scale);
-    }
 }
 
 static void resize(const FVifPriv *s, const float *src, float *dst)
@@ -171,10 +157,10 @@ int vq_fvif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     const VqPlane *pl[2] = { &ref->plane[0], &dis->plane[0] };
     for (unsigned k = 0; k < 2; k++) {
         if (!s->resized) {
-            to_float(pl[k], bps, scale, t.img[k][0]);
+            vq_plane_to_float(pl[k], bps, scale, t.img[k][0]);
             continue;
         }
-        to_float(pl[k], bps, scale, t.orig[k]);
+        vq_plane_to_float(pl[k], bps, scale, t.orig[k]);
         resize(s, t.orig[k], t.img[k][0]);
     }
     float *rows = acc;
