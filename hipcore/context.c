@@ -6,14 +6,12 @@
 #include "context.h"
 #include "cpu.h"
 
-#define VQ_DEFAULT_DEPTH 2
-
 VqConfig vq_default_config(void)
 {
     VqConfig cfg;
     memset(&cfg, 0, sizeof(cfg));
     cfg.backend = VQ_BACKEND_AUTO;
-    cfg.depth = VQ_DEFAULT_DEPTH;
+    cfg.depth = 0; /* chosen when the extractors are set up (pipeline.c) */
     cfg.log_level = VQ_LOG_LEVEL_WARNING;
     return cfg;
 }
@@ -53,8 +51,6 @@ int vq_open(VqContext **pctx, const VqConfig *cfg)
     if (!ctx)
         return VQ_ENOMEM;
     ctx->cfg = cfg ? *cfg : vq_default_config();
-    if (!ctx->cfg.depth)
-        ctx->cfg.depth = VQ_DEFAULT_DEPTH;
     if (ctx->cfg.depth > VQ_MAX_DEPTH)
         return vq_fail(&ctx->err, VQ_EINVAL, "depth %u is above the maximum %d",
                        ctx->cfg.depth, VQ_MAX_DEPTH);

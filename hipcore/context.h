@@ -18,6 +18,9 @@
 #define VQ_MAX_FEX 64
 #define VQ_MAX_MODELS 16
 #define VQ_MAX_DEPTH 16
+/* Frames in flight when the caller leaves depth at 0: this, or more where
+ * an extractor runs several frames at once (pipeline.c). */
+#define VQ_DEFAULT_DEPTH 2
 /* Frames before those in flight whose host copies are kept for temporal
  * extractors' CPU state (motion: 2). */
 #define VQ_MAX_HISTORY 4

@@ -67,6 +67,14 @@ typedef struct VqFexDesc {
     /* GPU path (NULL when there is none): device state, then per frame the
      * kernels that fill acc_dev (zeroed on the stream before) on the
      * compute stream. */
+    /* Frames whose GPU work may run at the same time (0 or 1: one after
+     * the other). With more, gpu_init finds the number the core offers in
+     * fex->gpu_sets and keeps that many sets of device state (it may lower
+     * it); each gpu_run then uses set fex->gpu_seq % fex->gpu_sets, and the
+     * core puts every frame of one set on one stream, in frame order.
+     * Work that spans frames (a temporal extractor's previous picture)
+     * orders itself across sets with events. */
+    unsigned gpu_sets;
     int (*gpu_init)(VqFex *fex, struct VqGpu *gpu);
     int (*gpu_run)(VqFex *fex, struct VqGpu *gpu,
                    const struct VqDevFrame *ref, const struct VqDevFrame *dis,
@@ -99,6 +107,10 @@ struct VqFex {
     bool on_gpu;            /* chosen backend for this run */
     bool gpu_ready;         /* gpu_init succeeded, gpu_close not yet called */
     void *gpu_priv;         /* owned by the extractor's gpu_* functions */
+    unsigned gpu_sets;      /* sets of device state (desc->gpu_sets) */
+    unsigned gpu_seq;       /* GPU runs before this one (set: gpu_seq %
+                               gpu_sets) */
+    unsigned gpu_lane0;     /* the lane of set 0 */
     unsigned n_finalized;   /* frames passed through finalize (or skipped) */
     bool flushed;
     unsigned n_outputs;

@@ -193,20 +193,18 @@ int vq_gpu_submit(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
         double t1 = vq_now();
         if (!err && st->lanes)
             err = vq_staging_fork(st, slot);
-        /* An extractor's lane is its rank among the GPU extractors, the
-         * same on every frame (its device state is used in frame order). */
-        unsigned rank = 0;
+        /* Each set of an extractor's device state has one lane, the same
+         * on every frame, so the frames of a set run in frame order. */
         for (unsigned i = 0; !err && i < ctx->n_fex; i++) {
             VqFex *fex = ctx->fex[i];
-            if (!fex->on_gpu)
+            if (!fex->on_gpu || !vq_fex_runs_on(ctx, fex, index))
                 continue;
-            unsigned lane = rank++;
-            if (!vq_fex_runs_on(ctx, fex, index))
-                continue;
+            unsigned lane = fex->gpu_lane0 + fex->gpu_seq % fex->gpu_sets;
             if (st->lanes)
                 vq_gpu_use_lane(ctx->gpu, (int)(lane % st->lanes));
             err = run_on_gpu(ctx, fex, slot, index);
             vq_gpu_use_lane(ctx->gpu, -1);
+            fex->gpu_seq++;
         }
         if (!err && st->lanes)
             err = vq_staging_join(st);

@@ -41,11 +41,19 @@ static const char *model_backend(VqContext *ctx, const VqModel *m)
 /* Chooses each extractor's backend and sets up GPU staging. */
 static int choose_backends(VqContext *ctx)
 {
-    unsigned planes = 0, n_gpu = 0, n_cpu = 0, history = 0;
+    unsigned planes = 0, n_gpu = 0, n_cpu = 0, history = 0, n_sets = 0;
+    unsigned max_sets = 1;
     bool fake = ctx->gpu && vq_gpu_is_fake(ctx->gpu);
+    /* the fake device has one stream */
+    unsigned lane_cap = ctx->gpu && !fake ? vq_staging_lane_cap() : 0;
     for (unsigned i = 0; i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
         fex->on_gpu = false;
+        fex->gpu_seq = 0;
+        fex->gpu_sets = 1;
+        if (lane_cap >= 2 && fex->desc->gpu_sets > 1)
+            fex->gpu_sets = fex->desc->gpu_sets < lane_cap ? fex->desc->gpu_sets
+                                                           : lane_cap;
         if (ctx->gpu && vq_fex_has_gpu(ctx, fex)) {
             int err = fex->desc->gpu_init && !fake
                       ? fex->desc->gpu_init(fex, ctx->gpu) : 0;
@@ -69,6 +77,12 @@ static int choose_backends(VqContext *ctx)
                    fex->desc->name);
         }
         if (fex->on_gpu) {
+            if (!fex->gpu_sets)
+                fex->gpu_sets = 1;
+            fex->gpu_lane0 = n_sets;
+            n_sets += fex->gpu_sets;
+            if (fex->gpu_sets > max_sets)
+                max_sets = fex->gpu_sets;
             n_gpu++;
             planes |= fex->planes;
             if ((fex->desc->flags & VQ_FEX_TEMPORAL) && fex->lag > history)
@@ -88,6 +102,12 @@ static int choose_backends(VqContext *ctx)
         threads = n_cpu || vq_cpu_count() < 8 ? vq_cpu_count() : 8;
     if (threads > 1 && vq_threadpool_open(&ctx->pool, threads))
         return vq_fail(&ctx->err, VQ_ENOMEM, "cannot start %u threads", threads);
+    /* An extractor whose frames run at once needs them in flight: with K
+     * sets, 2K frames (one set's next frame is queued while it works). */
+    if (!ctx->cfg.depth)
+        ctx->cfg.depth = max_sets > 1 ? 2 * max_sets : VQ_DEFAULT_DEPTH;
+    if (ctx->cfg.depth > VQ_MAX_DEPTH)
+        ctx->cfg.depth = VQ_MAX_DEPTH;
     size_t acc_gpu = vq_acc_layout(ctx->fex, ctx->n_fex, true);
     int err = vq_cpu_open(&ctx->cpu, ctx);
     /* Slots beyond the frames in flight keep the host copies of the frames
@@ -97,8 +117,8 @@ static int choose_backends(VqContext *ctx)
         err = vq_staging_open(&ctx->staging, ctx->gpu, &ctx->fmt, planes,
                               ctx->cfg.depth + history, acc_gpu, ctx->pool,
                               &ctx->err);
-    if (!err && n_gpu > 1 && !fake) /* the fake device has one stream */
-        err = vq_staging_use_lanes(ctx->staging, n_gpu);
+    if (!err && n_sets > 1 && lane_cap >= 2)
+        err = vq_staging_use_lanes(ctx->staging, n_sets);
     if (err == VQ_EDEVICE && n_gpu)
         err = vq_fallback(ctx);
     return err;

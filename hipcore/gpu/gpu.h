@@ -34,7 +34,7 @@ VqStream vq_gpu_upload_stream(const VqGpu *gpu);
  * a negative error. vq_gpu_use_lane(gpu, k) makes vq_gpu_compute_stream
  * return lane k's stream (k < 0 or k >= the number of lanes: the compute
  * stream itself); the pipeline sets it around one extractor's gpu_run. */
-#define VQ_GPU_MAX_LANES 4
+#define VQ_GPU_MAX_LANES 8
 int vq_gpu_lanes(VqGpu *gpu, unsigned n);
 void vq_gpu_use_lane(VqGpu *gpu, int lane);
 VqStream vq_gpu_lane_stream(const VqGpu *gpu, unsigned lane);

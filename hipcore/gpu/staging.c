@@ -263,14 +263,22 @@ static int uploads_queued(VqStaging *st, VqSlot *slot, VqStream up)
     return err;
 }
 
-int vq_staging_use_lanes(VqStaging *st, unsigned n)
+unsigned vq_staging_lane_cap(void)
 {
     const char *env = getenv("VQHIP_LANES");
     int cap = env && *env ? atoi(env) : VQ_GPU_MAX_LANES;
     if (cap < 2)
         return 0;
-    if (n > (unsigned)cap)
-        n = (unsigned)cap;
+    return cap > VQ_GPU_MAX_LANES ? VQ_GPU_MAX_LANES : (unsigned)cap;
+}
+
+int vq_staging_use_lanes(VqStaging *st, unsigned n)
+{
+    unsigned cap = vq_staging_lane_cap();
+    if (cap < 2)
+        return 0;
+    if (n > cap)
+        n = cap;
     /* Lanes do not wait for the compute stream: what the extractors' setup
      * left on it (clearing their buffers) completes first. */
     int err = vq_gpu_sync(st->gpu, vq_gpu_compute_stream(st->gpu));

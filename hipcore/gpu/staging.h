@@ -109,9 +109,11 @@ void vq_staging_held_frame(const VqStaging *st, const VqSlot *slot,
 /* Enqueues the accumulator download and records the slot's `done` event. */
 int vq_staging_finish(VqStaging *st, VqSlot *slot);
 
-/* Runs the extractors of later frames on lanes, one per GPU extractor (n
- * of them), at most VQ_GPU_MAX_LANES or VQHIP_LANES (0 or 1: none). */
+/* Runs the extractors of later frames on lanes: n of them (one per GPU
+ * extractor's set of device state), at most vq_staging_lane_cap(). */
 int vq_staging_use_lanes(VqStaging *st, unsigned n);
+/* VQ_GPU_MAX_LANES, or VQHIP_LANES where set (0 or 1: no lanes). */
+unsigned vq_staging_lane_cap(void);
 /* Before a slot's extractors: every lane waits for the slot's uploads. */
 int vq_staging_fork(VqStaging *st, VqSlot *slot);
 /* After them: the compute stream waits for every lane. */

@@ -13,10 +13,9 @@
 
 #define S2_PREP_TX 16
 #define S2_PREP_TY 8
-#define S2_H_THREADS 64
 #define S2_V_THREADS 128
 #define S2_COL_THREADS 128
-#define S2_RED_THREADS 64
+#define S2_RED_THREADS 128
 
 struct S2Yuv {
     VqDevPlane p[2][3];
@@ -121,76 +120,155 @@ extern "C" int vq_s2_prepare_lin_launch(VqStream stream, VqS2Buf lin,
     return s2_prepare(stream, in, w, h, par, xyb, next);
 }
 
-/* Quad i of blurred input k of a row (elements past w are zero). */
-__device__ __forceinline__ float4 s2_quad(const float *a, const float *b,
-                                          int k, int i, unsigned w)
+/* Horizontal pass, one block per S2_H_ROWS rows of one channel: thread
+ * (r, k) runs the recursion of row r of blurred plane k (threadIdx.x = r,
+ * threadIdx.y = k), so the five planes of a channel share one load of the
+ * two XYB rows. The rows are read in tiles of S2_H_TQ quads, all threads
+ * loading whole rows in order (coalesced) into shared memory; the next
+ * tile's loads are in flight while the current one is consumed. */
+#define S2_H_ROWS 16
+#define S2_H_TQ 16                     /* quads per tile (64 columns) */
+#define S2_H_PITCH (4 * S2_H_TQ + 4)   /* floats: quad reads by row fall
+                                          into distinct banks */
+#define S2_H_THREADS (S2_H_ROWS * VQ_S2_BLURS)
+#define S2_H_ELEMS (2 * S2_H_ROWS * S2_H_TQ) /* float4s per tile (a and b) */
+#define S2_H_PER ((S2_H_ELEMS + S2_H_THREADS - 1) / S2_H_THREADS)
+
+/* Thread tid's float4s of tile t (zero past the row's quads and rows). */
+__device__ __forceinline__ void s2_h_fetch(const VqS2Buf &xyb, int c,
+                                           unsigned y0, unsigned w, unsigned h,
+                                           int t, int tid, float4 v[S2_H_PER])
 {
-    float4 z = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (i < 0 || 4 * (unsigned)i >= w)
-        return z;
-    float4 va = *(const float4 *)(a + 4 * i), vb = *(const float4 *)(b + 4 * i);
-    unsigned x = 4 * (unsigned)i;
-    z.x = vq_s2_blur_input(k, va.x, vb.x);
-    z.y = x + 1 < w ? vq_s2_blur_input(k, va.y, vb.y) : 0.0f;
-    z.z = x + 2 < w ? vq_s2_blur_input(k, va.z, vb.z) : 0.0f;
-    z.w = x + 3 < w ? vq_s2_blur_input(k, va.w, vb.w) : 0.0f;
+    const int nq = (int)((w + 3) / 4);
+#pragma unroll
+    for (int u = 0; u < S2_H_PER; u++) {
+        const int e = tid + u * S2_H_THREADS;
+        const int side = e / (S2_H_ROWS * S2_H_TQ);
+        const int r = (e / S2_H_TQ) % S2_H_ROWS, q = e % S2_H_TQ;
+        const int gq = t * S2_H_TQ + q;
+        const unsigned y = y0 + (unsigned)r;
+        v[u] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (e < S2_H_ELEMS && gq < nq && y < h)
+            v[u] = *(const float4 *)(xyb.data +
+                                     (size_t)(side * 3 + c) * xyb.plane +
+                                     (size_t)y * xyb.pitch + 4 * gq);
+    }
+}
+
+__device__ __forceinline__ void s2_h_store(float *tile, int tid,
+                                           const float4 v[S2_H_PER])
+{
+#pragma unroll
+    for (int u = 0; u < S2_H_PER; u++) {
+        const int e = tid + u * S2_H_THREADS;
+        if (e >= S2_H_ELEMS)
+            break;
+        const int side = e / (S2_H_ROWS * S2_H_TQ);
+        const int r = (e / S2_H_TQ) % S2_H_ROWS, q = e % S2_H_TQ;
+        *(float4 *)(tile + (side * S2_H_ROWS + r) * S2_H_PITCH + 4 * q) = v[u];
+    }
+}
+
+/* Blurred input k of a pixel as vq_s2_blur_input, without branches: the
+ * product of two values picked once per thread (x * 1.0f is x exactly). */
+struct S2Pick {
+    bool u_is_b, v_is_a, v_is_b;
+};
+
+__device__ __forceinline__ S2Pick s2_pick(int k)
+{
+    S2Pick p = { k == 1 || k == 4, k == 0, k == 1 || k == 2 };
+    return p;
+}
+
+__device__ __forceinline__ float s2_input(S2Pick pk, float a, float b)
+{
+    const float u = pk.u_is_b ? b : a;
+    const float v = pk.v_is_a ? a : pk.v_is_b ? b : 1.0f;
+    return u * v;
+}
+
+/* Blurred input of global quad gq from the tile (elements past w: 0). */
+__device__ __forceinline__ float4 s2_h_quad(const float *tile, int r, int q,
+                                            S2Pick pk, int gq, unsigned w)
+{
+    const float4 va = *(const float4 *)(tile + r * S2_H_PITCH + 4 * q);
+    const float4 vb =
+        *(const float4 *)(tile + (S2_H_ROWS + r) * S2_H_PITCH + 4 * q);
+    const unsigned x = 4 * (unsigned)gq;
+    float4 z;
+    z.x = x < w ? s2_input(pk, va.x, vb.x) : 0.0f;
+    z.y = x + 1 < w ? s2_input(pk, va.y, vb.y) : 0.0f;
+    z.z = x + 2 < w ? s2_input(pk, va.z, vb.z) : 0.0f;
+    z.w = x + 3 < w ? s2_input(pk, va.w, vb.w) : 0.0f;
     return z;
 }
 
-/* Output n needs inputs n-6 and n+4 (N = 5): for outputs 4q..4q+3 those
- * are the last two of quad q-2, the first two of quad q-1, and quad q+1.
- * A quad's outputs are single steps or one group of four, as on the CPU.
- * Quads are loaded two iterations before their first use (one row per
- * thread: few threads, so latency is hidden by distance, not by warps). */
-__global__ void s2_blur_h_kernel(VqS2Buf xyb, VqS2Buf tmp, unsigned w,
-                                 unsigned h, VqS2Blur bl)
+/* Output n needs inputs n-6 and n+4 (N = 5): outputs 4q..4q+3 take the last
+ * two of quad q-2, the first two of quad q-1, and quad q+1. Reading quad
+ * g = q + 1 from the tile, the step makes quad q's outputs from r0 (quad
+ * g-3), r1 (g-2) and the new one; q runs from -1 (state only, as the
+ * recursion starts at n = -N+1) to the last quad. A quad's outputs are
+ * single steps or one group of four, as on the CPU. */
+__global__ void __launch_bounds__(S2_H_THREADS)
+s2_blur_h_kernel(VqS2Buf xyb, VqS2Buf tmp, unsigned w, unsigned h,
+                 VqS2Blur bl)
 {
-    unsigned y = blockIdx.x * blockDim.x + threadIdx.x;
-    int k = (int)blockIdx.y, c = (int)blockIdx.z;
-    if (y >= h)
-        return;
-    const float *a = xyb.data + (size_t)c * xyb.plane + (size_t)y * xyb.pitch;
-    const float *b = xyb.data + (size_t)(3 + c) * xyb.plane +
-                     (size_t)y * xyb.pitch;
+    __shared__ float tile[2][2 * S2_H_ROWS * S2_H_PITCH];
+    const int r = (int)threadIdx.x, k = (int)threadIdx.y;
+    const int tid = k * S2_H_ROWS + r;
+    const S2Pick pk = s2_pick(k);
+    const int c = (int)blockIdx.y;
+    const unsigned y0 = blockIdx.x * S2_H_ROWS, y = y0 + (unsigned)r;
     float *out = tmp.data + (size_t)(c * VQ_S2_BLURS + k) * tmp.plane +
                  (size_t)y * tmp.pitch;
+    const int nq = (int)((w + 3) / 4);
+    const int ntiles = (nq + 1 + S2_H_TQ - 1) / S2_H_TQ; /* quads 0..nq */
     float p[3] = { 0.0f, 0.0f, 0.0f }, pp[3] = { 0.0f, 0.0f, 0.0f };
-    /* q0..q4 = quads q-2 .. q+2 */
-    float4 q0 = make_float4(0.0f, 0.0f, 0.0f, 0.0f), q1 = q0, q2 = q0;
-    float4 q3 = s2_quad(a, b, k, 0, w), q4 = s2_quad(a, b, k, 1, w);
-    int nq = (int)((w + 3) / 4);
-    for (int q = -1; q < nq; q++) {
-        float4 q5 = s2_quad(a, b, k, q + 3, w);
-        float s[4] = { q0.z + q3.x, q0.w + q3.y, q1.x + q3.z, q1.y + q3.w };
-        float o[4];
-        if (vq_s2_blur_h4_at(4 * q, (int)w)) {
-            vq_s2_blur_h4(&bl, s, p, pp, o);
-        } else {
-            for (int j = 0; j < 4; j++)
-                o[j] = vq_s2_blur_h_step(&bl, s[j], p, pp);
+    float4 r0 = make_float4(0.0f, 0.0f, 0.0f, 0.0f), r1 = r0, r2 = r0;
+    float4 v[S2_H_PER];
+    s2_h_fetch(xyb, c, y0, w, h, 0, tid, v);
+    for (int t = 0; t < ntiles; t++) {
+        float *cur = tile[t & 1];
+        s2_h_store(cur, tid, v);
+        __syncthreads();
+        if (t + 1 < ntiles)
+            s2_h_fetch(xyb, c, y0, w, h, t + 1, tid, v);
+        const int g1 = min(S2_H_TQ, nq + 1 - t * S2_H_TQ);
+        for (int i = 0; i < g1; i++) {
+            const int g = t * S2_H_TQ + i, q = g - 1;
+            const float4 rn = s2_h_quad(cur, r, i, pk, g, w);
+            float s[4] = { r0.z + rn.x, r0.w + rn.y, r1.x + rn.z,
+                           r1.y + rn.w };
+            float o[4];
+            if (vq_s2_blur_h4_at(4 * q, (int)w)) {
+                vq_s2_blur_h4(&bl, s, p, pp, o);
+            } else {
+                for (int j = 0; j < 4; j++)
+                    o[j] = vq_s2_blur_h_step(&bl, s[j], p, pp);
+            }
+            if (q >= 0 && y < h)
+                *(float4 *)(out + 4 * q) = make_float4(o[0], o[1], o[2], o[3]);
+            r0 = r1;
+            r1 = r2;
+            r2 = rn;
         }
-        if (q >= 0)
-            *(float4 *)(out + 4 * q) = make_float4(o[0], o[1], o[2], o[3]);
-        q0 = q1;
-        q1 = q2;
-        q2 = q3;
-        q3 = q4;
-        q4 = q5;
     }
 }
 
 extern "C" int vq_s2_blur_h_launch(VqStream stream, VqS2Buf xyb, VqS2Buf tmp,
                                    unsigned w, unsigned h, const VqS2Blur *bl)
 {
-    dim3 grid(vq_div_ceil(h, S2_H_THREADS), VQ_S2_BLURS, 3);
-    s2_blur_h_kernel<<<grid, S2_H_THREADS, 0, vq_hip_stream(stream)>>>(
-        xyb, tmp, w, h, *bl);
+    dim3 grid(vq_div_ceil(h, S2_H_ROWS), 3);
+    dim3 block(S2_H_ROWS, VQ_S2_BLURS);
+    s2_blur_h_kernel<<<grid, block, 0, vq_hip_stream(stream)>>>(xyb, tmp, w,
+                                                                 h, *bl);
     return vq_launch_status();
 }
 
 /* One column per thread; inputs are loaded S2_V_BATCH rows at a time so
  * that their latency overlaps (the steps themselves are sequential). */
-#define S2_V_BATCH 8
+#define S2_V_BATCH 32
 
 __global__ void s2_blur_v_kernel(VqS2Buf tmp, VqS2Buf blur, unsigned w,
                                  unsigned h, VqS2Blur bl)
@@ -231,7 +309,11 @@ extern "C" int vq_s2_blur_v_launch(VqStream stream, VqS2Buf tmp, VqS2Buf blur,
     return vq_launch_status();
 }
 
-/* Column segment sums: colsum[((c * 6 + q) * nseg + j) * w + x]. */
+/* Column segment sums: colsum[((c * 6 + q) * nseg + j) * w + x]. The
+ * seven inputs of S2_COL_BATCH rows are loaded before their terms are
+ * added (in row order), so the loads' latency overlaps. */
+#define S2_COL_BATCH 8
+
 __global__ void s2_col_kernel(VqS2Buf xyb, VqS2Buf blur, unsigned w,
                               unsigned h, unsigned nseg, double *colsum)
 {
@@ -244,8 +326,33 @@ __global__ void s2_col_kernel(VqS2Buf xyb, VqS2Buf blur, unsigned w,
     const float *bp = blur.data + (size_t)c * VQ_S2_BLURS * blur.plane + x;
     const float *ia = xyb.data + (size_t)c * xyb.plane + x;
     const float *ib = xyb.data + (size_t)(3 + c) * xyb.plane + x;
-#pragma unroll 4
-    for (unsigned y = j * VQ_S2_SEG; y < y1; y++) {
+    unsigned y = j * VQ_S2_SEG;
+    for (; y + S2_COL_BATCH <= y1; y += S2_COL_BATCH) {
+        float v[S2_COL_BATCH][7];
+#pragma unroll
+        for (int u = 0; u < S2_COL_BATCH; u++) {
+            const float *r = bp + (size_t)(y + u) * blur.pitch;
+#pragma unroll
+            for (int i = 0; i < VQ_S2_BLURS; i++)
+                v[u][i] = r[(size_t)i * blur.plane];
+            v[u][5] = ia[(size_t)(y + u) * xyb.pitch];
+            v[u][6] = ib[(size_t)(y + u) * xyb.pitch];
+        }
+        /* Keep every load of the batch ahead of the terms: the compiler
+         * would otherwise place each row's loads next to their use, and
+         * the double division's slow path stops the hardware scheduler
+         * from moving them up, so each row would wait for its loads. */
+        asm volatile("" ::: "memory");
+#pragma unroll
+        for (int u = 0; u < S2_COL_BATCH; u++) {
+            double t[VQ_S2_SUMS];
+            vq_s2_terms(v[u][3], v[u][4], v[u][0], v[u][1], v[u][2], v[u][5],
+                        v[u][6], t);
+            for (int q = 0; q < VQ_S2_SUMS; q++)
+                acc[q] += t[q];
+        }
+    }
+    for (; y < y1; y++) {
         const float *r = bp + (size_t)y * blur.pitch;
         double t[VQ_S2_SUMS];
         vq_s2_terms(r[3 * blur.plane], r[4 * blur.plane], r[0], r[blur.plane],
@@ -258,28 +365,42 @@ __global__ void s2_col_kernel(VqS2Buf xyb, VqS2Buf blur, unsigned w,
         colsum[((size_t)(c * VQ_S2_SUMS + q) * nseg + j) * w + x] = acc[q];
 }
 
-/* One block per segment and channel: chunks of columns, then the chunks. */
-__global__ void s2_reduce_kernel(const double *colsum, unsigned w,
-                                 unsigned nseg, double *rec)
+/* One block per segment and channel: chunks of columns, then the chunks.
+ * The column sums are staged through shared memory S2_RED_CHUNKS chunks
+ * at a time (loaded by all threads in order), then one thread per sum and
+ * chunk adds its 64 values in column order. */
+#define S2_RED_CHUNKS 8
+#define S2_RED_PITCH (VQ_S2_CHUNK + 1) /* doubles: chunks in distinct banks */
+
+__global__ void __launch_bounds__(S2_RED_THREADS)
+s2_reduce_kernel(const double *colsum, unsigned w, unsigned nseg, double *rec)
 {
     __shared__ double part[VQ_S2_SUMS][VQ_S2_MAX_CHUNKS];
-    unsigned j = blockIdx.x, c = blockIdx.y;
-    unsigned nchunk = (w + VQ_S2_CHUNK - 1) / VQ_S2_CHUNK;
-    for (unsigned k = threadIdx.x; k < nchunk; k += blockDim.x) {
-        unsigned x0 = k * VQ_S2_CHUNK;
-        unsigned x1 = x0 + VQ_S2_CHUNK < w ? x0 + VQ_S2_CHUNK : w;
-        for (int q = 0; q < VQ_S2_SUMS; q++) {
-            const double *v =
-                colsum + ((size_t)(c * VQ_S2_SUMS + q) * nseg + j) * w;
+    __shared__ double stage[VQ_S2_SUMS][S2_RED_CHUNKS][S2_RED_PITCH];
+    const unsigned j = blockIdx.x, c = blockIdx.y;
+    const unsigned nchunk = (w + VQ_S2_CHUNK - 1) / VQ_S2_CHUNK;
+    for (unsigned k0 = 0; k0 < nchunk; k0 += S2_RED_CHUNKS) {
+        const unsigned x0 = k0 * VQ_S2_CHUNK;
+        const unsigned span = min(w - x0, (unsigned)(S2_RED_CHUNKS * VQ_S2_CHUNK));
+        for (unsigned e = threadIdx.x; e < VQ_S2_SUMS * span; e += blockDim.x) {
+            const unsigned q = e / span, x = e % span;
+            stage[q][x / VQ_S2_CHUNK][x % VQ_S2_CHUNK] =
+                colsum[((size_t)(c * VQ_S2_SUMS + q) * nseg + j) * w + x0 + x];
+        }
+        __syncthreads();
+        const unsigned q = threadIdx.x / S2_RED_CHUNKS;
+        const unsigned kk = threadIdx.x % S2_RED_CHUNKS, k = k0 + kk;
+        if (q < VQ_S2_SUMS && k < nchunk) {
+            const unsigned n = min(w - k * VQ_S2_CHUNK, (unsigned)VQ_S2_CHUNK);
             double cs = 0.0;
-            for (unsigned x = x0; x < x1; x++)
-                cs += v[x];
+            for (unsigned x = 0; x < n; x++)
+                cs += stage[q][kk][x];
             part[q][k] = cs;
         }
+        __syncthreads();
     }
-    __syncthreads();
     if (threadIdx.x < VQ_S2_SUMS) {
-        unsigned q = threadIdx.x;
+        const unsigned q = threadIdx.x;
         double seg = 0.0;
         for (unsigned k = 0; k < nchunk; k++)
             seg += part[q][k];

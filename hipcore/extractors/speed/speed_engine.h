@@ -77,6 +77,11 @@ float vq_speed_pair_score(const VqSpeed *sp, const void *rec, bool *singular);
 
 /* ---- GPU path ----------------------------------------------------------- */
 
+/* Frames whose GPU work runs at once (desc gpu_sets): SpEED's kernels are
+ * chains of dependent steps that fill little of a GPU, so several frames
+ * share it. */
+#define VQ_SPEED_GPU_SETS 4
+
 #if defined(VQ_HAVE_HIP)
 typedef struct VqSpeedDev {
     VqSpeedAxis *rows, *cols;

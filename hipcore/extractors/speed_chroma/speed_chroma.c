@@ -128,12 +128,14 @@ static int chroma_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
 }
 
 #if defined(VQ_HAVE_HIP)
+/* One scratch per set (fex->gpu_sets): frames have no state in common. */
 static void chroma_gpu_close(VqFex *fex, VqGpu *gpu)
 {
     VqSpeedDev *d = fex->gpu_priv;
     if (!d)
         return;
-    vq_speed_dev_free(d, gpu);
+    for (unsigned i = 0; i < VQ_SPEED_GPU_SETS; i++)
+        vq_speed_dev_free(&d[i], gpu);
     free(d);
     fex->gpu_priv = NULL;
 }
@@ -141,11 +143,16 @@ static void chroma_gpu_close(VqFex *fex, VqGpu *gpu)
 static int chroma_gpu_init(VqFex *fex, VqGpu *gpu)
 {
     ChromaPriv *s = fex->priv;
-    VqSpeedDev *d = calloc(1, sizeof(*d));
+    VqSpeedDev *d = calloc(VQ_SPEED_GPU_SETS, sizeof(*d));
     if (!d)
         return vq_fail(fex->err, VQ_ENOMEM, "speed_chroma: out of memory");
     fex->gpu_priv = d;
-    return vq_speed_dev_init(d, gpu, &s->sp, 4, "speed_chroma");
+    if (!fex->gpu_sets || fex->gpu_sets > VQ_SPEED_GPU_SETS)
+        fex->gpu_sets = 1;
+    int err = 0;
+    for (unsigned i = 0; !err && i < fex->gpu_sets; i++)
+        err = vq_speed_dev_init(&d[i], gpu, &s->sp, 4, "speed_chroma");
+    return err;
 }
 
 static int chroma_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
@@ -153,6 +160,8 @@ static int chroma_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
 {
     (void)index;
     ChromaPriv *s = fex->priv;
+    const VqSpeedDev *d = (const VqSpeedDev *)fex->gpu_priv +
+                          fex->gpu_seq % fex->gpu_sets;
     VqSpeedDevImages img = { .n = 4, .bpc = ref->bpc };
     img.cur[0] = ref->plane[1];
     img.cur[1] = dis->plane[1];
@@ -160,9 +169,8 @@ static int chroma_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
     img.cur[3] = dis->plane[2];
     static const unsigned ref_img[2] = { 0, 2 }, dis_img[2] = { 1, 3 };
     return vq_fex_launch_check(fex, gpu,
-                               vq_speed_dev_run(fex->gpu_priv, gpu, &s->sp,
-                                                &img, 2, ref_img, dis_img,
-                                                acc_dev));
+                               vq_speed_dev_run(d, gpu, &s->sp, &img, 2,
+                                                ref_img, dis_img, acc_dev));
 }
 #endif
 
@@ -207,6 +215,7 @@ const VqFexDesc vq_fex_speed_chroma = {
     .exactness = VQ_EXACT_BITWISE,
     .init = chroma_init,
     .cpu_run = chroma_cpu_run,
+    .gpu_sets = VQ_SPEED_GPU_SETS,
     .gpu_init = VQ_GPU_FN(chroma_gpu_init),
     .gpu_run = VQ_GPU_FN(chroma_gpu_run),
     .gpu_close = VQ_GPU_FN(chroma_gpu_close),

@@ -169,6 +169,7 @@ const VqFexDesc vq_fex_ssimulacra2 = {
     .exactness = VQ_EXACT_BITWISE,
     .init = s2_init,
     .cpu_run = s2_cpu_run,
+    .gpu_sets = VQ_S2_GPU_SETS,
     .gpu_init = VQ_GPU_FN(vq_s2_gpu_init),
     .gpu_run = VQ_GPU_FN(vq_s2_gpu_run),
     .gpu_close = VQ_GPU_FN(vq_s2_gpu_close),

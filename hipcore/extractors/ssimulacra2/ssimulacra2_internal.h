@@ -63,7 +63,9 @@ extern const VqS2CpuVariant vq_s2_cpu_variants[];
 /* The fastest variant this CPU runs (chosen once, at extractor init). */
 VqS2CpuFrame vq_s2_cpu_choose(const char **name);
 
-/* GPU path (ssimulacra2_gpu.c, built with a HIP platform). */
+/* GPU path (ssimulacra2_gpu.c, built with a HIP platform). Frames have no
+ * state in common: up to VQ_S2_GPU_SETS of them run at once. */
+#define VQ_S2_GPU_SETS 4
 struct VqGpu;
 int vq_s2_gpu_init(VqFex *fex, struct VqGpu *gpu);
 int vq_s2_gpu_run(VqFex *fex, struct VqGpu *gpu, const VqDevFrame *ref,
