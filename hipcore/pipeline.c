@@ -105,7 +105,8 @@ static int choose_backends(VqContext *ctx)
     /* An extractor whose frames run at once needs them in flight: with K
      * sets, 2K frames (one set's next frame is queued while it works). */
     if (!ctx->cfg.depth)
-        ctx->cfg.depth = max_sets > 1 ? 2 * max_sets : VQ_DEFAULT_DEPTH;
+        ctx->cfg.depth = 2 * max_sets > VQ_DEFAULT_DEPTH ? 2 * max_sets
+                                                         : VQ_DEFAULT_DEPTH;
     if (ctx->cfg.depth > VQ_MAX_DEPTH)
         ctx->cfg.depth = VQ_MAX_DEPTH;
     size_t acc_gpu = vq_acc_layout(ctx->fex, ctx->n_fex, true);

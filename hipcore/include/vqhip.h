@@ -103,7 +103,7 @@ typedef struct VqConfig {
     int device;          /* GPU index for the HIP backend */
     int strict;          /* nonzero: any fallback to the CPU is an error */
     unsigned depth;      /* frames in flight on the GPU (1..16); 0 = chosen by the
-                          * library: 2, or twice the frames an extractor runs at
+                          * library: 4, or twice the frames an extractor runs at
                           * once on the GPU (ssimulacra2, SpEED: 8) */
     unsigned n_subsample;/* compute non-temporal features on every n-th frame; 0/1 = all */
     unsigned n_threads;  /* CPU worker threads; 0 = one per core (8 at most when
