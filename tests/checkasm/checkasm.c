@@ -31,6 +31,7 @@ static const CaTable *const tables[] = {
     &ca_table_ssim,
     &ca_table_psnr_hvs,
     &ca_table_ciede,
+    &ca_table_speed,
 };
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
 

@@ -128,5 +128,6 @@ extern const CaTable ca_table_float_ms_ssim;
 extern const CaTable ca_table_ssim;
 extern const CaTable ca_table_psnr_hvs;
 extern const CaTable ca_table_ciede;
+extern const CaTable ca_table_speed;
 
 #endif

@@ -11,7 +11,9 @@
  *     order;
  *   - covariance: per window position, the 25 centred samples in double,
  *     then every entry of the lower triangle takes its next product; each
- *     entry's sum is libvmaf's sequence (scalar kernel order).
+ *     entry's sum is libvmaf's sequence (scalar kernel order), while the
+ *     entries of a row of the triangle advance side by side in vectors.
+ * The row loops are speed_dsp.c's, chosen for the CPU at setup.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +21,15 @@
 #include "speed_engine.h"
 
 #define ALIGN_FLOATS(n) (((n) + 15) & ~(size_t)15)
+#define ACC_DOUBLES (VQ_SPEED_N * VQ_SPEED_COV_STRIDE)
+
+_Static_assert(VQ_SPEED_N == 25 && VQ_SPEED_B == 5,
+               "speed_dsp.c's covariance rows are for 5x5 windows");
 
 typedef struct ImgScratch {
     float *x0, *t, *row;
     float *means, *cov, *work, *d, *sd, *v, *x, *eig, *p, *r, *tz, *tq, *tmp;
-    double *acc, *cd;
+    double *acc;
 } ImgScratch;
 
 static void carve(const VqSpeed *sp, void *base, ImgScratch *s)
@@ -33,9 +39,7 @@ static void carve(const VqSpeed *sp, void *base, ImgScratch *s)
     const size_t vec = ALIGN_FLOATS(VQ_SPEED_N);
     double *dp = base;
     s->acc = dp;
-    dp += ALIGN_FLOATS(VQ_SPEED_N * VQ_SPEED_N);
-    s->cd = dp;
-    dp += ALIGN_FLOATS(VQ_SPEED_N);
+    dp += ACC_DOUBLES;
     float *fp = (float *)dp;
     s->x0 = fp; fp += img;
     s->t = fp; fp += img;
@@ -59,7 +63,7 @@ size_t vq_speed_cpu_scratch(const VqSpeed *sp)
 {
     const size_t mat = ALIGN_FLOATS(VQ_SPEED_N * VQ_SPEED_N);
     const size_t vec = ALIGN_FLOATS(VQ_SPEED_N);
-    return sizeof(double) * (mat + vec) +
+    return sizeof(double) * ACC_DOUBLES +
            sizeof(float) * (2 * ALIGN_FLOATS(sp->img_floats) +
                             ALIGN_FLOATS((size_t)sp->g.sw) + 7 * mat + 6 * vec);
 }
@@ -67,35 +71,17 @@ size_t vq_speed_cpu_scratch(const VqSpeed *sp)
 /* ---- anti-alias filter at the kept samples ------------------------------ */
 
 /* row[x] += f * sample (y, x) for every column x of the plane. */
-static void vsum_row(float *restrict row, const VqSpeedSrc *s, int y, float f,
-                     int w)
+static void vsum_row(const VqSpeedDsp *dsp, float *row, const VqSpeedSrc *s,
+                     int y, float f, int w)
 {
     const uint8_t *c = s->cur + (size_t)y * s->cur_pitch;
     const uint8_t *p = s->prev ? s->prev + (size_t)y * s->prev_pitch : NULL;
-    if (s->bytes == 1) {
-        const uint8_t *restrict c8 = c;
-        if (!p) {
-            for (int x = 0; x < w; x++)
-                row[x] += f * ((float)c8[x] + -128.0f);
-        } else {
-            const uint8_t *restrict p8 = p;
-            for (int x = 0; x < w; x++)
-                row[x] += f * (((float)p8[x] + -128.0f) -
-                               ((float)c8[x] + -128.0f));
-        }
-        return;
-    }
-    const uint16_t *restrict c16 = (const uint16_t *)(const void *)c;
-    const float sc = s->scaler;
-    if (!p) {
-        for (int x = 0; x < w; x++)
-            row[x] += f * ((float)c16[x] / sc + -128.0f);
-    } else {
-        const uint16_t *restrict p16 = (const uint16_t *)(const void *)p;
-        for (int x = 0; x < w; x++)
-            row[x] += f * (((float)p16[x] / sc + -128.0f) -
-                           ((float)c16[x] / sc + -128.0f));
-    }
+    if (s->bytes == 1)
+        dsp->vsum_u8(row, c, p, f, (size_t)w);
+    else
+        dsp->vsum_u16(row, (const uint16_t *)(const void *)c,
+                      (const uint16_t *)(const void *)p, f, s->scaler,
+                      (size_t)w);
 }
 
 static void antialias(const VqSpeed *sp, const VqSpeedSrc *src,
@@ -114,8 +100,8 @@ static void antialias(const VqSpeed *sp, const VqSpeedSrc *src,
         for (int x = 0; x < g->sw; x++)
             s->row[x] = 0;
         for (int k = 0; k < g->aa_taps; k++)
-            vsum_row(s->row, src, vq_speed_mirror(16 * i - r + k, g->sh),
-                     g->aa[k], g->sw);
+            vsum_row(&sp->dsp, s->row, src,
+                     vq_speed_mirror(16 * i - r + k, g->sh), g->aa[k], g->sw);
         for (int j = 0; j < g->dw; j++) {
             float out = 0;
             for (int k = 0; k < g->aa_taps; k++)
@@ -143,28 +129,19 @@ static void means_of(const VqSpeedGeom *g, const float *x, float *means)
         means[k] = acc[k] / n;
 }
 
-static void covariance(const VqSpeedGeom *g, const float *x,
-                       const float *means, double *acc, double *cd, float *cov)
+static void covariance(const VqSpeedDsp *dsp, const VqSpeedGeom *g,
+                       const float *x, const float *means, double *acc,
+                       float *cov)
 {
-    for (int k = 0; k < VQ_SPEED_N * VQ_SPEED_N; k++)
+    for (int k = 0; k < ACC_DOUBLES; k++)
         acc[k] = 0;
     for (int i = 0; i < g->subh; i++)
-        for (int j = 0; j < g->subw; j++) {
-            const float *at = x + (size_t)i * g->dw + j;
-            for (int k = 0; k < VQ_SPEED_N; k++)
-                cd[k] = (double)at[(k / VQ_SPEED_B) * g->dw + k % VQ_SPEED_B] -
-                        (double)means[k];
-            for (int a = 0; a < VQ_SPEED_N; a++) {
-                double *restrict row = acc + a * VQ_SPEED_N;
-                const double da = cd[a];
-                for (int b = 0; b <= a; b++)
-                    row[b] += da * cd[b];
-            }
-        }
+        dsp->cov_row(acc, x + (size_t)i * g->dw, g->dw, means,
+                     (size_t)g->subw);
     const double n = (double)((size_t)g->subw * (size_t)g->subh);
     for (int a = 0; a < VQ_SPEED_N; a++)
         for (int b = 0; b <= a; b++) {
-            const float c = (float)(acc[a * VQ_SPEED_N + b] / n);
+            const float c = (float)(acc[a * VQ_SPEED_COV_STRIDE + b] / n);
             cov[a * VQ_SPEED_N + b] = c;
             cov[b * VQ_SPEED_N + a] = c;
         }
@@ -185,7 +162,7 @@ void vq_speed_cpu_image(const VqSpeed *sp, const VqSpeedSrc *src,
             s.x0[i * g->dw + j] = vq_speed_f4_h_sub(g, s.x0, s.t, i, j);
 
     means_of(g, s.x0, s.means);
-    covariance(g, s.x0, s.means, s.acc, s.cd, s.cov);
+    covariance(&sp->dsp, g, s.x0, s.means, s.acc, s.cov);
     memcpy(s.work, s.cov, sizeof(float) * VQ_SPEED_N * VQ_SPEED_N);
     vq_speed_tridiagonal(s.work, s.d, s.sd, s.v, s.x);
     vq_speed_tridiag_eig(s.d, s.sd);

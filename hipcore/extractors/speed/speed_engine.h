@@ -12,6 +12,7 @@
 
 #include "../../../kernels/speed/speed.h"
 #include "../gpu_fn.h"
+#include "speed_dsp.h"
 
 /* libvmaf's defaults (speed.c) */
 #define VQ_SPEED_DEF_KERNELSCALE 1.0
@@ -38,6 +39,7 @@ typedef struct VqSpeed {
     float base_entropy;       /* entropy of a block with no signal */
     int weight_var_mode;
     size_t img_floats;        /* dw * dh */
+    VqSpeedDsp dsp;           /* CPU row functions, chosen at setup */
 } VqSpeed;
 
 /* Checks the options and the plane size (w x h after libvmaf's chroma

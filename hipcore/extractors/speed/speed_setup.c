@@ -160,6 +160,7 @@ int vq_speed_setup(VqSpeed *sp, const VqSpeedOpts *o, unsigned w, unsigned h,
                    VqErrBuf *e)
 {
     memset(sp, 0, sizeof(*sp));
+    vq_speed_dsp_init(&sp->dsp, vq_cpu_flags());
     VqSpeedGeom *g = &sp->g;
     const float ks = (float)o->kernelscale;
     if (!kernelscale_valid(ks)) {
