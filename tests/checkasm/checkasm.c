@@ -32,6 +32,7 @@ static const CaTable *const tables[] = {
     &ca_table_psnr_hvs,
     &ca_table_ciede,
     &ca_table_speed,
+    &ca_table_ssimulacra2,
 };
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
 
