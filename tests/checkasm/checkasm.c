@@ -33,6 +33,7 @@ static const CaTable *const tables[] = {
     &ca_table_ciede,
     &ca_table_speed,
     &ca_table_ssimulacra2,
+    &ca_table_float_motion,
 };
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
 

@@ -130,5 +130,6 @@ extern const CaTable ca_table_psnr_hvs;
 extern const CaTable ca_table_ciede;
 extern const CaTable ca_table_speed;
 extern const CaTable ca_table_ssimulacra2;
+extern const CaTable ca_table_float_motion;
 
 #endif

@@ -112,6 +112,7 @@ static int fmotion_init(VqFex *fex, const VqFormat *fmt)
     fex->acc_size = s->force_zero ? sizeof(float)
                                   : s->dims.n_floats * sizeof(float);
     fex->lag = s->force_zero ? 0 : 1;
+    vq_fmotion_dsp_init(&s->dsp, vq_cpu_flags());
     if (!s->force_zero && vq_fmotion_tables(s))
         return vq_fail(fex->err, VQ_ENOMEM, "float_motion: out of memory");
     return 0;

@@ -7,6 +7,7 @@
 
 #include "../../../kernels/float_motion/float_motion.h"
 #include "../gpu_fn.h"
+#include "float_motion_dsp.h"
 
 typedef struct FMotionPriv {
     bool debug;
@@ -26,6 +27,7 @@ typedef struct FMotionPriv {
      * blurred planes of the last two frames, full and half size */
     float *blur[2][VQ_FMOTION_MAX_PLANES][2];
     float *work; /* the plane as floats, then one row of the vertical pass */
+    VqFMotionDsp dsp; /* row functions chosen at init */
     /* finalize state */
     unsigned n_frames;
     double prev_score;

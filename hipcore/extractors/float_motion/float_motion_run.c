@@ -8,7 +8,6 @@
 
 #include "float_motion_priv.h"
 #include "../float_plane.h"
-#include "../float_simd.h"
 
 /* ---- CPU path ---------------------------------------------------------- */
 
@@ -68,52 +67,6 @@ void vq_fmotion_cpu_close(FMotionPriv *s)
     s->work = NULL;
 }
 
-/* libvmaf's convolution: per row the vertical pass into vrow (with r
- * mirrored values on each side), then the horizontal pass. */
-static void blur(const float *restrict src, unsigned w, unsigned h,
-                 const VqFMotionTaps *t, float *restrict vrow,
-                 float *restrict dst)
-{
-    const int r = t->n / 2, n = t->n;
-    float *restrict acc = vrow + r;
-    const float *rows[VQ_FMOTION_MAX_TAPS];
-    for (unsigned i = 0; i < h; i++) {
-        for (int k = 0; k < n; k++)
-            rows[k] = src + (size_t)vq_fconv_mirror((int)i - r + k, (int)h) * w;
-        /* eight columns at a time, the sums in registers (float_simd.h) */
-        unsigned j = 0;
-        for (; j + 8 <= w; j += 8) {
-            vq_vf8 s = { 0 }, x;
-            for (int k = 0; k < n; k++) {
-                VQ_VLOAD(x, rows[k] + j);
-                s += t->f[k] * x;
-            }
-            VQ_VSTORE(acc + j, s);
-        }
-        for (; j < w; j++) {
-            float s = 0.0f;
-            for (int k = 0; k < n; k++)
-                s += t->f[k] * rows[k][j];
-            acc[j] = s;
-        }
-        for (int m = 1; m <= r; m++) {
-            acc[-m] = acc[m];
-            acc[w - 1 + m] = acc[w - 1 - m];
-        }
-        float *restrict out = dst + (size_t)i * w;
-        for (j = 0; j + 8 <= w; j += 8) {
-            vq_vf8 s = { 0 }, x;
-            for (int k = 0; k < n; k++) {
-                VQ_VLOAD(x, vrow + j + k);
-                s += t->f[k] * x;
-            }
-            VQ_VSTORE(out + j, s);
-        }
-        for (; j < w; j++)
-            out[j] = vq_fconv_dot(t->f, n, vrow + j, 1);
-    }
-}
-
 static void half(const float *src, unsigned w, const VqFResizeTap *tx,
                  const VqFResizeTap *ty, unsigned dw, unsigned dh, float *dst)
 {
@@ -121,30 +74,6 @@ static void half(const float *src, unsigned w, const VqFResizeTap *tx,
         for (unsigned x = 0; x < dw; x++)
             dst[(size_t)y * dw + x] = vq_fresize_pixel(
                 VQ_FRESIZE_BILINEAR, src, (ptrdiff_t)w, &tx[x], &ty[y]);
-}
-
-/* Row sums of |a - b|, eight rows at a time (independent chains; each
- * row's own order is kept). */
-static void sad_rows(const float *a, const float *b, unsigned w, unsigned h,
-                     float *rows)
-{
-    unsigned y = 0;
-    for (; y + 8 <= h; y += 8) {
-        float s[8] = { 0 };
-        const float *pa = a + (size_t)y * w, *pb = b + (size_t)y * w;
-        for (unsigned x = 0; x < w; x++)
-            for (unsigned k = 0; k < 8; k++)
-                s[k] += vq_fmotion_term(pa[k * w + x], pb[k * w + x]);
-        for (unsigned k = 0; k < 8; k++)
-            rows[y + k] = s[k];
-    }
-    for (; y < h; y++) {
-        float s = 0.0f;
-        const float *pa = a + (size_t)y * w, *pb = b + (size_t)y * w;
-        for (unsigned x = 0; x < w; x++)
-            s += vq_fmotion_term(pa[x], pb[x]);
-        rows[y] = s;
-    }
 }
 
 int vq_fmotion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
@@ -165,15 +94,16 @@ int vq_fmotion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
         float *plane = s->work, *vrow = s->work + (size_t)w * h;
         vq_plane_to_float(&ref->plane[p], fex->fmt.bytes_per_sample, scale,
                           plane);
-        blur(plane, w, h, &s->taps, vrow, s->blur[cur][p][0]);
+        s->dsp.blur(plane, w, h, &s->taps, vrow, s->blur[cur][p][0]);
         if (d->nl > 1)
             half(s->blur[cur][p][0], w, s->half_tab[p][0], s->half_tab[p][1],
                  d->w[p][1], d->h[p][1], s->blur[cur][p][1]);
         if (index == 0)
             continue;
         for (unsigned l = 0; l < d->nl; l++)
-            sad_rows(s->blur[prev][p][l], s->blur[cur][p][l], d->w[p][l],
-                     d->h[p][l], (float *)acc + d->off[p][l]);
+            s->dsp.sad_rows(s->blur[prev][p][l], s->blur[cur][p][l],
+                            d->w[p][l], d->h[p][l],
+                            (float *)acc + d->off[p][l]);
     }
     return 0;
 }
