@@ -2,17 +2,25 @@
  * float_psnr (libvmaf's float_psnr.c): luma PSNR on samples scaled to the
  * 8-bit range, peak 255 * (2^bpc - 1) / 2^bpc, capped at 60/72/84/108 dB.
  * The squared-error sum is an exact integer (see kernels/float_psnr.h), so
- * the GPU result equals the CPU's bit for bit.
+ * the GPU result equals the CPU's bit for bit. Up to 12 bits every term is
+ * the integer square itself (below 2^24, exact in float), so the CPU path
+ * sums it with integer psnr's DSP table (psnr_dsp.h, SIMD variants chosen
+ * at init): the same integers, in any order the same sum.
  */
 #include <math.h>
 #include <stddef.h>
 
 #include "../../../kernels/float_psnr/float_psnr.h"
 #include "../gpu_fn.h"
+#include "../psnr/psnr_dsp.h"
+
+/* The deepest samples whose squared differences float holds exactly. */
+#define FPSNR_EXACT_BPC 12
 
 typedef struct FloatPsnrPriv {
     double peak, psnr_max;
     double scale2; /* (2^(bpc - 8))^2: integer units per squared 8-bit unit */
+    VqPsnrDsp dsp; /* CPU: integer psnr's sums, up to FPSNR_EXACT_BPC bits */
 } FloatPsnrPriv;
 
 static const char *const float_psnr_outputs[] = { "float_psnr", NULL };
@@ -29,6 +37,7 @@ static int float_psnr_init(VqFex *fex, const VqFormat *fmt)
     }
     double scale = (double)(1u << (fmt->bpc - 8));
     s->scale2 = scale * scale;
+    vq_psnr_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(VqFloatPsnrAcc);
     return 0;
@@ -43,6 +52,12 @@ static int float_psnr_cpu_run(VqFex *fex, const VqFrame *ref,
     VqFloatPsnrAcc *a = acc;
     unsigned bps = fex->fmt.bytes_per_sample;
     const VqPlane *r = &ref->plane[0], *d = &dis->plane[0];
+    if (fex->fmt.bpc <= FPSNR_EXACT_BPC) {
+        const FloatPsnrPriv *s = fex->priv;
+        vq_psnr_sse_fn sse = bps == 1 ? s->dsp.sse_u8 : s->dsp.sse_u16;
+        a->sum = sse(r->data, r->stride, d->data, d->stride, r->w, r->h);
+        return 0;
+    }
     uint64_t sum = 0;
     for (unsigned y = 0; y < r->h; y++)
         for (unsigned x = 0; x < r->w; x++)
