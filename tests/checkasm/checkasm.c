@@ -34,6 +34,7 @@ static const CaTable *const tables[] = {
     &ca_table_speed,
     &ca_table_ssimulacra2,
     &ca_table_float_motion,
+    &ca_table_float_moment,
 };
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
 

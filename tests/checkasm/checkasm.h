@@ -131,5 +131,6 @@ extern const CaTable ca_table_ciede;
 extern const CaTable ca_table_speed;
 extern const CaTable ca_table_ssimulacra2;
 extern const CaTable ca_table_float_motion;
+extern const CaTable ca_table_float_moment;
 
 #endif

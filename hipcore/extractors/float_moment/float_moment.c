@@ -3,15 +3,18 @@
  * the reference and distorted luma, samples scaled to the 8-bit range.
  * Outputs in libvmaf's order: float_moment_ref1st, _dis1st, _ref2nd,
  * _dis2nd. The sums are exact integers (kernels/float_moment.h), so the
- * GPU result equals the CPU's bit for bit and both equal libvmaf's.
+ * GPU result equals the CPU's bit for bit and both equal libvmaf's. The
+ * CPU path's sums are float_moment_dsp.c's, chosen for the CPU at init.
  */
 #include <stddef.h>
 
 #include "../../../kernels/float_moment/float_moment.h"
 #include "../gpu_fn.h"
+#include "float_moment_dsp.h"
 
 typedef struct FloatMomentPriv {
     double scale; /* 2^(bpc - 8) */
+    VqFMomentDsp dsp;
 } FloatMomentPriv;
 
 static const char *const float_moment_outputs[] = {
@@ -23,32 +26,10 @@ static int float_moment_init(VqFex *fex, const VqFormat *fmt)
 {
     FloatMomentPriv *s = fex->priv;
     s->scale = (double)(1u << (fmt->bpc - 8));
+    vq_fmoment_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(VqFloatMomentAcc);
     return 0;
-}
-
-static void moment_sums(const VqPlane *p, unsigned bps, uint64_t *sum,
-                        uint64_t *sq)
-{
-    uint64_t s = 0, q = 0;
-    for (unsigned y = 0; y < p->h; y++) {
-        const uint8_t *row = p->data + (ptrdiff_t)y * p->stride;
-        if (bps == 1) {
-            for (unsigned x = 0; x < p->w; x++) {
-                s += row[x];
-                q += (uint64_t)row[x] * row[x]; /* exact below 2^24 */
-            }
-        } else {
-            const uint16_t *r16 = (const uint16_t *)(const void *)row;
-            for (unsigned x = 0; x < p->w; x++) {
-                s += r16[x];
-                q += vq_float_moment_sq(r16[x]);
-            }
-        }
-    }
-    *sum = s;
-    *sq = q;
 }
 
 static int float_moment_cpu_run(VqFex *fex, const VqFrame *ref,
@@ -58,9 +39,13 @@ static int float_moment_cpu_run(VqFex *fex, const VqFrame *ref,
     (void)index;
     (void)scratch;
     VqFloatMomentAcc *a = acc;
-    unsigned bps = fex->fmt.bytes_per_sample;
-    moment_sums(&ref->plane[0], bps, &a->sum[0], &a->sq[0]);
-    moment_sums(&dis->plane[0], bps, &a->sum[1], &a->sq[1]);
+    const FloatMomentPriv *s = fex->priv;
+    vq_fmoment_sums_fn sums = fex->fmt.bytes_per_sample == 1 ? s->dsp.sums_u8
+                                                             : s->dsp.sums_u16;
+    for (unsigned k = 0; k < 2; k++) {
+        const VqPlane *p = &(k ? dis : ref)->plane[0];
+        sums(p->data, p->stride, p->w, p->h, &a->sum[k], &a->sq[k]);
+    }
     return 0;
 }
 
