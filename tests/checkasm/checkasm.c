@@ -35,6 +35,7 @@ static const CaTable *const tables[] = {
     &ca_table_ssimulacra2,
     &ca_table_float_motion,
     &ca_table_float_moment,
+    &ca_table_float_ansnr,
 };
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
 

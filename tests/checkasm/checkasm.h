@@ -132,5 +132,6 @@ extern const CaTable ca_table_speed;
 extern const CaTable ca_table_ssimulacra2;
 extern const CaTable ca_table_float_motion;
 extern const CaTable ca_table_float_moment;
+extern const CaTable ca_table_float_ansnr;
 
 #endif

@@ -4,7 +4,8 @@
  * float_ansnr = 10 log10(signal / noise) of the smoothed planes, and
  * float_anpsnr the PSNR of that noise with libvmaf's 8-bit-range peak.
  * The record holds each row's float sums (kernels/float_ansnr.h); the one
- * finalize adds them in row order as libvmaf does.
+ * finalize adds them in row order as libvmaf does. The CPU path's row
+ * conversion and filters are float_ansnr_dsp.c's, chosen at init.
  */
 #include <math.h>
 #include <stddef.h>
@@ -12,11 +13,13 @@
 
 #include "../../../kernels/float_ansnr/float_ansnr.h"
 #include "../gpu_fn.h"
+#include "float_ansnr_dsp.h"
 
 typedef struct FloatAnsnrPriv {
     double peak, psnr_max;
     float inv_scale;
     size_t pw; /* padded row length, w + 4 */
+    VqFAnsnrDsp dsp;
 } FloatAnsnrPriv;
 
 static const char *const float_ansnr_outputs[] = { "float_ansnr",
@@ -41,6 +44,7 @@ static int float_ansnr_init(VqFex *fex, const VqFormat *fmt)
     }
     s->inv_scale = 1.0f / (float)(1u << (fmt->bpc - 8));
     s->pw = (size_t)w + 4;
+    vq_fansnr_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = (size_t)h * sizeof(VqAnsnrRow);
     /* two rings of padded rows, the two filtered rows, the ring tags */
@@ -55,8 +59,9 @@ typedef struct Ring {
 } Ring;
 
 /* Row y of the plane as floats, padded by two mirrored columns each side. */
-static const float *ring_row(Ring *g, const VqPlane *p, unsigned bps,
-                             float inv_scale, int y)
+static const float *ring_row(const VqFAnsnrDsp *dsp, Ring *g,
+                             const VqPlane *p, unsigned bps, float inv_scale,
+                             int y)
 {
     float *r = g->row[y & (RING - 1)];
     if (g->tag[y & (RING - 1)] == y)
@@ -64,14 +69,10 @@ static const float *ring_row(Ring *g, const VqPlane *p, unsigned bps,
     g->tag[y & (RING - 1)] = y;
     const uint8_t *src = p->data + (ptrdiff_t)y * p->stride;
     unsigned w = p->w;
-    if (bps == 1) {
-        for (unsigned x = 0; x < w; x++)
-            r[x + 2] = vq_ansnr_sample(src[x], inv_scale);
-    } else {
-        const uint16_t *s16 = (const uint16_t *)(const void *)src;
-        for (unsigned x = 0; x < w; x++)
-            r[x + 2] = vq_ansnr_sample(s16[x], inv_scale);
-    }
+    if (bps == 1)
+        dsp->conv_u8(r, src, inv_scale, w);
+    else
+        dsp->conv_u16(r, (const uint16_t *)(const void *)src, inv_scale, w);
     r[0] = r[4];
     r[1] = r[3];
     r[w + 2] = r[w + 1];
@@ -102,15 +103,13 @@ static int float_ansnr_cpu_run(VqFex *fex, const VqFrame *ref,
     for (int i = 0; i < h; i++) {
         const float *r[3], *d[5];
         for (int k = 0; k < 3; k++)
-            r[k] = ring_row(&gr, &ref->plane[0], bps, s->inv_scale,
+            r[k] = ring_row(&s->dsp, &gr, &ref->plane[0], bps, s->inv_scale,
                             vq_ansnr_mirror(i - 1 + k, h));
         for (int k = 0; k < 5; k++)
-            d[k] = ring_row(&gd, &dis->plane[0], bps, s->inv_scale,
+            d[k] = ring_row(&s->dsp, &gd, &dis->plane[0], bps, s->inv_scale,
                             vq_ansnr_mirror(i - 2 + k, h));
-        for (int j = 0; j < w; j++)
-            rf[j] = vq_ansnr_ref3(r[0], r[1], r[2], (unsigned)j);
-        for (int j = 0; j < w; j++)
-            df[j] = vq_ansnr_dis5(d[0], d[1], d[2], d[3], d[4], (unsigned)j);
+        s->dsp.ref3(rf, r, (unsigned)w);
+        s->dsp.dis5(df, d, (unsigned)w);
         float sig = 0.0f, noise = 0.0f;
         for (int j = 0; j < w; j++) {
             sig += rf[j] * rf[j];
