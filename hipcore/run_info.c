@@ -27,6 +27,7 @@ int vq_run_info(const VqContext *ctx, VqRunInfo *info)
     info->verify = ctx->cfg.verify;
     info->verified = ctx->n_verified;
     info->mismatches = ctx->n_verify_mismatch;
+    info->depth = ctx->started ? ctx->cfg.depth : 0;
     return 0;
 }
 

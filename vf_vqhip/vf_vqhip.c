@@ -125,6 +125,9 @@ typedef struct VQHIPContext {
 #endif
     int drm;        /* inputs are DRM PRIME or VAAPI frames */
     uint64_t nb_submitted;
+    uint64_t nb_received;  /* scored frames whose scores were received */
+    unsigned ahead;        /* frames submitted after a frame before it waits
+                              for its scores: the run's depth - 1 */
     int got_event;
     int flushed;
     int failed;
@@ -274,10 +277,14 @@ static void set_meta(AVDictionary **metadata, const char *name, double d)
 }
 
 /* Sends on pending frames, oldest first, while the output asks for frames
- * (after vq_flush(): all of them). A frame waits for the work already
- * submitted, and for more input only when a temporal feature needs the
- * next frame (VQ_EAGAIN); frames submitted meanwhile (pushed inputs) keep
- * the GPU busy up to `depth` frames. */
+ * (after vq_flush(): all of them). Before a scored frame waits for its
+ * scores, the filter reads ahead until `ahead` (depth - 1) frames were
+ * submitted after it, so the GPU (or the CPU workers) work on them while
+ * the next inputs are read; a frame also waits for more input when a
+ * temporal feature needs the next frame (VQ_EAGAIN). Both depend only on
+ * the frames read, never on how fast the work went, and frames are
+ * received only as they leave: what a run cut short (-frames:v) scored and
+ * pooled is the frames that went out, the same at any depth. */
 static int release_pending(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
@@ -293,11 +300,10 @@ static int release_pending(AVFilterContext *ctx)
             return 0;
         if (p.scored) {
             VqFrameScores scores;
-            /* The output asked for this frame: wait for the work in flight
-             * rather than read more input, so that how far the filter reads
-             * ahead (and so what a cut-short run scored) is the same at any
-             * depth; at the end everything is waited for anyway. */
-            int err = vq_receive_wait(s->vq, &scores);
+            int err;
+            if (!s->flushed && s->nb_submitted - s->nb_received <= s->ahead)
+                return 0; /* read ahead first */
+            err = vq_receive_wait(s->vq, &scores);
             if (err == VQ_EAGAIN && !s->flushed)
                 return 0;
             if (err == VQ_EAGAIN || err == VQ_EOF) {
@@ -307,6 +313,7 @@ static int release_pending(AVFilterContext *ctx)
             }
             if (err < 0)
                 return vq_report(ctx, err, "vq_receive");
+            s->nb_received++;
             for (unsigned i = 0; i < scores.n; i++)
                 set_meta(&p.frame->metadata, scores.scores[i].name,
                          scores.scores[i].value);
@@ -576,7 +583,12 @@ static int do_vqhip(FFFrameSync *fs)
         av_frame_free(&master);
         return ret;
     }
-    s->nb_submitted++;
+    if (!s->nb_submitted++) {
+        /* the depth the library chose for this run, known from now on */
+        VqRunInfo info;
+        vq_run_info(s->vq, &info);
+        s->ahead = info.depth > 1 ? info.depth - 1 : 0;
+    }
     return queue_frame(ctx, master, 1);
 }
 
@@ -709,10 +721,17 @@ static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_NONE
 };
 
-/* The output carries the main frames, so it shares the main input's format;
- * the reference input negotiates on its own, so that a reference in another
- * format or bit depth is reported in config_input_ref instead of being
- * converted silently. */
+/* Colour spaces and ranges take part in format negotiation from lavfi 10
+ * (FFmpeg 7.0) on; a filter that sets none gets one list shared by all its
+ * links, and then a scaler converts one input to the other's range. */
+#define VQHIP_NEGOTIATES_COLOR (LIBAVFILTER_VERSION_INT >= AV_VERSION_INT(10, 0, 100))
+
+/* The output carries the main frames, so it shares the main input's format
+ * (and colour space and range); the reference input negotiates on its own,
+ * so that a reference in another format or bit depth is reported in
+ * config_input_ref, and one in another range is warned about (ssimulacra2
+ * reads each picture's own description), instead of being converted
+ * silently. */
 static int query_formats(AVFilterContext *ctx)
 {
     AVFilterFormats *main_fmts;
@@ -725,7 +744,25 @@ static int query_formats(AVFilterContext *ctx)
     main_fmts = ff_make_format_list((const int *)pix_fmts);
     if ((ret = ff_formats_ref(main_fmts, &ctx->inputs[0]->outcfg.formats)) < 0)
         return ret;
-    return ff_formats_ref(main_fmts, &ctx->outputs[0]->incfg.formats);
+    if ((ret = ff_formats_ref(main_fmts, &ctx->outputs[0]->incfg.formats)) < 0)
+        return ret;
+#if VQHIP_NEGOTIATES_COLOR
+    {
+        AVFilterFormats *spaces = ff_all_color_spaces();
+        AVFilterFormats *ranges = ff_all_color_ranges();
+        if ((ret = ff_formats_ref(ff_all_color_spaces(),
+                                  &ctx->inputs[1]->outcfg.color_spaces)) < 0 ||
+            (ret = ff_formats_ref(ff_all_color_ranges(),
+                                  &ctx->inputs[1]->outcfg.color_ranges)) < 0 ||
+            (ret = ff_formats_ref(spaces, &ctx->inputs[0]->outcfg.color_spaces)) < 0 ||
+            (ret = ff_formats_ref(spaces, &ctx->outputs[0]->incfg.color_spaces)) < 0 ||
+            (ret = ff_formats_ref(ranges, &ctx->inputs[0]->outcfg.color_ranges)) < 0)
+            return ret;
+        return ff_formats_ref(ranges, &ctx->outputs[0]->incfg.color_ranges);
+    }
+#else
+    return 0;
+#endif
 }
 
 /* libvqhip's name for a software pixel format, its bit depth and how many

@@ -341,6 +341,9 @@ typedef struct VqRunInfo {
     unsigned verify;         /* verify= every N-th frame (0: off) */
     unsigned verified;       /* frames checked on the CPU */
     unsigned mismatches;     /* of those, frames where the GPU differed */
+    unsigned depth;          /* frames in flight (VqConfig.depth, or the
+                                library's choice once the first pair was
+                                submitted; 0 before) */
 } VqRunInfo;
 int vq_run_info(const VqContext *ctx, VqRunInfo *info);
 /* Marks the run as incomplete (e.g. interrupted by a signal): the log says

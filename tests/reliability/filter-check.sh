@@ -121,17 +121,40 @@ st=$?
 [ $st -eq 255 ] && json_is "$tmp/int.json" "len(d['frames']) > 0" &&
     ok "SIGINT: ffmpeg exits 255, the log is whole" || bad "SIGINT" "exit $st"
 
-# --- -frames:v: the frames pooled do not depend on depth -------------------
-ref=""
+# --- -frames:v: the log and the summary hold the frames that went out -----
+# The filter reads depth - 1 frames ahead; a run cut short by its output
+# scores the frames that left the filter (FFmpeg 5.1 ends its inputs when
+# its output has enough, and the frames read ahead are passed on; later
+# versions stop within a frame of the limit). Every frame logged has the
+# scores of the same frame in a run that went on (the last one's next frame
+# was read), or, all of them, of a run whose inputs end after those frames.
+"$ff" -nostdin -v error -f lavfi -i "$src:d=3" -f lavfi -i "$src:d=3,noise=alls=8:allf=t" \
+    -lavfi "vqhip=log_fmt=json:log_path=$tmp/whole.json" -f null - 2>"$tmp/err"
 for depth in 0 1 2 16; do
     "$ff" -nostdin -v info -f lavfi -i "$src" -f lavfi -i "$src,noise=alls=8:allf=t" \
-        -lavfi "vqhip=depth=$depth:log_fmt=json:log_path=$tmp/d$depth.json" \
+        -lavfi "vqhip=depth=$depth:log_fmt=json:log_path=$tmp/d$depth.json,metadata=print:file=$tmp/m$depth.txt" \
         -frames:v 10 -f null - 2>"$tmp/err"
-    sum=$(grep -E "of [0-9]+ frames|score:" "$tmp/err" | sed 's/.*\] //' | tr '\n' ' ')
-    n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['frames']))" "$tmp/d$depth.json")
-    [ -z "$ref" ] && ref="$n $sum"
-    [ "$n $sum" = "$ref" ] && ok "-frames:v 10, depth $depth: $n frames, same summary" ||
-        bad "-frames:v 10, depth $depth" "$n frames: $sum (depth 0: $ref)"
+    went=$(grep -c '^frame:' "$tmp/m$depth.txt" 2>/dev/null)
+    pooled=$(sed -n 's/.*mean of \([0-9]*\) frames.*/\1/p' "$tmp/err")
+    "$ff" -nostdin -v error -f lavfi -i "$src,trim=end_frame=${went:-0}" \
+        -f lavfi -i "$src,trim=end_frame=${went:-0},noise=alls=8:allf=t" \
+        -lavfi "vqhip=log_fmt=json:log_path=$tmp/ends.json" -f null - 2>/dev/null
+    verdict=$(python3 - "$tmp/d$depth.json" "$tmp/whole.json" "$tmp/ends.json" "$went" "$pooled" <<'PY'
+import json, sys
+cut, whole, ends = (json.load(open(f))['frames'] for f in sys.argv[1:4])
+went, pooled = int(sys.argv[4] or -1), int(sys.argv[5] or -1)
+same = lambda ref: len(ref) >= went and all(
+    cut[i]['metrics'] == ref[i]['metrics'] for i in range(went))
+if not (len(cut) == went == pooled and 10 <= went < len(whole)):
+    print("log %d, went out %d, pooled %d" % (len(cut), went, pooled))
+elif not (same(whole) or same(ends)):
+    print("scores differ from both the longer run and the run of %d frames" % went)
+else:
+    print("ok")
+PY
+)
+    [ "$verdict" = ok ] && ok "-frames:v 10, depth $depth: $went frames went out, logged and pooled, scored as in whole runs" ||
+        bad "-frames:v 10, depth $depth" "$verdict"
 done
 
 # --- several filters in one graph, several graphs in one process -----------
