@@ -3,6 +3,7 @@
 
 #include "../../kernels/convert.h"
 #include "staging.h"
+#include "stream_copy.h"
 
 /* Planes of the caller's layout ("stored" planes: a semi-planar picture has
  * two) that hold samples of the planes in `planes`. Staged at their stored
@@ -191,7 +192,8 @@ static void copy_rows(void *arg, unsigned i)
     uint8_t *d = t->dst;
     const uint8_t *s = t->src;
     for (unsigned y = 0; y < t->rows; y++, d += t->dst_pitch, s += t->stride)
-        memcpy(d, s, t->row);
+        vq_stream_copy(d, s, t->row);
+    vq_stream_copy_done();
 }
 
 /* Adds the bands that pack the h rows of a stored plane (row: its bytes per

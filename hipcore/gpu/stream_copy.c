@@ -1,0 +1,58 @@
+#include "stream_copy.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Rows shorter than this go through memcpy: the head and tail alignment
+ * would cost more than the stores save. */
+#define VQ_STREAM_MIN 256
+
+void vq_stream_copy(void *dst, const void *src, size_t n)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    if (n < VQ_STREAM_MIN) {
+        memcpy(d, s, n);
+        return;
+    }
+    /* head: up to the destination's first 16-byte boundary */
+    size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    memcpy(d, s, head);
+    d += head;
+    s += head;
+    n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)s);
+        __m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
+        _mm_stream_si128((__m128i *)d, a);
+        _mm_stream_si128((__m128i *)(d + 16), b);
+        _mm_stream_si128((__m128i *)(d + 32), c);
+        _mm_stream_si128((__m128i *)(d + 48), e);
+    }
+    for (; n >= 16; n -= 16, d += 16, s += 16)
+        _mm_stream_si128((__m128i *)d, _mm_loadu_si128((const __m128i *)s));
+    memcpy(d, s, n);
+}
+
+void vq_stream_copy_done(void)
+{
+    _mm_sfence();
+}
+
+#else
+
+void vq_stream_copy(void *dst, const void *src, size_t n)
+{
+    memcpy(dst, src, n);
+}
+
+void vq_stream_copy_done(void)
+{
+}
+
+#endif
