@@ -116,6 +116,19 @@ void vq_close(VqContext **pctx)
                 vq_run_seconds(ctx), ctx->n_delivered / vq_run_seconds(ctx),
                 1e3 * ctx->t_copy / n, 1e3 * ctx->t_enqueue / n,
                 1e3 * ctx->t_wait / n, 1e3 * ctx->t_cpu / ctx->n_submitted);
+        if (ctx->gpu) {
+            /* what crossed between host and device, per GPU frame: with
+             * pictures in device memory both plane figures are 0 */
+            VqGpuTraffic t, t0 = ctx->traffic_setup;
+            vq_gpu_traffic(ctx->gpu, &t);
+            fprintf(stderr, "vqhip stats: bytes per GPU frame: planes host to "
+                    "device %.0f, device to device %.0f, device to host %.0f; "
+                    "results device to host %.0f\n",
+                    (t.planes_up - t0.planes_up) / n,
+                    (t.planes_device - t0.planes_device) / n,
+                    (t.planes_down - t0.planes_down) / n,
+                    (t.results_down - t0.results_down) / n);
+        }
     }
     vq_pipeline_stop(ctx);
     for (unsigned i = 0; i < ctx->n_fex; i++)

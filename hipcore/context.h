@@ -61,6 +61,7 @@ struct VqContext {
      * into staging, enqueueing GPU work, waiting for GPU results, CPU
      * extractors' submit. */
     double t_copy, t_enqueue, t_wait, t_cpu;
+    VqGpuTraffic traffic_setup; /* the GPU's copies before the first frame */
     unsigned n_gpu_frames;
 
     struct VqHostBuf {  /* vq_host_alloc's buffers */

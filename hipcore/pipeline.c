@@ -159,6 +159,9 @@ int vq_pipeline_start(VqContext *ctx, const VqPicture *ref,
     err = choose_backends(ctx);
     if (err)
         return err;
+    /* the extractors' set-up uploads (tables) are not frame traffic */
+    if (ctx->gpu)
+        vq_gpu_traffic(ctx->gpu, &ctx->traffic_setup);
     for (unsigned i = 0; i < ctx->n_model; i++)
         ctx->model_backend[i] = model_backend(ctx, ctx->model[i]);
     return vq_log_rank_models(ctx);

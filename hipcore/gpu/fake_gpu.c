@@ -22,6 +22,7 @@ struct VqGpu {
     VqErrBuf *err;
     VqFaults faults;
     bool dead;
+    VqGpuTraffic traffic;
 };
 
 const char *vq_gpu_platform(void) { return "none"; }
@@ -195,6 +196,7 @@ int vq_gpu_upload2d(VqGpu *gpu, VqStream s, void *dev, size_t dpitch,
                     const void *host, size_t spitch, size_t row, size_t rows)
 {
     (void)s;
+    gpu->traffic.planes_up += (uint64_t)row * rows;
     return copy2d(gpu, dev, dpitch, host, spitch, row, rows, "plane upload");
 }
 
@@ -203,6 +205,7 @@ int vq_gpu_copy2d_device(VqGpu *gpu, VqStream s, void *dst, size_t dpitch,
                          size_t rows)
 {
     (void)s;
+    gpu->traffic.planes_device += (uint64_t)row * rows;
     return copy2d(gpu, dst, dpitch, src, spitch, row, rows, "device plane copy");
 }
 
@@ -210,6 +213,7 @@ int vq_gpu_download2d(VqGpu *gpu, VqStream s, void *host, size_t hpitch,
                       const void *dev, size_t dpitch, size_t row, size_t rows)
 {
     (void)s;
+    gpu->traffic.planes_down += (uint64_t)row * rows;
     return copy2d(gpu, host, hpitch, dev, dpitch, row, rows, "plane download");
 }
 
@@ -217,7 +221,13 @@ int vq_gpu_download(VqGpu *gpu, VqStream s, void *host, const void *dev,
                     size_t size)
 {
     (void)s;
+    gpu->traffic.results_down += size;
     return copy2d(gpu, host, size, dev, size, size, 1, "result download");
+}
+
+void vq_gpu_traffic(const VqGpu *gpu, VqGpuTraffic *out)
+{
+    *out = gpu->traffic;
 }
 
 int vq_gpu_sync(VqGpu *gpu, VqStream s)

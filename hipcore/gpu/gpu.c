@@ -25,6 +25,7 @@ struct VqGpu {
     VqErrBuf *err;
     VqFaults faults;
     bool dead;          /* a fault was seen: never wait on it again */
+    VqGpuTraffic traffic;
 };
 
 const char *vq_gpu_platform(void)
@@ -369,6 +370,7 @@ int vq_gpu_upload2d(VqGpu *gpu, VqStream s, void *dev, size_t dpitch,
     int f = vq_fault_check(&gpu->faults, VQ_FAULT_COPY, gpu->err, "plane upload");
     if (f)
         return f;
+    gpu->traffic.planes_up += (uint64_t)row * rows;
     return check(gpu, hipMemcpy2DAsync(dev, dpitch, host, spitch, row, rows,
                                        hipMemcpyHostToDevice, (hipStream_t)s),
                  "plane upload");
@@ -381,6 +383,7 @@ int vq_gpu_copy2d_device(VqGpu *gpu, VqStream s, void *dst, size_t dpitch,
     int f = vq_fault_check(&gpu->faults, VQ_FAULT_COPY, gpu->err, "device plane copy");
     if (f)
         return f;
+    gpu->traffic.planes_device += (uint64_t)row * rows;
     return check(gpu, hipMemcpy2DAsync(dst, dpitch, src, spitch, row, rows,
                                        hipMemcpyDeviceToDevice, (hipStream_t)s),
                  "device plane copy");
@@ -392,6 +395,7 @@ int vq_gpu_download2d(VqGpu *gpu, VqStream s, void *host, size_t hpitch,
     int f = vq_fault_check(&gpu->faults, VQ_FAULT_COPY, gpu->err, "plane download");
     if (f)
         return f;
+    gpu->traffic.planes_down += (uint64_t)row * rows;
     return check(gpu, hipMemcpy2DAsync(host, hpitch, dev, dpitch, row, rows,
                                        hipMemcpyDeviceToHost, (hipStream_t)s),
                  "plane download");
@@ -403,8 +407,14 @@ int vq_gpu_download(VqGpu *gpu, VqStream s, void *host, const void *dev,
     int f = vq_fault_check(&gpu->faults, VQ_FAULT_COPY, gpu->err, "result download");
     if (f)
         return f;
+    gpu->traffic.results_down += size;
     return check(gpu, hipMemcpyAsync(host, dev, size, hipMemcpyDeviceToHost,
                                      (hipStream_t)s), "result download");
+}
+
+void vq_gpu_traffic(const VqGpu *gpu, VqGpuTraffic *out)
+{
+    *out = gpu->traffic;
 }
 
 int vq_gpu_sync(VqGpu *gpu, VqStream s)

@@ -9,6 +9,7 @@
 #define VQHIP_GPU_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../error.h"
 #include "../../kernels/vq_kernel_api.h"
@@ -73,6 +74,16 @@ int vq_gpu_download2d(VqGpu *gpu, VqStream s, void *host, size_t hpitch,
 int vq_gpu_download(VqGpu *gpu, VqStream s, void *host, const void *dev,
                     size_t size);
 int vq_gpu_sync(VqGpu *gpu, VqStream s);
+
+/* Bytes the copies above were asked to move since the device was opened,
+ * by kind (VQHIP_STATS prints them per frame): picture planes from host
+ * memory (vq_gpu_upload2d), device-to-device plane copies
+ * (vq_gpu_copy2d_device), planes to host memory (vq_gpu_download2d: only
+ * for extractors that run on the CPU) and result records (vq_gpu_download). */
+typedef struct VqGpuTraffic {
+    uint64_t planes_up, planes_device, planes_down, results_down;
+} VqGpuTraffic;
+void vq_gpu_traffic(const VqGpu *gpu, VqGpuTraffic *out);
 
 int vq_gpu_event_create(VqGpu *gpu, VqEvent *ev);
 void vq_gpu_event_destroy(VqGpu *gpu, VqEvent ev);
