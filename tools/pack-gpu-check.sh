@@ -75,6 +75,18 @@ cp "$nvbuild/tools/vqhip_bench" "$nvbuild/tools/vqhip" "$nvbuild/tools/vqhip_soa
 # small clips (compressed; the big ones stay here: 64 MB travel limit).
 golden=${VQHIP_GOLDEN_DIR:-$repo/../shared/golden}
 clips=$repo/build/tests/golden-clips
+# The clips the tests' build made, else made here with the golden set's own
+# generator (as tests/golden/run_golden.sh does): a bundle without them
+# would fail every golden check on the GPU machine.
+if ! cmp -s "$golden/manifest.tsv" "$clips/manifest.tsv" 2>/dev/null; then
+    clips=$nvbuild/golden-clips
+    if ! cmp -s "$golden/manifest.tsv" "$clips/manifest.tsv" 2>/dev/null; then
+        rm -rf "$clips"
+        mkdir -p "$clips"
+        "$golden/make_clips.sh" "$clips" ||
+            { echo "pack-gpu-check: the golden clips could not be made" >&2; exit 1; }
+    fi
+fi
 mkdir -p "$dev/golden/json" "$dev/golden/clips"
 cp "$golden/manifest.tsv" "$golden/caveats.tsv" "$dev/golden/"
 cp "$golden/json/"*.json "$dev/golden/json/"
@@ -84,9 +96,9 @@ cp "$repo/tests/ssimulacra2/ref_libjxl.tsv" "$dev/golden/ssimulacra2_libjxl.tsv"
 for c in g01_576x324_420p_plasma_crf35 g06_960x540_444p_spectrum_shift1 \
          g07_203x117_420p_plasma_blur_noise g08_320x240_420p_flat_grey; do
     for k in ref dis; do
-        if [ -f "$clips/${c}_$k.yuv" ]; then
-            gzip -1 -c "$clips/${c}_$k.yuv" > "$dev/golden/clips/${c}_$k.yuv.gz"
-        fi
+        [ -f "$clips/${c}_$k.yuv" ] ||
+            { echo "pack-gpu-check: no clip $clips/${c}_$k.yuv" >&2; exit 1; }
+        gzip -1 -c "$clips/${c}_$k.yuv" > "$dev/golden/clips/${c}_$k.yuv.gz"
     done
 done
 cp "$ffsrc/tests/"*.sh "$ffsrc/tests/"*.awk "$fsrc/tests/"
