@@ -44,17 +44,6 @@ static void check_conv_u16(CaFn ref, CaFn fn)
     check_conv(ref, fn, 9, 16);
 }
 
-/* A converted sample: [-128, 128) in steps of 1/256, or 0 / an extreme. */
-static float sample(int mode)
-{
-    switch (mode) {
-    case CA_FILL_ZERO: return 0.0f;
-    case CA_FILL_MAX: return 127.99609375f;
-    case CA_FILL_EXTREMES: return ca_rand() & 1 ? 127.99609375f : -128.0f;
-    default: return (float)(ca_rand() % 65536) * (1.0f / 256.0f) - 128.0f;
-    }
-}
-
 static void check_filter(CaFn ref_fn, CaFn new_fn, int taps)
 {
     for (int mode = 0; mode < CA_FILL_MODES; mode++)
@@ -64,7 +53,7 @@ static void check_filter(CaFn ref_fn, CaFn new_fn, int taps)
             for (int k = 0; k < taps; k++) {
                 float *row = ca_buf_alloc(4 * ((size_t)w + 4));
                 for (unsigned x = 0; x < w + 4; x++)
-                    row[x] = sample(mode);
+                    row[x] = ca_fill_centred(mode);
                 r[k] = row;
             }
             const size_t n = (size_t)w + 8;
@@ -121,7 +110,7 @@ static void bench_filter(CaFn f, int taps)
     for (int k = 0; k < taps; k++) {
         float *row = ca_buf_alloc(4 * (BENCH_W + 4));
         for (unsigned x = 0; x < BENCH_W + 4; x++)
-            row[x] = sample(CA_FILL_RANDOM);
+            row[x] = ca_fill_centred(CA_FILL_RANDOM);
         r[k] = row;
     }
     float *out = ca_buf_alloc(4 * BENCH_W);

@@ -8,23 +8,11 @@ static const float taps5[] = { VQ_FMOTION_TAPS5 };
 static const float taps3[] = { VQ_FMOTION_TAPS3 };
 static const float taps1[] = { VQ_FMOTION_TAPS1 };
 
-/* A sample as float_motion sees it: 8-bit or scaled 16-bit values minus
- * 128 ([-128, 128)), or 0 / an extreme. */
-static float sample(int mode)
-{
-    switch (mode) {
-    case CA_FILL_ZERO: return 0.0f;
-    case CA_FILL_MAX: return 127.99609375f;
-    case CA_FILL_EXTREMES: return ca_rand() & 1 ? 127.99609375f : -128.0f;
-    default: return (float)(ca_rand() % 65536) * (1.0f / 256.0f) - 128.0f;
-    }
-}
-
 static float *plane(size_t n, int mode)
 {
     float *p = ca_buf_alloc(4 * n);
     for (size_t k = 0; k < n; k++)
-        p[k] = sample(mode);
+        p[k] = ca_fill_centred(mode);
     return p;
 }
 

@@ -57,6 +57,32 @@ static VqPicture make_pic(VqPixFmt pf, unsigned bpc, unsigned w, unsigned h,
     return p;
 }
 
+/* The frames, colour conversions, blur and sizes of one picture pair, as
+ * the extractor sets them up; nonzero when the pair cannot be scored. */
+typedef struct S2Pair {
+    VqFormat fmt;
+    VqFrame fr, fd;
+    VqS2Params par;
+    VqS2Dims dims;
+} S2Pair;
+
+static int s2_pair(S2Pair *s, const VqPicture *r, const VqPicture *d)
+{
+    VqErrBuf e = { 0 };
+    memset(s, 0, sizeof(*s));
+    if (vq_format_from_picture(&s->fmt, r, "ref", &e) ||
+        vq_format_set_color(&s->fmt, r, d) ||
+        vq_frame_from_picture(&s->fr, &s->fmt, r, "ref", &e) ||
+        vq_frame_from_picture(&s->fd, &s->fmt, d, "dis", &e) ||
+        vq_s2_color(&s->par.color[0], &s->fmt, 0, 0, 0, &e) ||
+        vq_s2_color(&s->par.color[1], &s->fmt, 1, 0, 0, &e))
+        return -1;
+    vq_s2_blur_coeffs(&s->par.blur, 1.5);
+    s->par.neg_bias_cbrt = vq_s2_neg_bias_cbrt();
+    vq_s2_dims(&s->dims, r->w, r->h);
+    return 0;
+}
+
 static void check_frame(CaFn ref_fn, CaFn new_fn)
 {
     static const VqPixFmt fmts[] = { VQ_PIX_FMT_420, VQ_PIX_FMT_422,
@@ -76,38 +102,26 @@ static void check_frame(CaFn ref_fn, CaFn new_fn)
         VqPicture r = make_pic(pf, bpc, w, h, mr);
         VqPicture d = make_pic(pf, bpc, w, h, md);
         r.chroma_loc = d.chroma_loc = (VqChromaLoc)(i % 7);
-        VqFormat fmt;
-        VqFrame fr, fd;
-        VqErrBuf e = { 0 };
-        VqS2Params par;
-        VqS2Dims dims;
-        memset(&par, 0, sizeof(par));
+        S2Pair sp;
         ca_context("%ux%u %s %u-bit, %s reference, %s distorted", w, h,
                    vq_pix_fmt_name(pf), bpc, ca_fill_names[mr],
                    ca_fill_names[md]);
-        if (vq_format_from_picture(&fmt, &r, "ref", &e) ||
-            vq_format_set_color(&fmt, &r, &d) ||
-            vq_frame_from_picture(&fr, &fmt, &r, "ref", &e) ||
-            vq_frame_from_picture(&fd, &fmt, &d, "dis", &e) ||
-            vq_s2_color(&par.color[0], &fmt, 0, 0, 0, &e) ||
-            vq_s2_color(&par.color[1], &fmt, 1, 0, 0, &e)) {
+        if (s2_pair(&sp, &r, &d)) {
             const uint8_t one = 1, zero = 0; /* a setup failure fails */
             ca_check("setup", &zero, &one, 1, 1, false);
             ca_buf_free_all();
             continue;
         }
-        vq_s2_blur_coeffs(&par.blur, 1.5);
-        par.neg_bias_cbrt = vq_s2_neg_bias_cbrt();
-        vq_s2_dims(&dims, w, h);
-        const size_t n = dims.n_doubles, ss = vq_s2_cpu_scratch_size(&dims);
+        const size_t n = sp.dims.n_doubles;
+        const size_t ss = vq_s2_cpu_scratch_size(&sp.dims);
         double *a = ca_buf_alloc(8 * n), *b = ca_buf_alloc(8 * n);
         void *scr = aligned_alloc(64, (ss + 63) & ~(size_t)63);
         if (!scr)
             abort();
         memset(scr, 0, ss);
-        ref(&par, &dims, &fmt, &fr, &fd, scr, a);
+        ref(&sp.par, &sp.dims, &sp.fmt, &sp.fr, &sp.fd, scr, a);
         memset(scr, 0x5a, ss); /* stale scratch must not matter */
-        fn(&par, &dims, &fmt, &fr, &fd, scr, b);
+        fn(&sp.par, &sp.dims, &sp.fmt, &sp.fr, &sp.fd, scr, b);
         free(scr);
         ca_check_u64("record", a, b, n);
         ca_buf_free_all();
@@ -119,28 +133,15 @@ static void bench_frame(CaFn f)
     VqS2CpuFrame fn = (VqS2CpuFrame)f;
     VqPicture r = make_pic(VQ_PIX_FMT_420, 8, 256, 144, CA_FILL_RANDOM);
     VqPicture d = make_pic(VQ_PIX_FMT_420, 8, 256, 144, CA_FILL_RANDOM);
-    VqFormat fmt;
-    VqFrame fr, fd;
-    VqErrBuf e = { 0 };
-    VqS2Params par;
-    VqS2Dims dims;
-    memset(&par, 0, sizeof(par));
-    if (vq_format_from_picture(&fmt, &r, "ref", &e) ||
-        vq_format_set_color(&fmt, &r, &d) ||
-        vq_frame_from_picture(&fr, &fmt, &r, "ref", &e) ||
-        vq_frame_from_picture(&fd, &fmt, &d, "dis", &e) ||
-        vq_s2_color(&par.color[0], &fmt, 0, 0, 0, &e) ||
-        vq_s2_color(&par.color[1], &fmt, 1, 0, 0, &e))
+    S2Pair sp;
+    if (s2_pair(&sp, &r, &d))
         return;
-    vq_s2_blur_coeffs(&par.blur, 1.5);
-    par.neg_bias_cbrt = vq_s2_neg_bias_cbrt();
-    vq_s2_dims(&dims, 256, 144);
-    const size_t ss = vq_s2_cpu_scratch_size(&dims);
-    double *rec = ca_buf_alloc(8 * dims.n_doubles);
+    const size_t ss = vq_s2_cpu_scratch_size(&sp.dims);
+    double *rec = ca_buf_alloc(8 * sp.dims.n_doubles);
     void *scr = aligned_alloc(64, (ss + 63) & ~(size_t)63);
     if (!scr)
         abort();
-    CA_BENCH(fn(&par, &dims, &fmt, &fr, &fd, scr, rec));
+    CA_BENCH(fn(&sp.par, &sp.dims, &sp.fmt, &sp.fr, &sp.fd, scr, rec));
     free(scr);
 }
 

@@ -122,6 +122,16 @@ void ca_fill_u16(uint16_t *p, size_t n, unsigned bpc, int mode)
         p[i] = (uint16_t)fill_one((1u << bpc) - 1, mode);
 }
 
+float ca_fill_centred(int mode)
+{
+    switch (mode) {
+    case CA_FILL_ZERO: return 0.0f;
+    case CA_FILL_MAX: return 127.99609375f;
+    case CA_FILL_EXTREMES: return ca_rand() & 1 ? 127.99609375f : -128.0f;
+    default: return (float)(ca_rand() % 65536) * (1.0f / 256.0f) - 128.0f;
+    }
+}
+
 /* ---- memory ------------------------------------------------------------ */
 
 static void **bufs;

@@ -59,6 +59,9 @@ enum { CA_FILL_RANDOM, CA_FILL_ZERO, CA_FILL_MAX, CA_FILL_EXTREMES,
 extern const char *const ca_fill_names[CA_FILL_MODES];
 void ca_fill_u8(uint8_t *p, size_t n, int mode);
 void ca_fill_u16(uint16_t *p, size_t n, unsigned bpc, int mode);
+/* A sample as the float extractors see one (an 8-bit or scaled 16-bit
+ * value minus 128): [-128, 128) in steps of 1/256, or 0 / an extreme. */
+float ca_fill_centred(int mode);
 /* random bytes (output buffers: fill ref's and fn's alike with memcpy) */
 void ca_fill_bytes(void *p, size_t n);
 
