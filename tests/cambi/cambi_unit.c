@@ -20,23 +20,12 @@
 
 extern const VqFexDesc vq_fex_cambi;
 
-static unsigned n_fail;
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond) && n_fail++ < 20) {                                       \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                       \
-            printf(__VA_ARGS__);                                              \
-            printf("\n");                                                     \
-        }                                                                     \
-    } while (0)
+#include "../common/unit_check.h"
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
 static uint32_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
+    return (uint32_t)(vq_test_xorshift(&rng) >> 11);
 }
 
 /* ---- a cambi instance without a context ------------------------------------- */

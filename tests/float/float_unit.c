@@ -22,23 +22,12 @@
 #include <immintrin.h>
 #endif
 
-static unsigned n_fail;
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond) && n_fail++ < 20) {                                       \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                       \
-            printf(__VA_ARGS__);                                              \
-            printf("\n");                                                     \
-        }                                                                     \
-    } while (0)
+#include "../common/unit_check.h"
 
 static uint64_t rng_s = 0x2545f4914f6cdd1dull;
 static uint32_t rnd(void)
 {
-    rng_s ^= rng_s << 13;
-    rng_s ^= rng_s >> 7;
-    rng_s ^= rng_s << 17;
-    return (uint32_t)(rng_s >> 16);
+    return (uint32_t)(vq_test_xorshift(&rng_s) >> 16);
 }
 
 /* A sample value: mostly in libvmaf's range, sometimes extreme. */

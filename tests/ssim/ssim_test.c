@@ -21,24 +21,12 @@
 #define SSIM_DIRECT_STATIC static
 #include "ssim_direct.c"
 
-static unsigned n_fail, n_checks;
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        n_checks++;                                                           \
-        if (!(cond) && n_fail++ < 20) {                                       \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                       \
-            printf(__VA_ARGS__);                                              \
-            printf("\n");                                                     \
-        }                                                                     \
-    } while (0)
+#include "../common/unit_check.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint32_t rnd32(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
+    return (uint32_t)(vq_test_xorshift(&rng) >> 11);
 }
 
 enum { F_RANDOM, F_NOISY, F_ZERO, F_MAX, F_CHECKER, F_ZERO_MAX, F_NEAR, F_N };

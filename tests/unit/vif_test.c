@@ -20,23 +20,12 @@
 #include "cpu.h"
 #include "extractors/vif/vif_dsp.h"
 
-static unsigned n_fail;
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond) && n_fail++ < 20) {                                       \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                       \
-            printf(__VA_ARGS__);                                              \
-            printf("\n");                                                     \
-        }                                                                     \
-    } while (0)
+#include "../common/unit_check.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint32_t rnd32(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
+    return (uint32_t)(vq_test_xorshift(&rng) >> 11);
 }
 
 static uint16_t log2_tab[VQ_VIF_LOG2_SIZE];
