@@ -5,22 +5,6 @@
 #include "checkasm.h"
 #include "extractors/motion/motion_dsp.h"
 
-/* Five rows of w samples, each in its own buffer. */
-static void make_rows(const void *rows[5], size_t w, unsigned bpc, int mode)
-{
-    for (unsigned k = 0; k < 5; k++) {
-        if (bpc == 8) {
-            uint8_t *r = ca_buf_alloc(w);
-            ca_fill_u8(r, w, mode);
-            rows[k] = r;
-        } else {
-            uint16_t *r = ca_buf_alloc(2 * w);
-            ca_fill_u16(r, w, bpc, mode);
-            rows[k] = r;
-        }
-    }
-}
-
 /* Output rows with 8 more values, the same random contents for both. */
 static void make_out(size_t n, int16_t *out[4])
 {
@@ -40,8 +24,8 @@ static void check_vblur(CaFn ref_fn, CaFn new_fn, unsigned bpc0,
                 for (unsigned i = 0; i < ca_n_widths; i++) {
                     size_t w = ca_widths[i], n_out = w + 8;
                     const void *p[5], *c[5];
-                    make_rows(p, w, bpc, mp);
-                    make_rows(c, w, bpc, mc);
+                    ca_fill_rows(p, 5, w, bpc, mp);
+                    ca_fill_rows(c, 5, w, bpc, mc);
                     int16_t *out[4];
                     make_out(n_out, out);
                     ca_context("%u-bit, %s previous, %s current, w %zu", bpc,
@@ -81,18 +65,6 @@ static void check_vblur_u16(CaFn ref, CaFn fn)
     check_vblur(ref, fn, 9, 16);
 }
 
-/* A vertical result as the vertical pass leaves it: |v| <= 65535. */
-static int32_t make_v(int mode)
-{
-    switch (mode) {
-    case CA_FILL_ZERO: return 0;
-    case CA_FILL_MAX: return 65535;
-    case CA_FILL_EXTREMES: return ca_rand() % 3 == 0 ? 0
-                                  : ca_rand() & 1  ? 65535 : -65535;
-    default: return (int32_t)(ca_rand() % 131071) - 65535;
-    }
-}
-
 static void check_hblur_sad(CaFn ref_fn, CaFn new_fn)
 {
     vq_motion_hblur_sad_fn ref = (vq_motion_hblur_sad_fn)ref_fn;
@@ -108,7 +80,7 @@ static void check_hblur_sad(CaFn ref_fn, CaFn new_fn)
                 int16_t *hi = ca_buf_alloc(2 * (w + 5));
                 int16_t *lo = ca_buf_alloc(2 * (w + 5));
                 for (size_t j = 0; j < w + 5; j++) {
-                    int32_t v = make_v(m);
+                    int32_t v = ca_fill_signed(m, 65535);
                     hi[j] = vq_motion_hi(v);
                     lo[j] = vq_motion_lo(v);
                 }
@@ -124,8 +96,8 @@ enum { BENCH_W = 1920 };
 static void bench_vblur(CaFn f, unsigned bpc)
 {
     const void *p[5], *c[5];
-    make_rows(p, BENCH_W, bpc, CA_FILL_RANDOM);
-    make_rows(c, BENCH_W, bpc, CA_FILL_RANDOM);
+    ca_fill_rows(p, 5, BENCH_W, bpc, CA_FILL_RANDOM);
+    ca_fill_rows(c, 5, BENCH_W, bpc, CA_FILL_RANDOM);
     int16_t *out[4];
     make_out(BENCH_W, out);
     if (bpc == 8) {
@@ -155,7 +127,7 @@ static void bench_hblur_sad(CaFn f)
     int16_t *hi = ca_buf_alloc(2 * (BENCH_W + 5));
     int16_t *lo = ca_buf_alloc(2 * (BENCH_W + 5));
     for (size_t j = 0; j < BENCH_W + 5; j++) {
-        int32_t v = make_v(CA_FILL_RANDOM);
+        int32_t v = ca_fill_signed(CA_FILL_RANDOM, 65535);
         hi[j] = vq_motion_hi(v);
         lo[j] = vq_motion_lo(v);
     }

@@ -4,22 +4,6 @@
 #include "checkasm.h"
 #include "extractors/motion_v2/motion_v2_dsp.h"
 
-/* Five rows of w samples, each in its own buffer. */
-static void make_rows(const void *rows[5], size_t w, unsigned bpc, int mode)
-{
-    for (unsigned k = 0; k < 5; k++) {
-        if (bpc == 8) {
-            uint8_t *r = ca_buf_alloc(w);
-            ca_fill_u8(r, w, mode);
-            rows[k] = r;
-        } else {
-            uint16_t *r = ca_buf_alloc(2 * w);
-            ca_fill_u16(r, w, bpc, mode);
-            rows[k] = r;
-        }
-    }
-}
-
 static void check_vert(CaFn ref_fn, CaFn new_fn, unsigned bpc0, unsigned bpc1)
 {
     for (unsigned bpc = bpc0; bpc <= bpc1; bpc++)
@@ -28,8 +12,8 @@ static void check_vert(CaFn ref_fn, CaFn new_fn, unsigned bpc0, unsigned bpc1)
                 for (unsigned i = 0; i < ca_n_widths; i++) {
                     size_t w = ca_widths[i], n_out = w + 8;
                     const void *p[5], *c[5];
-                    make_rows(p, w, bpc, mp);
-                    make_rows(c, w, bpc, mc);
+                    ca_fill_rows(p, 5, w, bpc, mp);
+                    ca_fill_rows(c, 5, w, bpc, mc);
                     int32_t *a = ca_buf_alloc(4 * n_out);
                     int32_t *b = ca_buf_alloc(4 * n_out);
                     ca_fill_bytes(a, 4 * n_out);
@@ -66,18 +50,6 @@ static void check_vert_u16(CaFn ref, CaFn fn)
     check_vert(ref, fn, 9, 16);
 }
 
-/* A vertical result as the vertical pass leaves it: |v| <= 65535. */
-static int32_t make_v(int mode)
-{
-    switch (mode) {
-    case CA_FILL_ZERO: return 0;
-    case CA_FILL_MAX: return 65535;
-    case CA_FILL_EXTREMES: return ca_rand() % 3 == 0 ? 0
-                                  : ca_rand() & 1  ? 65535 : -65535;
-    default: return (int32_t)(ca_rand() % 131071) - 65535;
-    }
-}
-
 static void check_hor_sad(CaFn ref_fn, CaFn new_fn)
 {
     vq_motion_v2_hor_sad_fn ref = (vq_motion_v2_hor_sad_fn)ref_fn;
@@ -90,7 +62,7 @@ static void check_hor_sad(CaFn ref_fn, CaFn new_fn)
                 int m = i < ca_n_widths ? mode : CA_FILL_MAX;
                 int32_t *v = ca_buf_alloc(4 * (w + 4));
                 for (size_t j = 0; j < w + 4; j++)
-                    v[j] = make_v(m);
+                    v[j] = ca_fill_signed(m, 65535);
                 ca_context("%s values, w %zu", ca_fill_names[m], w);
                 uint32_t a = ref(v, w), b = fn(v, w);
                 ca_check_u32("sad", &a, &b, 1);
@@ -103,8 +75,8 @@ enum { BENCH_W = 1920 };
 static void bench_vert(CaFn f, unsigned bpc)
 {
     const void *p[5], *c[5];
-    make_rows(p, BENCH_W, bpc, CA_FILL_RANDOM);
-    make_rows(c, BENCH_W, bpc, CA_FILL_RANDOM);
+    ca_fill_rows(p, 5, BENCH_W, bpc, CA_FILL_RANDOM);
+    ca_fill_rows(c, 5, BENCH_W, bpc, CA_FILL_RANDOM);
     int32_t *v = ca_buf_alloc(4 * BENCH_W);
     if (bpc == 8) {
         vq_motion_v2_vert_u8_fn fn = (vq_motion_v2_vert_u8_fn)f;
@@ -132,7 +104,7 @@ static void bench_hor_sad(CaFn f)
     vq_motion_v2_hor_sad_fn fn = (vq_motion_v2_hor_sad_fn)f;
     int32_t *v = ca_buf_alloc(4 * (BENCH_W + 4));
     for (size_t j = 0; j < BENCH_W + 4; j++)
-        v[j] = make_v(CA_FILL_RANDOM);
+        v[j] = ca_fill_signed(CA_FILL_RANDOM, 65535);
     volatile uint32_t sink;
     CA_BENCH(sink = fn(v, BENCH_W));
     (void)sink;

@@ -122,6 +122,33 @@ void ca_fill_u16(uint16_t *p, size_t n, unsigned bpc, int mode)
         p[i] = (uint16_t)fill_one((1u << bpc) - 1, mode);
 }
 
+void ca_fill_rows(const void **rows, unsigned n, size_t w, unsigned bpc,
+                  int mode)
+{
+    for (unsigned k = 0; k < n; k++) {
+        if (bpc == 8) {
+            uint8_t *r = ca_buf_alloc(w);
+            ca_fill_u8(r, w, mode);
+            rows[k] = r;
+        } else {
+            uint16_t *r = ca_buf_alloc(2 * w);
+            ca_fill_u16(r, w, bpc, mode);
+            rows[k] = r;
+        }
+    }
+}
+
+int32_t ca_fill_signed(int mode, int32_t max)
+{
+    switch (mode) {
+    case CA_FILL_ZERO: return 0;
+    case CA_FILL_MAX: return max;
+    case CA_FILL_EXTREMES: return ca_rand() % 3 == 0 ? 0
+                                  : ca_rand() & 1  ? max : -max;
+    default: return (int32_t)(ca_rand() % (uint32_t)(2 * max + 1)) - max;
+    }
+}
+
 float ca_fill_centred(int mode)
 {
     switch (mode) {

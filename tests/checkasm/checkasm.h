@@ -59,6 +59,13 @@ enum { CA_FILL_RANDOM, CA_FILL_ZERO, CA_FILL_MAX, CA_FILL_EXTREMES,
 extern const char *const ca_fill_names[CA_FILL_MODES];
 void ca_fill_u8(uint8_t *p, size_t n, int mode);
 void ca_fill_u16(uint16_t *p, size_t n, unsigned bpc, int mode);
+/* n rows of w samples (8-bit for bpc 8, else 16-bit), each in its own ca
+ * buffer. */
+void ca_fill_rows(const void **rows, unsigned n, size_t w, unsigned bpc,
+                  int mode);
+/* A signed value in [-max, max] (an intermediate result of a filter): max
+ * for CA_FILL_MAX, 0, max or -max for CA_FILL_EXTREMES. */
+int32_t ca_fill_signed(int mode, int32_t max);
 /* A sample as the float extractors see one (an 8-bit or scaled 16-bit
  * value minus 128): [-128, 128) in steps of 1/256, or 0 / an extreme. */
 float ca_fill_centred(int mode);
