@@ -125,8 +125,7 @@ typedef struct VQHIPContext {
 #endif
     int drm;        /* inputs are DRM PRIME or VAAPI frames */
     uint64_t nb_submitted;
-    uint64_t nb_received;  /* scored frames whose scores were received */
-    unsigned ahead;        /* frames submitted after a frame before it waits
+    unsigned ahead;        /* frames queued after a frame before it waits
                               for its scores: the run's depth - 1 */
     int got_event;
     int flushed;
@@ -279,7 +278,7 @@ static void set_meta(AVDictionary **metadata, const char *name, double d)
 /* Sends on pending frames, oldest first, while the output asks for frames
  * (after vq_flush(): all of them). Before a scored frame waits for its
  * scores, the filter reads ahead until `ahead` (depth - 1) frames were
- * submitted after it, so the GPU (or the CPU workers) work on them while
+ * queued after it, so the GPU (or the CPU workers) work on them while
  * the next inputs are read; a frame also waits for more input when a
  * temporal feature needs the next frame (VQ_EAGAIN). Both depend only on
  * the frames read, never on how fast the work went, and frames are
@@ -301,7 +300,10 @@ static int release_pending(AVFilterContext *ctx)
         if (p.scored) {
             VqFrameScores scores;
             int err;
-            if (!s->flushed && s->nb_submitted - s->nb_received <= s->ahead)
+            /* frames without a reference (eof_action=pass, outside enable=)
+             * count too: no frame waits for submissions that may not come,
+             * and at most `ahead` frames are held behind it */
+            if (!s->flushed && av_fifo_can_read(s->pending) <= s->ahead)
                 return 0; /* read ahead first */
             err = vq_receive_wait(s->vq, &scores);
             if (err == VQ_EAGAIN && !s->flushed)
@@ -313,7 +315,6 @@ static int release_pending(AVFilterContext *ctx)
             }
             if (err < 0)
                 return vq_report(ctx, err, "vq_receive");
-            s->nb_received++;
             for (unsigned i = 0; i < scores.n; i++)
                 set_meta(&p.frame->metadata, scores.scores[i].name,
                          scores.scores[i].value);
