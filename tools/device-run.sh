@@ -214,35 +214,32 @@ if wants io; then
             return 1
         w=${size%x*} h=${size#*x}
         raw="-f rawvideo -pix_fmt yuv420p -s $size"
-        # two rounds, interleaved; the faster run of each reader counts
-        tc= tv= tr= tf=
+        # ffmpeg reading both files, or scoring them, each read $1 + 1 times
+        ff_read() { $ff -nostdin -stream_loop "$1" $raw -i "$dir/ref.yuv" \
+                        -stream_loop "$1" $raw -i "$dir/dis.yuv" \
+                        -map 0:v -map 1:v -f null -; }
+        ff_vqhip() { $ff -nostdin -stream_loop "$1" $raw -i "$dir/dis.yuv" \
+                         -stream_loop "$1" $raw -i "$dir/ref.yuv" \
+                         -lavfi "[0:v][1:v]vqhip=backend=hip:strict=1" -f null -; }
+        # two rounds, interleaved; the faster run of each reader counts. The
+        # runs over the files read three times (-stream_loop 2) give the
+        # steady state: minus one pass, start-up (vqhip opens the GPU:
+        # ~0.4 s) cancels.
+        tc= tv= tr= tf= tr3= tf3=
         for round in 1 2; do
             t=$(timeit cat "$dir/ref.yuv" "$dir/dis.yuv"); tc=$(least "$tc" "$t")
             t=$(timeit $B/tools/vqhip -r "$dir/ref.yuv" -d "$dir/dis.yuv" \
                 -w "$w" -h "$h" -p 420 -b 8 -q --backend hip --strict) || return 1
             tv=$(least "$tv" "$t")
-            t=$(timeit $ff -nostdin $raw -i "$dir/ref.yuv" $raw -i "$dir/dis.yuv" \
-                -map 0:v -map 1:v -f null -); tr=$(least "$tr" "$t")
-            t=$(timeit $ff -nostdin $raw -i "$dir/dis.yuv" $raw -i "$dir/ref.yuv" \
-                -lavfi "[0:v][1:v]vqhip=backend=hip:strict=1" -f null -) || return 1
-            tf=$(least "$tf" "$t")
+            t=$(timeit ff_read 0); tr=$(least "$tr" "$t")
+            t=$(timeit ff_vqhip 0) || return 1; tf=$(least "$tf" "$t")
+            t=$(timeit ff_read 2); tr3=$(least "$tr3" "$t")
+            t=$(timeit ff_vqhip 2) || return 1; tf3=$(least "$tf3" "$t")
         done
         echo "$size, $n frames: cat $(fps "$n" "$tc") fps," \
              "CLI $(fps "$n" "$tv") fps ($(ratio "$tc" "$tv") of cat);" \
              "ffmpeg reading $(fps "$n" "$tr") fps," \
              "ffmpeg -lavfi vqhip $(fps "$n" "$tf") fps ($(ratio "$tr" "$tf") of reading)"
-        # Steady state: the same files read three times over (-stream_loop
-        # 2) minus once, so start-up (vqhip opens the GPU: ~0.4 s) cancels.
-        tr3= tf3=
-        for round in 1 2; do
-            t=$(timeit $ff -nostdin -stream_loop 2 $raw -i "$dir/ref.yuv" \
-                -stream_loop 2 $raw -i "$dir/dis.yuv" -map 0:v -map 1:v -f null -)
-            tr3=$(least "$tr3" "$t")
-            t=$(timeit $ff -nostdin -stream_loop 2 $raw -i "$dir/dis.yuv" \
-                -stream_loop 2 $raw -i "$dir/ref.yuv" \
-                -lavfi "[0:v][1:v]vqhip=backend=hip:strict=1" -f null -) || return 1
-            tf3=$(least "$tf3" "$t")
-        done
         dr=$(awk -v a="$tr3" -v b="$tr" 'BEGIN { print a - b }')
         df=$(awk -v a="$tf3" -v b="$tf" 'BEGIN { print a - b }')
         echo "$size, steady state (frames $n..$((3 * n))): ffmpeg reading" \
