@@ -722,9 +722,10 @@ static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_NONE
 };
 
-/* Colour spaces and ranges take part in format negotiation from lavfi 10
- * (FFmpeg 7.0) on; a filter that sets none gets one list shared by all its
- * links, and then a scaler converts one input to the other's range. */
+/* Colour spaces and ranges take part in format negotiation in the series
+ * this filter supports from FFmpeg 7.0 (lavfi 10) on; a filter that sets
+ * none gets one list shared by all its links, and then a scaler converts
+ * one input to the other's range. */
 #define VQHIP_NEGOTIATES_COLOR (LIBAVFILTER_VERSION_INT >= AV_VERSION_INT(10, 0, 100))
 
 /* The output carries the main frames, so it shares the main input's format

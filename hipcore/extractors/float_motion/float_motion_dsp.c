@@ -11,8 +11,8 @@
 /* libvmaf's convolution: per row the vertical pass into vrow (with r
  * mirrored values on each side), then the horizontal pass. */
 VQ_DSP_TEMPLATE void blur(const float *restrict src, unsigned w, unsigned h,
-                 const VqFMotionTaps *t, float *restrict vrow,
-                 float *restrict dst)
+                          const VqFMotionTaps *t, float *restrict vrow,
+                          float *restrict dst)
 {
     const int r = t->n / 2, n = t->n;
     float *restrict acc = vrow + r;
@@ -56,8 +56,8 @@ VQ_DSP_TEMPLATE void blur(const float *restrict src, unsigned w, unsigned h,
 
 /* Row sums of |a - b|, eight rows at a time (independent chains; each
  * row's own order is kept). */
-VQ_DSP_TEMPLATE void sad_rows(const float *a, const float *b, unsigned w, unsigned h,
-                     float *rows)
+VQ_DSP_TEMPLATE void sad_rows(const float *a, const float *b, unsigned w,
+                              unsigned h, float *rows)
 {
     unsigned y = 0;
     for (; y + 8 <= h; y += 8) {
