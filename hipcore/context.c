@@ -72,8 +72,10 @@ int vq_open(VqContext **pctx, const VqConfig *cfg)
     if (ctx->cfg.backend != VQ_BACKEND_CPU) {
         VqErrBuf why;
         vq_err_clear(&why);
+        double t = vq_now();
         int err = vq_gpu_open(&ctx->gpu, ctx->cfg.device, ctx->cfg.use_current_context,
                               &why);
+        ctx->t_gpu_open = vq_now() - t;
         if (err) {
             if (ctx->cfg.strict)
                 return vq_fail(&ctx->err, err,
@@ -108,7 +110,9 @@ void vq_close(VqContext **pctx)
         return;
     VqContext *ctx = *pctx;
     const char *stats = getenv("VQHIP_STATS");
-    if (stats && *stats && strcmp(stats, "0") && ctx->n_submitted) {
+    bool print = stats && *stats && strcmp(stats, "0") && ctx->n_submitted;
+    double t_close = vq_now();
+    if (print) {
         double n = ctx->n_gpu_frames ? ctx->n_gpu_frames : 1;
         fprintf(stderr, "vqhip stats: %u frames in %.3f s (%.1f fps); per GPU "
                 "frame: host copy %.3f ms, enqueue %.3f ms, waiting %.3f ms; "
@@ -116,6 +120,15 @@ void vq_close(VqContext **pctx)
                 vq_run_seconds(ctx), ctx->n_delivered / vq_run_seconds(ctx),
                 1e3 * ctx->t_copy / n, 1e3 * ctx->t_enqueue / n,
                 1e3 * ctx->t_wait / n, 1e3 * ctx->t_cpu / ctx->n_submitted);
+        if (ctx->gpu)
+            fprintf(stderr, "vqhip stats: start-up: opening the GPU %.3f s "
+                    "(runtime and context %.3f, streams %.3f, probe kernel "
+                    "%.3f), extractors' set-up %.3f s; the first frame's "
+                    "scores %.3f s after its submission\n", ctx->t_gpu_open,
+                    vq_gpu_open_time(ctx->gpu, VQ_GPU_OPEN_CONTEXT),
+                    vq_gpu_open_time(ctx->gpu, VQ_GPU_OPEN_STREAMS),
+                    vq_gpu_open_time(ctx->gpu, VQ_GPU_OPEN_PROBE), ctx->t_setup,
+                    ctx->t_first);
         if (ctx->gpu) {
             /* what crossed between host and device, per GPU frame: with
              * pictures in device memory both plane figures are 0 */
@@ -142,8 +155,19 @@ void vq_close(VqContext **pctx)
     while (ctx->n_host_buf)
         vq_host_free(ctx, ctx->host_buf[0].ptr);
     free(ctx->host_buf);
+    if (print)
+        fprintf(stderr, "vqhip stats: closing took %.3f s\n",
+                vq_now() - t_close);
     free(ctx);
     *pctx = NULL;
+}
+
+unsigned vq_planes_read(const VqContext *ctx)
+{
+    unsigned planes = 0;
+    for (unsigned i = 0; ctx && ctx->started && i < ctx->n_fex; i++)
+        planes |= ctx->fex[i]->planes;
+    return planes;
 }
 
 const char *vq_last_error(const VqContext *ctx)

@@ -61,6 +61,8 @@ struct VqContext {
      * into staging, enqueueing GPU work, waiting for GPU results, CPU
      * extractors' submit. */
     double t_copy, t_enqueue, t_wait, t_cpu;
+    double t_gpu_open, t_setup; /* vq_open's GPU part, vq_pipeline_start */
+    double t_first;     /* first submit to the first frame's scores */
     VqGpuTraffic traffic_setup; /* the GPU's copies before the first frame */
     unsigned n_gpu_frames;
 

@@ -125,8 +125,20 @@ static int choose_backends(VqContext *ctx)
     return err;
 }
 
+static int pipeline_setup(VqContext *ctx, const VqPicture *ref,
+                          const VqPicture *dis);
+
 int vq_pipeline_start(VqContext *ctx, const VqPicture *ref,
                       const VqPicture *dis)
+{
+    double t = vq_now();
+    int err = pipeline_setup(ctx, ref, dis);
+    ctx->t_setup = vq_now() - t;
+    return err;
+}
+
+static int pipeline_setup(VqContext *ctx, const VqPicture *ref,
+                          const VqPicture *dis)
 {
     int err = vq_format_from_picture(&ctx->fmt, ref, "reference", &ctx->err);
     if (!err && dis)
@@ -463,6 +475,8 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
         }
     }
     ctx->t_end = vq_now();
+    if (!ctx->n_delivered)
+        ctx->t_first = ctx->t_end - ctx->t_start;
     out->index = index;
     out->n = n;
     out->scores = ctx->frame_scores;

@@ -5,6 +5,9 @@
 # usage: tools/device-profile.sh BUILD_DIR SIZE FEATURE_OR_MODEL...
 #   an item starting with "model:" is passed as --model, else --feature
 # BENCH_ARGS: more vqhip_bench arguments (e.g. "--input device").
+# NCU_KERNEL: a regular expression; the first matching kernel launched after
+#   20 others gets ncu's full set of sections (stall reasons, instruction
+#   mix, occupancy, the source view in SASS) in prof-<item>-<size>-detail.txt.
 # Writes each ncu summary to $OUT (or /tmp) as prof-<item>-<size>.txt.
 set -u
 build=$1 size=$2
@@ -35,5 +38,18 @@ for item in "$@"; do
              /gpu__time_duration.sum/ { printf "  %-44s n=%-5s %s %s (min %s max %s)\n",
                  substr(name, 1, 44), inv, $(NF), $2, $(NF-2), $(NF-1) }' \
             "$out/prof-$tag.txt"
+        if [ -n "${NCU_KERNEL:-}" ]; then
+            # shellcheck disable=SC2086
+            ncu --clock-control none --set full --import-source no \
+                -k "regex:$NCU_KERNEL" --launch-skip 20 --launch-count 1 \
+                -f -o "$out/prof-$tag" "$bench" --backend hip --size "$size" \
+                --max-frames 40 --seconds 1 $arg ${BENCH_ARGS:-} >/dev/null 2>&1
+            { ncu -i "$out/prof-$tag.ncu-rep" --page details
+              ncu -i "$out/prof-$tag.ncu-rep" --page source --csv \
+                  --print-source sass; } > "$out/prof-$tag-detail.txt" 2>&1
+            rm -f "$out/prof-$tag.ncu-rep"
+            grep -E 'Duration|Registers Per|Achieved Occupancy|Issue Slots Busy|Warp Cycles Per Issued|Stall' \
+                "$out/prof-$tag-detail.txt" | head -n 30
+        fi
     fi
 done

@@ -76,6 +76,12 @@ void vq_gpu_close(VqGpu **gpu)
 
 const char *vq_gpu_name(const VqGpu *gpu) { (void)gpu; return "fake GPU (host memory)"; }
 int vq_gpu_wave_size(const VqGpu *gpu) { (void)gpu; return 32; }
+double vq_gpu_open_time(const VqGpu *gpu, VqGpuOpenPhase phase)
+{
+    (void)gpu;
+    (void)phase;
+    return 0;
+}
 VqStream vq_gpu_compute_stream(const VqGpu *gpu) { (void)gpu; return NULL; }
 VqStream vq_gpu_upload_stream(const VqGpu *gpu) { (void)gpu; return NULL; }
 /* One stream: its copies complete at once and the pipeline runs the

@@ -26,6 +26,7 @@ struct VqGpu {
     VqFaults faults;
     bool dead;          /* a fault was seen: never wait on it again */
     VqGpuTraffic traffic;
+    double t_open[VQ_GPU_OPEN_PHASES]; /* seconds, vq_gpu_open_times */
 };
 
 const char *vq_gpu_platform(void)
@@ -129,9 +130,17 @@ int vq_gpu_count(char *why, size_t why_size)
     return ret;
 }
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
 int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
 {
     *out = NULL;
+    double t0 = now_seconds();
     int count = 0;
     hipError_t r = hipGetDeviceCount(&count);
     if (r != hipSuccess)
@@ -161,6 +170,12 @@ int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
     } else {
         err = check(gpu, hipSetDevice(index), "selecting the device");
     }
+    /* hipFree(NULL) makes the runtime create its context now, so that
+     * the phases below are timed apart from it */
+    if (!err)
+        err = check(gpu, hipFree(NULL), "creating the device context");
+    gpu->t_open[VQ_GPU_OPEN_CONTEXT] = now_seconds() - t0;
+    double t1 = now_seconds();
     hipDeviceProp_t prop;
     if (!err)
         err = check(gpu, hipGetDeviceProperties(&prop, index),
@@ -176,8 +191,11 @@ int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
         err = check(gpu, hipStreamCreateWithFlags(&gpu->upload,
                                                   hipStreamNonBlocking),
                     "creating the upload stream");
+    gpu->t_open[VQ_GPU_OPEN_STREAMS] = now_seconds() - t1;
+    t1 = now_seconds();
     if (!err)
         err = run_probe(gpu);
+    gpu->t_open[VQ_GPU_OPEN_PROBE] = now_seconds() - t1;
     *out = gpu;
     if (err) {
         vq_gpu_close(out);
@@ -209,6 +227,10 @@ void vq_gpu_close(VqGpu **pgpu)
 }
 
 const char *vq_gpu_name(const VqGpu *gpu) { return gpu->name; }
+double vq_gpu_open_time(const VqGpu *gpu, VqGpuOpenPhase phase)
+{
+    return gpu->t_open[phase];
+}
 int vq_gpu_wave_size(const VqGpu *gpu) { return gpu->wave_size; }
 VqStream vq_gpu_compute_stream(const VqGpu *gpu)
 {

@@ -23,6 +23,14 @@ typedef struct VqEventImpl *VqEvent;
 int vq_gpu_open(VqGpu **gpu, int index, int use_current, VqErrBuf *e);
 void vq_gpu_close(VqGpu **gpu);
 const char *vq_gpu_name(const VqGpu *gpu);
+/* Seconds vq_gpu_open spent in each phase: the runtime's start and the
+ * device context, device properties and streams, the probe kernel (its
+ * launch loads the kernels' module). VQHIP_STATS prints them. */
+typedef enum VqGpuOpenPhase {
+    VQ_GPU_OPEN_CONTEXT, VQ_GPU_OPEN_STREAMS, VQ_GPU_OPEN_PROBE,
+    VQ_GPU_OPEN_PHASES
+} VqGpuOpenPhase;
+double vq_gpu_open_time(const VqGpu *gpu, VqGpuOpenPhase phase);
 int vq_gpu_wave_size(const VqGpu *gpu);
 /* The stream kernels are enqueued on: the compute stream, or while
  * vq_gpu_use_lane(gpu, k) is in effect, lane k's stream. */

@@ -239,6 +239,12 @@ size_t vq_list_features(char *buf, size_t size);
  * is taken from the first pair submitted, not from `geometry`. */
 int vq_configure(VqContext *ctx, const VqPicture *geometry);
 
+/* The planes the selected extractors read, bit p for plane p, once the run
+ * has started (vq_configure or the first pair; 0 before). A reader may
+ * leave the other planes' samples unread: libvqhip never looks at them,
+ * though their pointers and strides must still be set. */
+unsigned vq_planes_read(const VqContext *ctx);
+
 /* Feeds one reference/distorted pair. Both pictures must have the same format,
  * bit depth and size as the first pair. Returns 0, or a negative error. */
 int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis);
