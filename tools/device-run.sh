@@ -225,19 +225,25 @@ if wants io; then
         # runs over the files read three times (-stream_loop 2) give the
         # steady state: minus one pass, start-up (vqhip opens the GPU:
         # ~0.4 s) cancels.
-        tc= tv= tr= tf= tr3= tf3=
+        tc= tv= tz= ta= tr= tf= tr3= tf3=
+        cli() { $B/tools/vqhip -r "$dir/ref.yuv" -d "$dir/dis.yuv" \
+                -w "$w" -h "$h" -p 420 -b 8 -q --backend hip --strict "$@"; }
         for round in 1 2; do
             t=$(timeit cat "$dir/ref.yuv" "$dir/dis.yuv"); tc=$(least "$tc" "$t")
-            t=$(timeit $B/tools/vqhip -r "$dir/ref.yuv" -d "$dir/dis.yuv" \
-                -w "$w" -h "$h" -p 420 -b 8 -q --backend hip --strict) || return 1
-            tv=$(least "$tv" "$t")
+            # VMAF reads luma only: the CLI skips the chroma planes
+            t=$(timeit cli) || return 1; tv=$(least "$tv" "$t")
+            t=$(timeit cli --zero-copy) || return 1; tz=$(least "$tz" "$t")
+            # psnr reads every plane: the CLI reads what cat reads
+            t=$(timeit cli --feature psnr) || return 1; ta=$(least "$ta" "$t")
             t=$(timeit ff_read 0); tr=$(least "$tr" "$t")
             t=$(timeit ff_vqhip 0) || return 1; tf=$(least "$tf" "$t")
             t=$(timeit ff_read 2); tr3=$(least "$tr3" "$t")
             t=$(timeit ff_vqhip 2) || return 1; tf3=$(least "$tf3" "$t")
         done
         echo "$size, $n frames: cat $(fps "$n" "$tc") fps," \
-             "CLI $(fps "$n" "$tv") fps ($(ratio "$tc" "$tv") of cat);" \
+             "CLI $(fps "$n" "$tv") fps ($(ratio "$tc" "$tv") of cat)," \
+             "with --zero-copy $(fps "$n" "$tz") fps ($(ratio "$tc" "$tz") of cat)," \
+             "psnr, every plane read, $(fps "$n" "$ta") fps ($(ratio "$tc" "$ta") of cat);" \
              "ffmpeg reading $(fps "$n" "$tr") fps," \
              "ffmpeg -lavfi vqhip $(fps "$n" "$tf") fps ($(ratio "$tr" "$tf") of reading)"
         dr=$(awk -v a="$tr3" -v b="$tr" 'BEGIN { print a - b }')
@@ -255,6 +261,15 @@ if wants io; then
         tp=$(timeit $ff -nostdin -f lavfi -i "$one" -f lavfi -i "$one" \
              -lavfi "[0:v][1:v]psnr" -f null -)
         echo "one 64x64 frame: ffmpeg with vqhip ${tq} s, with psnr ${tp} s"
+        # where vqhip's start-up goes, with the runtime's module loading
+        # lazy (CUDA's default) and eager
+        for m in "" LAZY EAGER; do
+            VQHIP_STATS=1 CUDA_MODULE_LOADING=$m $ff -nostdin -f lavfi -i "$one" \
+                -f lavfi -i "$one" -lavfi "[0:v][1:v]vqhip=backend=hip:strict=1" \
+                -f null - 2>&1 | grep 'start-up' | sed "s/^/${m:-default}: /"
+        done
+        t=$(timeit $B/tools/vqhip --help)
+        echo "the CLI's --help (no GPU opened): $t s"
     }
     check "io: start-up" startup
     check "io: 1080p raw files" io_one 1920x1080 1500

@@ -49,9 +49,16 @@ static void usage(FILE *f)
 }
 
 /* Frame buffers the GPU uploads from directly (--zero-copy), or plain. */
-static void *host_alloc(void *ctx, size_t size) { return vq_host_alloc(ctx, size); }
+static void *host_alloc(void *ctx, size_t size)
+{
+    void *p = vq_host_alloc(ctx, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
 static void host_free(void *ctx, void *p) { vq_host_free(ctx, p); }
-static void *plain_alloc(void *ctx, size_t size) { (void)ctx; return malloc(size); }
+/* zeroed: the planes a reader skips stay zero, never stale */
+static void *plain_alloc(void *ctx, size_t size) { (void)ctx; return calloc(1, size); }
 static void plain_free(void *ctx, void *p) { (void)ctx; free(p); }
 
 static volatile sig_atomic_t interrupted;
@@ -334,6 +341,15 @@ int main(int argc, char **argv)
     for (unsigned i = 0; !r && i < n_features; i++)
         r = use_feature(ctx, features[i]);
     int started = !r; /* from here on the log is this run's */
+    /* The run starts before the first frame is read, so that the readers
+     * know which planes the extractors read: they skip the others (VMAF
+     * reads luma only, a third less of a 4:2:0 file). */
+    if (!r) {
+        VqPicture geometry = { .fmt = ref.fmt, .bpc = ref.bpc, .w = ref.w,
+                               .h = ref.h };
+        r = vq_configure(ctx, &geometry);
+        ref.skip = dis.skip = r ? 0 : ~vq_planes_read(ctx) & 7u;
+    }
 
     /* Both inputs are read on their own threads, ahead of the frames being
      * scored, enough frames for one in flight per CPU worker. The CPU

@@ -183,6 +183,38 @@ static void fill_picture(const YuvInput *in, unsigned char *buf, VqPicture *pic)
     }
 }
 
+/* One frame's planes into buf, the planes in in->skip seeked over in a
+ * regular file (a seek past the end is caught by comparing with the file's
+ * size). Returns the bytes read or skipped, as fread would count them. */
+static size_t read_planes(YuvInput *in, unsigned char *buf)
+{
+    struct stat st;
+    off_t pos = ftello(in->f);
+    int seekable = pos >= 0 && !fstat(fileno(in->f), &st) &&
+                   S_ISREG(st.st_mode);
+    size_t done = 0;
+    for (unsigned p = 0; p < 3 && done < in->frame_size; p++) {
+        size_t n = in->plane_size[p];
+        if (seekable && (in->skip & (1u << p))) {
+            off_t left = st.st_size - pos - (off_t)done;
+            size_t step = left <= 0 ? 0 : (off_t)n < left ? n : (size_t)left;
+            if (step && fseeko(in->f, (off_t)step, SEEK_CUR))
+                return done;
+            done += step;
+            if (step < n) {
+                fgetc(in->f); /* sets the end-of-file mark, as fread would */
+                return done;
+            }
+            continue;
+        }
+        size_t got = fread(buf + done, 1, n, in->f);
+        done += got;
+        if (got < n)
+            return done;
+    }
+    return done;
+}
+
 int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz)
 {
     return yuv_read_into(in, in->buf, pic, err, errsz);
@@ -200,7 +232,8 @@ int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
             return -1;
         }
     }
-    size_t got = fread(buf, 1, in->frame_size, in->f);
+    size_t got = in->skip ? read_planes(in, buf)
+                          : fread(buf, 1, in->frame_size, in->f);
     if (got == 0 && feof(in->f))
         return 0;
     if (got != in->frame_size) {

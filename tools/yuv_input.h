@@ -18,6 +18,10 @@ typedef struct YuvInput {
     size_t frame_size;
     unsigned char *map;     /* the whole file, after yuv_map */
     size_t map_size;
+    /* Planes (bit p: plane p) whose samples yuv_read_into may leave unread
+     * (the consumer never looks at them): in a regular file they are
+     * skipped with a seek; a pipe reads them all. */
+    unsigned skip;
 } YuvInput;
 
 /* Largest side accepted (as libvqhip). */

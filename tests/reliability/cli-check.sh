@@ -118,6 +118,32 @@ EOF
     done
     VQHIP_FAKE_GPU=1 VQHIP_FAULT=drop@4 "$cli" $raw --verify 2 -q >"$tmp/out" 2>"$tmp/err"
     grep -q "1 mismatched" "$tmp/out" && ok "verify 2 catches drop@4" || bad "verify" "$(cat "$tmp/out" | head -3)"
+    # Reading for a GPU run skips the planes no extractor reads (VMAF: the
+    # chroma planes); the CPU run above maps the files whole. Same scores
+    # from a file (planes skipped), a pipe (read whole) and with every
+    # plane read (psnr's chroma).
+    same_as() { # same_as NAME CPU_LOG GPU_LOG
+        python3 - "$2" "$3" <<'EOF2' && ok "$1" || bad "$1" ""
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+sys.exit(0 if len(a['frames']) == 8 and [f['metrics'] for f in a['frames']] == [f['metrics'] for f in b['frames']] else 1)
+EOF2
+    }
+    VQHIP_FAKE_GPU=1 "$cli" $raw --json -o "$tmp/s.json" -q >/dev/null 2>"$tmp/err"
+    same_as "chroma skipped: the CPU's scores" "$tmp/cpu.json" "$tmp/s.json"
+    VQHIP_FAKE_GPU=1 "$cli" -r "$tmp/ref.yuv" -d - -w 64 -h 48 --json \
+        -o "$tmp/p.json" -q < "$tmp/dis.yuv" >/dev/null 2>"$tmp/err"
+    same_as "pipe read whole: the CPU's scores" "$tmp/cpu.json" "$tmp/p.json"
+    "$cli" $raw --backend cpu --feature psnr --json -o "$tmp/cpu2.json" -q >/dev/null 2>&1
+    VQHIP_FAKE_GPU=1 "$cli" $raw --feature psnr --json -o "$tmp/a.json" -q >/dev/null 2>"$tmp/err"
+    same_as "every plane read (psnr): the CPU's scores" "$tmp/cpu2.json" "$tmp/a.json"
+    # a file that ends inside a skipped plane is still a truncated frame
+    head -c $((4608 * 2 + 3100)) "$tmp/dis.yuv" > "$tmp/chroma_cut.yuv"
+    VQHIP_FAKE_GPU=1 "$cli" -r "$tmp/ref.yuv" -d "$tmp/chroma_cut.yuv" -w 64 -h 48 \
+        --json -o "$tmp/k.json" -q >/dev/null 2>"$tmp/err"
+    grep -q "truncated frame (3100 of 4608 bytes)" "$tmp/err" &&
+        json_is "$tmp/k.json" "not d['vqhip']['complete'] and len(d['frames']) == 2" &&
+        ok "cut inside a skipped plane: truncated, 2 frames logged" || bad "cut in chroma" ""
 else
     echo "skip faults: no fake device in this build"
 fi
