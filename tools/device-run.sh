@@ -203,9 +203,6 @@ if wants io; then
     timeit() { t0=$(date +%s.%N); "$@" >/dev/null 2>&1; rc=$?
                awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'
                return $rc; }
-    least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
-    fps() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / t }'; }
-    ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
     io_one() { # io_one SIZE FRAMES
         size=$1 n=$2
         src="testsrc2=size=$size:rate=25:duration=$((n / 25))"
@@ -221,36 +218,61 @@ if wants io; then
         ff_vqhip() { $ff -nostdin -stream_loop "$1" $raw -i "$dir/dis.yuv" \
                          -stream_loop "$1" $raw -i "$dir/ref.yuv" \
                          -lavfi "[0:v][1:v]vqhip=backend=hip:strict=1" -f null -; }
-        # two rounds, interleaved; the faster run of each reader counts. The
-        # runs over the files read three times (-stream_loop 2) give the
-        # steady state: minus one pass, start-up (vqhip opens the GPU:
-        # ~0.4 s) cancels.
-        tc= tv= tz= ta= tr= tf= tr3= tf3=
+        # IO_ROUNDS rounds (default 3), interleaved; each figure is the
+        # median over the rounds. The runs over the files read L + 1 times
+        # (-stream_loop L, L = IO_LOOPS, default 4) give the steady state:
+        # minus the single pass of the same round, start-up (the CUDA
+        # runtime's ~0.3 s, VQHIP_STATS shows) cancels.
+        rounds=${IO_ROUNDS:-3} loops=${IO_LOOPS:-4}
         cli() { $B/tools/vqhip -r "$dir/ref.yuv" -d "$dir/dis.yuv" \
                 -w "$w" -h "$h" -p 420 -b 8 -q --backend hip --strict "$@"; }
-        for round in 1 2; do
-            t=$(timeit cat "$dir/ref.yuv" "$dir/dis.yuv"); tc=$(least "$tc" "$t")
+        rows=$dir/rows
+        : > "$rows"
+        round=0
+        while [ "$round" -lt "$rounds" ]; do
+            round=$((round + 1))
+            tc=$(timeit cat "$dir/ref.yuv" "$dir/dis.yuv")
             # VMAF reads luma only: the CLI skips the chroma planes
-            t=$(timeit cli) || return 1; tv=$(least "$tv" "$t")
-            t=$(timeit cli --zero-copy) || return 1; tz=$(least "$tz" "$t")
+            tv=$(timeit cli) || return 1
+            tz=$(timeit cli --zero-copy) || return 1
             # psnr reads every plane: the CLI reads what cat reads
-            t=$(timeit cli --feature psnr) || return 1; ta=$(least "$ta" "$t")
-            t=$(timeit ff_read 0); tr=$(least "$tr" "$t")
-            t=$(timeit ff_vqhip 0) || return 1; tf=$(least "$tf" "$t")
-            t=$(timeit ff_read 2); tr3=$(least "$tr3" "$t")
-            t=$(timeit ff_vqhip 2) || return 1; tf3=$(least "$tf3" "$t")
+            ta=$(timeit cli --feature psnr) || return 1
+            tr=$(timeit ff_read 0)
+            tf=$(timeit ff_vqhip 0) || return 1
+            trl=$(timeit ff_read "$loops")
+            tfl=$(timeit ff_vqhip "$loops") || return 1
+            echo "$tc $tv $tz $ta $tr $tf $trl $tfl" >> "$rows"
         done
-        echo "$size, $n frames: cat $(fps "$n" "$tc") fps," \
-             "CLI $(fps "$n" "$tv") fps ($(ratio "$tc" "$tv") of cat)," \
-             "with --zero-copy $(fps "$n" "$tz") fps ($(ratio "$tc" "$tz") of cat)," \
-             "psnr, every plane read, $(fps "$n" "$ta") fps ($(ratio "$tc" "$ta") of cat);" \
-             "ffmpeg reading $(fps "$n" "$tr") fps," \
-             "ffmpeg -lavfi vqhip $(fps "$n" "$tf") fps ($(ratio "$tr" "$tf") of reading)"
-        dr=$(awk -v a="$tr3" -v b="$tr" 'BEGIN { print a - b }')
-        df=$(awk -v a="$tf3" -v b="$tf" 'BEGIN { print a - b }')
-        echo "$size, steady state (frames $n..$((3 * n))): ffmpeg reading" \
-             "$(fps $((2 * n)) "$dr") fps, ffmpeg -lavfi vqhip" \
-             "$(fps $((2 * n)) "$df") fps ($(ratio "$dr" "$df") of reading)"
+        # per round: rates, then the medians
+        awk -v n="$n" -v L="$loops" -v size="$size" '
+            function med(col,   k, m, v, i, j, t) {
+                m = 0
+                for (k = 1; k <= NR; k++) v[++m] = a[k, col]
+                for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
+                    if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+                return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+            }
+            { for (c = 1; c <= 8; c++) a[NR, c] = $c
+              a[NR, 9] = $1 / $2; a[NR, 10] = $1 / $3; a[NR, 11] = $1 / $4
+              a[NR, 12] = $5 / $6
+              a[NR, 13] = n * L / ($7 - $5); a[NR, 14] = n * L / ($8 - $6)
+              a[NR, 15] = ($7 - $5) / ($8 - $6)
+              printf "%s round %d: cat %.0f, CLI %.0f, --zero-copy %.0f, psnr %.0f;" \
+                     " ffmpeg reading %.0f, vqhip %.0f; steady reading %.0f, vqhip %.0f fps\n",
+                     size, NR, n / $1, n / $2, n / $3, n / $4, n / $5, n / $6,
+                     a[NR, 13], a[NR, 14] }
+            END {
+              printf "%s, %d frames (medians of %d rounds): cat %.0f fps, CLI %.0f fps" \
+                     " (%.2f of cat), with --zero-copy %.2f of cat, psnr (every plane" \
+                     " read) %.2f of cat; ffmpeg reading %.0f fps, ffmpeg -lavfi vqhip" \
+                     " %.0f fps (%.2f of reading)\n", size, n, NR, n / med(1),
+                     n / med(2), med(9), med(10), med(11), n / med(5), n / med(6),
+                     med(12)
+              printf "%s, steady state (frames %d..%d): ffmpeg reading %.0f fps," \
+                     " ffmpeg -lavfi vqhip %.0f fps (%.2f of reading)\n", size, n,
+                     (L + 1) * n, med(13), med(14), med(15) }' "$rows"
+        # where the filter's time goes in a steady-state run
+        VQHIP_STATS=1 ff_vqhip "$loops" 2>&1 | grep 'vqhip stats: [0-9]'
     }
     # What a run costs before its first frame: vqhip (GPU context, kernels,
     # staging) against FFmpeg's own psnr filter, one small frame each.
