@@ -129,6 +129,7 @@ typedef struct VQHIPContext {
                               for its scores: the run's depth - 1 */
     int got_event;
     int flushed;
+    int lib_flushed;       /* vq_flush called: the reference has ended */
     int failed;
     int configured;        /* a run started: the log is this run's */
     int64_t nb_output;     /* frames sent on */
@@ -303,10 +304,11 @@ static int release_pending(AVFilterContext *ctx)
             /* frames without a reference (eof_action=pass, outside enable=)
              * count too: no frame waits for submissions that may not come,
              * and at most `ahead` frames are held behind it */
-            if (!s->flushed && av_fifo_can_read(s->pending) <= s->ahead)
+            int ended = s->flushed || s->lib_flushed;
+            if (!ended && av_fifo_can_read(s->pending) <= s->ahead)
                 return 0; /* read ahead first */
             err = vq_receive_wait(s->vq, &scores);
-            if (err == VQ_EAGAIN && !s->flushed)
+            if (err == VQ_EAGAIN && !ended)
                 return 0;
             if (err == VQ_EAGAIN || err == VQ_EOF) {
                 av_log(ctx, AV_LOG_ERROR, "libvqhip returned fewer frames "
@@ -548,9 +550,23 @@ static int do_vqhip(FFFrameSync *fs)
     if (ret < 0)
         return ret;
     s->got_event = 1;
-    if (!ctx->is_disabled && !ref)
+    if (!ctx->is_disabled && (!ref || s->lib_flushed))
         s->nb_unscored++;
-    if (ctx->is_disabled || !ref)
+    if (!ctx->is_disabled && !ref && s->nb_submitted && !s->lib_flushed) {
+        /* framesync gives no reference frame once one was given only after
+         * the reference ended (eof_action=pass): no pair can follow, so the
+         * run ends now. The last scored frame is then final (motion waits
+         * for no next frame), and neither it nor the frames behind it wait
+         * for the end of the main input, which may never come (a live
+         * source). */
+        int err = vq_flush(s->vq);
+        s->lib_flushed = 1;
+        if (err < 0) {
+            av_frame_free(&master);
+            return vq_report(ctx, err, "vq_flush");
+        }
+    }
+    if (ctx->is_disabled || !ref || s->lib_flushed)
         return queue_frame(ctx, master, 0);
 
     if (master->width != ctx->inputs[0]->w || master->height != ctx->inputs[0]->h ||

@@ -71,6 +71,28 @@ run "reference shorter: repeats reported" 0 "repeated reference frame" \
 run "reference shorter, eof_action=pass: unscored reported" 0 "not scored" \
     -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav 1)" \
     -lavfi vqhip=feature=psnr:eof_action=pass -f null -
+# A main input that goes on after the reference ended (eof_action=pass, a
+# live source): the frames keep flowing. The last scored frame is final
+# once the reference has ended (motion has no next frame to wait for), so
+# neither it nor the unscored frames behind it wait for the main input's
+# end; its scores are those of a run that ends with the reference.
+timeout 60 "$ff" -nostdin -v error -f lavfi -i "$src" -f lavfi -i "$(lav 1)" \
+    -lavfi "vqhip=model=version=vmaf_v0.6.1:eof_action=pass:log_fmt=json:log_path=$tmp/live.json" \
+    -frames:v 60 -f null - 2>"$tmp/err"
+st=$?
+[ $st -eq 0 ] && json_is "$tmp/live.json" "len(d['frames']) == 25" &&
+    ok "eof_action=pass, main goes on: frames flow past the reference's end" ||
+    bad "eof_action=pass, main goes on" "exit $st (124: still waiting after 60 s)"
+"$ff" -nostdin -v error -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi "vqhip=model=version=vmaf_v0.6.1:log_fmt=json:log_path=$tmp/ends.json" \
+    -f null - 2>"$tmp/err"
+python3 - "$tmp/live.json" "$tmp/ends.json" <<'EOF2' &&
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+sys.exit(0 if [f['metrics'] for f in a['frames']] == [f['metrics'] for f in b['frames']] else 1)
+EOF2
+    ok "eof_action=pass: the scored frames as in a run ending with the reference" ||
+    bad "eof_action=pass scores" "differ from the run that ends with the reference"
 run "shortest=1 stops at the shorter" 0 "" -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav 1)" \
     -lavfi "vqhip=feature=psnr:shortest=1:log_fmt=json:log_path=$tmp/short.json" -f null -
 json_is "$tmp/short.json" "len(d['frames']) == 25 and d['vqhip']['complete']" &&
