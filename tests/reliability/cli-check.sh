@@ -6,6 +6,8 @@
 set -u
 cli=${1:?usage: cli-check.sh VQHIP_CLI}
 case $cli in /*) ;; *) cli=$PWD/$cli ;; esac
+# (a missing CLI would leave the SIGINT case waiting on its fifo forever)
+[ -x "$cli" ] || { echo "cli-check.sh: $cli is not an executable"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vqhip-cc.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
@@ -93,7 +95,7 @@ ls "$tmp" | grep -q '\.tmp-' && bad "temporary files" "left behind" || ok "no te
 mkfifo "$tmp/fifo"
 ( "$cli" -r "$tmp/ref.yuv" -d "$tmp/fifo" -w 64 -h 48 --json -o "$tmp/i.json" \
     >/dev/null 2>"$tmp/err"; echo $? > "$tmp/st" ) &
-exec 3>"$tmp/fifo"
+exec 3<>"$tmp/fifo" # read-write: the open never blocks, a reader or not
 head -c $((4608 * 3)) "$tmp/dis.yuv" >&3
 sleep 1
 kill -INT $(pgrep -n -f "$tmp/fifo" | head -1) 2>/dev/null
