@@ -9,95 +9,12 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../adm_csf.h"
 #include "adm_internal.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846264338327
 #endif
-
-/* Watson et al. 1997 noise-floor model, luma row (libvmaf integer_adm.h:
- * dwt_7_9_YCbCr_threshold[0]) and the 7-9 basis amplitudes of the four
- * levels ADM uses (dwt_7_9_basis_function_amplitudes). */
-static const float watson_a = 0.495f, watson_k = 0.466f, watson_f0 = 0.401f;
-static const float watson_g[4] = { 1.501f, 1.0f, 0.534f, 1.0f };
-static const float watson_amp[4][4] = {
-    { 0.62171f, 0.67234f, 0.72709f, 0.67234f },
-    { 0.34537f, 0.41317f, 0.49428f, 0.41317f },
-    { 0.18004f, 0.22727f, 0.28688f, 0.22727f },
-    { 0.091401f, 0.11792f, 0.15214f, 0.11792f },
-};
-
-static float watson_quant_step(int lambda, int theta, double nvd, int rdh)
-{
-    float r = nvd * rdh * M_PI / 180.0;
-    float temp = log10(pow(2.0, lambda + 1) * watson_f0 * watson_g[theta] / r);
-    float q = 2.0 * watson_a * pow(10.0, watson_k * temp * temp) /
-              watson_amp[lambda][theta];
-    return q;
-}
-
-/* Barten's CSF as in HDR-VDP 2.2.1 (libvmaf barten_csf_tools.h: anchors,
- * parameters, MTF and rod/cone constants). */
-static const float barten_anchor[6] = { 0.002f, 0.02f, 0.2f, 2.f, 20.f, 150.f };
-static const float barten_par[6][5] = {
-    { 0.0160737f, 0.991265f, 3.74038f, 0.50722f, 4.46044f },
-    { 0.383873f, 0.800889f, 3.54104f, 0.682505f, 4.94958f },
-    { 0.929301f, 0.476505f, 4.37453f, 0.750315f, 5.28678f },
-    { 1.29776f, 0.405782f, 4.40602f, 0.935314f, 5.61425f },
-    { 1.49222f, 0.334278f, 3.79542f, 1.07327f, 6.4635f },
-    { 1.46213f, 0.394533f, 2.7755f, 1.16577f, 7.45665f },
-};
-static const float barten_sa[4] = { 30.162f, 4.0627f, 1.6596f, 0.2712f };
-static const float barten_mtf_a[4] = { 0.424838596301290f, 0.572435103936480f,
-                                       0.000167576239164937f,
-                                       0.00255872352306433f };
-static const float barten_mtf_b[4] = { 0.028f, 0.37f, 37.f, 360.f };
-
-static float lerp_f(float lp, float lv, float rp, float rv, float sp)
-{
-    return lv + ((rv - lv) / (rp - lp)) * (sp - lp);
-}
-
-static float barten_rod_cone(float lum)
-{
-    return barten_sa[0] *
-           pow(pow(barten_sa[1] / lum, barten_sa[2]) + 1, -barten_sa[3]);
-}
-
-static float barten_mtf(float f)
-{
-    float mtf = 0.0;
-    for (int i = 0; i <= 3; i++)
-        mtf = mtf + barten_mtf_a[i] * exp(-barten_mtf_b[i] * f);
-    return mtf;
-}
-
-static float barten_csf(int lambda, double nvd, int rdh, double lum,
-                        double scale)
-{
-    float r = nvd * rdh * M_PI / 180.0;
-    float f = r / pow(2, lambda + 1);
-    double cl = lum > barten_anchor[5] ? barten_anchor[5]
-              : (lum < barten_anchor[0] ? barten_anchor[0] : lum);
-    int li = 0, ri = 0;
-    for (int i = 0; i < 5; i++) {
-        if (cl >= barten_anchor[i] && cl <= barten_anchor[i + 1]) {
-            li = i;
-            ri = i + 1;
-            break;
-        }
-    }
-    float lp = log10(barten_anchor[li]);
-    float rp = log10(barten_anchor[ri]);
-    float sp = log10(cl);
-    float p[4];
-    for (int k = 0; k < 4; k++)
-        p[k] = lerp_f(lp, barten_par[li][k + 1], rp, barten_par[ri][k + 1], sp);
-    float a = 1.0f + pow(p[0] * f, p[1]);
-    float b = 1.0f / pow(1 - exp(-pow(f / 7, 2)), p[2]);
-    float csf = p[3] / pow(a * b, 0.5);
-    return csf * barten_mtf(f) * barten_rod_cone(lum) * scale;
-}
 
 /* Barten/Watson blend per viewing condition, [theta][scale] with theta 0
  * for h/v and 1 for d (libvmaf barten_csf_tools.h: BLENDED_CSF_*). */
@@ -167,8 +84,9 @@ static int csf_factors(const AdmPriv *s, int scale, float f[2], VqErrBuf *err)
     int rdh = s->ref_display_height;
     switch (s->csf_mode) {
     case ADM_CSF_BARTEN:
-        f[0] = barten_csf(scale, nvd, rdh, 100.0, s->csf_scale);
-        f[1] = barten_csf(scale, nvd, rdh, 100.0, s->csf_diag_scale);
+        f[0] = vq_adm_barten_csf(scale, nvd, rdh, 100.0, s->csf_scale);
+        f[1] = vq_adm_barten_csf(scale, nvd, rdh, 100.0,
+                                 s->csf_diag_scale);
         return 0;
     case ADM_CSF_BLEND:
     case ADM_CSF_BLEND_MAE: {
@@ -188,8 +106,8 @@ static int csf_factors(const AdmPriv *s, int scale, float f[2], VqErrBuf *err)
         return 0;
     }
     default:
-        f[0] = 1.0f / watson_quant_step(scale, 1, nvd, rdh);
-        f[1] = 1.0f / watson_quant_step(scale, 2, nvd, rdh);
+        f[0] = 1.0f / vq_adm_watson_q(scale, 1, nvd, rdh);
+        f[1] = 1.0f / vq_adm_watson_q(scale, 2, nvd, rdh);
         return 0;
     }
 }
