@@ -307,38 +307,12 @@ for t in float-ssim float-ms-ssim ssim; do
 done
 
 # float_moment, float_ansnr, psnr_hvs, ciede: libvmaf's values on the
-# refcmp_metadata frames in the test's format (C path), one line per value
-# in the order the filter writes its keys (as for filter-vqhip-vmaf).
-libvmaf_feature_ref() { # TEST PIXFMT VMAF_P VMAF_B FEATURE
-    f_src="testsrc2=size=300x200:rate=1:duration=5,format=$2"
-    "$ffmpeg" -nostdin -loglevel error -lavfi "$f_src" -f rawvideo "$tmp/$1.ref"
-    "$ffmpeg" -nostdin -loglevel error -lavfi "$f_src,avgblur=4" -f rawvideo "$tmp/$1.dis"
-    "$vmaf" -q -r "$tmp/$1.ref" -d "$tmp/$1.dis" -w 300 -h 200 -p "$3" -b "$4" \
-        --feature "$5" --no_prediction --cpumask 255 --csv -o "$tmp/$1.csv"
-    "$ffmpeg" -nostdin -nostats -loglevel error \
-        -lavfi "$f_src,split[ref][tmp];[tmp]avgblur=4[enc];[enc][ref]vqhip=backend=cpu:feature=name=$5,metadata=print:file=-" \
-        -f null /dev/null | sed 's/=.*//' > "$tmp/$1.order"
-    awk -F, 'NR == FNR {
-            if (FNR == 1) { for (i = 2; i <= NF; i++) name[i] = $i; next }
-            for (i = 2; i <= NF; i++) if (name[i] != "") val[$1, name[i]] = $i
-            next
-        }
-        /^frame:/ { frame = substr($1, 7) + 0
-                    printf "frame:%-4d pts:%-7d pts_time:%d\n", frame, frame, frame
-                    next }
-        $0 == "lavfi.vqhip.backend" { print $0 "=cpu"; next }
-        { key = substr($0, 13)
-          if (!((frame, key) in val)) { print "no libvmaf value for " key > "/dev/stderr"; exit 1 }
-          print $0 "=" val[frame, key] }' "$tmp/$1.csv" "$tmp/$1.order" \
-        > "$refdir/filter-vqhip-$1"
-    sed 's/^lavfi\.vqhip\.backend=cpu$/lavfi.vqhip.backend=hip/' \
-        "$refdir/filter-vqhip-$1" > "$refdir/filter-vqhip-hip-$1"
-}
+# refcmp_metadata frames in the test's format (C path), as for SpEED above.
 if [ -n "$vmaf" ]; then
-    libvmaf_feature_ref float-moment yuv422p10le 422 10 float_moment
-    libvmaf_feature_ref float-ansnr yuv420p 420 8 float_ansnr
-    libvmaf_feature_ref psnr-hvs yuv420p10le 420 10 psnr_hvs
-    libvmaf_feature_ref ciede yuv420p10le 420 10 ciede
+    libvmaf_ref float-moment yuv422p10le 10 float_moment name=float_moment
+    libvmaf_ref float-ansnr yuv420p 8 float_ansnr name=float_ansnr
+    libvmaf_ref psnr-hvs yuv420p10le 10 psnr_hvs name=psnr_hvs
+    libvmaf_ref ciede yuv420p10le 10 ciede name=ciede
 fi
 
 # The frames vqhip must pass on untouched: the distorted input alone.
