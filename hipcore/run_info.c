@@ -28,6 +28,9 @@ int vq_run_info(const VqContext *ctx, VqRunInfo *info)
     info->verified = ctx->n_verified;
     info->mismatches = ctx->n_verify_mismatch;
     info->depth = ctx->started ? ctx->cfg.depth : 0;
+    for (unsigned i = 0; ctx->started && i < ctx->n_fex; i++)
+        if (ctx->fex[i]->lag > info->lag)
+            info->lag = ctx->fex[i]->lag;
     return 0;
 }
 

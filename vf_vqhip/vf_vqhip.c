@@ -129,7 +129,10 @@ typedef struct VQHIPContext {
                               for its scores: the run's depth - 1 */
     int got_event;
     int flushed;
-    int lib_flushed;       /* vq_flush called: the reference has ended */
+    int lib_flushed;       /* vq_flush called before the end: the
+                              reference or the enable= range ended */
+    unsigned lag;          /* the run's temporal lag (VqRunInfo.lag) */
+    uint64_t nb_after_range; /* frames in enable= after the run ended */
     int failed;
     int configured;        /* a run started: the log is this run's */
     int64_t nb_output;     /* frames sent on */
@@ -550,21 +553,31 @@ static int do_vqhip(FFFrameSync *fs)
     if (ret < 0)
         return ret;
     s->got_event = 1;
-    if (!ctx->is_disabled && (!ref || s->lib_flushed))
-        s->nb_unscored++;
-    if (!ctx->is_disabled && !ref && s->nb_submitted && !s->lib_flushed) {
-        /* framesync gives no reference frame once one was given only after
-         * the reference ended (eof_action=pass): no pair can follow, so the
-         * run ends now. The last scored frame is then final (motion waits
-         * for no next frame), and neither it nor the frames behind it wait
-         * for the end of the main input, which may never come (a live
-         * source). */
+    if (s->nb_submitted && !s->lib_flushed &&
+        ((!ctx->is_disabled && !ref) || (ctx->is_disabled && s->lag))) {
+        /* The run ends here, in two cases. framesync gives no reference
+         * frame once one was given only after the reference ended
+         * (eof_action=pass): no pair can follow. Or a frame lies outside
+         * enable= after scored ones, and a temporal feature (motion)
+         * compares each scored frame with the next scored one: across the
+         * gap that is not its neighbour, and every frame of the gap would
+         * wait for it, from a live source without end. Either way the last
+         * scored frame is final now, as at the end of the input, and
+         * neither it nor the frames behind it wait. */
         int err = vq_flush(s->vq);
         s->lib_flushed = 1;
         if (err < 0) {
             av_frame_free(&master);
             return vq_report(ctx, err, "vq_flush");
         }
+    }
+    if (!ctx->is_disabled && !ref) {
+        s->nb_unscored++;
+    } else if (!ctx->is_disabled && s->lib_flushed && !s->nb_after_range++) {
+        av_log(ctx, AV_LOG_WARNING, "a frame inside enable= again, after "
+               "the run ended with the previous range: with temporal "
+               "features (motion) a run covers one contiguous enable= "
+               "range, so this and later frames are not scored\n");
     }
     if (ctx->is_disabled || !ref || s->lib_flushed)
         return queue_frame(ctx, master, 0);
@@ -605,6 +618,7 @@ static int do_vqhip(FFFrameSync *fs)
         VqRunInfo info;
         vq_run_info(s->vq, &info);
         s->ahead = info.depth > 1 ? info.depth - 1 : 0;
+        s->lag = info.lag;
     }
     return queue_frame(ctx, master, 1);
 }
@@ -1058,6 +1072,11 @@ static void print_summary(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames had no reference "
                "frame (the reference ended first, eof_action=pass) and were "
                "not scored\n", s->nb_unscored);
+    if (s->nb_after_range)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames inside enable= "
+               "came after the range in which the run ended and were not "
+               "scored (temporal features: one contiguous range a run)\n",
+               s->nb_after_range);
     if (s->nb_ref_repeats)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames were scored "
                "against a repeated reference frame (the reference ended "

@@ -350,6 +350,9 @@ typedef struct VqRunInfo {
     unsigned depth;          /* frames in flight (VqConfig.depth, or the
                                 library's choice once the first pair was
                                 submitted; 0 before) */
+    unsigned lag;            /* a frame's scores wait for this many later
+                                frames (temporal features: motion's 1;
+                                0 without any, or before the run started) */
 } VqRunInfo;
 int vq_run_info(const VqContext *ctx, VqRunInfo *info);
 /* Marks the run as incomplete (e.g. interrupted by a signal): the log says

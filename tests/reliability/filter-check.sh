@@ -93,6 +93,38 @@ sys.exit(0 if [f['metrics'] for f in a['frames']] == [f['metrics'] for f in b['f
 EOF2
     ok "eof_action=pass: the scored frames as in a run ending with the reference" ||
     bad "eof_action=pass scores" "differ from the run that ends with the reference"
+# enable=: with a temporal feature (motion in VMAF) a run covers one
+# contiguous range. A range that ends while a live source goes on ends the
+# run there, and nothing waits (before, every later frame was held until
+# the input's end); a later range is not scored, with a warning. Without a
+# temporal feature every range is scored.
+timeout 60 "$ff" -nostdin -v error -f lavfi -i "$src" -f lavfi -i "$src" \
+    -lavfi "vqhip=model=version=vmaf_v0.6.1:enable='lt(t,1)':log_fmt=json:log_path=$tmp/range.json" \
+    -frames:v 60 -f null - 2>"$tmp/err"
+st=$?
+[ $st -eq 0 ] && json_is "$tmp/range.json" "len(d['frames']) == 25" &&
+    ok "enable= range ends, source goes on: frames flow" ||
+    bad "enable= range ends" "exit $st (124: still waiting after 60 s)"
+python3 - "$tmp/range.json" "$tmp/ends.json" <<'EOF2' &&
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+sys.exit(0 if [f['metrics'] for f in a['frames']] == [f['metrics'] for f in b['frames']] else 1)
+EOF2
+    ok "enable= range: scores as in a run of that range" ||
+    bad "enable= range scores" "differ from the 25-frame run"
+run "enable=, a second range with motion: warned, not scored" 0 "inside enable= again" \
+    -f lavfi -i "$(lav 4)" -f lavfi -i "$(lav 4)" \
+    -lavfi "vqhip=model=version=vmaf_v0.6.1:enable='lt(t,1)+between(t,2,3)':log_fmt=json:log_path=$tmp/two.json" \
+    -f null -
+json_is "$tmp/two.json" "len(d['frames']) == 25" &&
+    ok "enable=, second range with motion: 25 frames logged" || bad "second range log" ""
+run "enable=, two ranges without a temporal feature" 0 "" -f lavfi -i "$(lav 4)" \
+    -f lavfi -i "$(lav 4)" \
+    -lavfi "vqhip=feature=psnr:enable='lt(t,1)+between(t,2,3)':log_fmt=json:log_path=$tmp/two_psnr.json" \
+    -f null -
+json_is "$tmp/two_psnr.json" "len(d['frames']) == 51" &&
+    ok "enable=, two ranges, psnr: both scored (51 frames)" ||
+    bad "two ranges psnr" "$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['frames']))" "$tmp/two_psnr.json" 2>&1)"
 run "shortest=1 stops at the shorter" 0 "" -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav 1)" \
     -lavfi "vqhip=feature=psnr:shortest=1:log_fmt=json:log_path=$tmp/short.json" -f null -
 json_is "$tmp/short.json" "len(d['frames']) == 25 and d['vqhip']['complete']" &&
