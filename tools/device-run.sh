@@ -24,7 +24,8 @@
 #              hwupload, with VQHIP_STATS's byte counts (no plane crosses the
 #              host)
 #     filter   tests/reliability/filter-check.sh on the GPU backend (the
-#              filter's behaviour: errors, framesync, -frames:v, faults)
+#              filter's behaviour: errors, framesync, enable=, -frames:v,
+#              faults) and tests/reliability/cli-check.sh (the CLI's)
 #     cpu      the CPU path against libvmaf's vmaf tool on 1 thread and all
 #              cores, 1080p and 4K (tools/cpu-vs-libvmaf.sh), when
 #              LIBVMAF names a libvmaf build carried there (never part of
@@ -90,6 +91,10 @@ fi
 if wants filter; then
     check "filter checks, GPU backend" env VQHIP_MODEL_DIR="$PWD/models" \
         tests/reliability/filter-check.sh $D/fate/build/ffmpeg --gpu
+    # the CLI's checks; its fault and skipped-plane cases then run on the
+    # real GPU (VQHIP_FAKE_GPU means nothing to a build with a platform)
+    check "CLI checks, GPU backend" env VQHIP_MODEL_DIR="$PWD/models" \
+        tests/reliability/cli-check.sh $B/tools/vqhip
 fi
 
 if wants tests; then
