@@ -38,6 +38,14 @@ run() {
 json_is() {
     python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1" 2>/dev/null
 }
+# same_frames LOG LOG: two JSON logs hold the same frames with the same scores
+same_frames() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p))['frames'] for p in sys.argv[1:])
+sys.exit(0 if [f['metrics'] for f in a] == [f['metrics'] for f in b] else 1)
+PY
+}
 
 src="testsrc2=s=96x64:r=25"
 lav() { echo "$src:d=$1,format=${2:-yuv420p}"; }
@@ -86,11 +94,7 @@ st=$?
 "$ff" -nostdin -v error -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
     -lavfi "vqhip=model=version=vmaf_v0.6.1:log_fmt=json:log_path=$tmp/ends.json" \
     -f null - 2>"$tmp/err"
-python3 - "$tmp/live.json" "$tmp/ends.json" <<'EOF2' &&
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
-sys.exit(0 if [f['metrics'] for f in a['frames']] == [f['metrics'] for f in b['frames']] else 1)
-EOF2
+same_frames "$tmp/live.json" "$tmp/ends.json" &&
     ok "eof_action=pass: the scored frames as in a run ending with the reference" ||
     bad "eof_action=pass scores" "differ from the run that ends with the reference"
 # enable=: with a temporal feature (motion in VMAF) a run covers one
@@ -105,11 +109,7 @@ st=$?
 [ $st -eq 0 ] && json_is "$tmp/range.json" "len(d['frames']) == 25" &&
     ok "enable= range ends, source goes on: frames flow" ||
     bad "enable= range ends" "exit $st (124: still waiting after 60 s)"
-python3 - "$tmp/range.json" "$tmp/ends.json" <<'EOF2' &&
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
-sys.exit(0 if [f['metrics'] for f in a['frames']] == [f['metrics'] for f in b['frames']] else 1)
-EOF2
+same_frames "$tmp/range.json" "$tmp/ends.json" &&
     ok "enable= range: scores as in a run of that range" ||
     bad "enable= range scores" "differ from the 25-frame run"
 run "enable=, a second range with motion: warned, not scored" 0 "inside enable= again" \
