@@ -120,7 +120,7 @@ void vq_close(VqContext **pctx)
                 vq_run_seconds(ctx), ctx->n_delivered / vq_run_seconds(ctx),
                 1e3 * ctx->t_copy / n, 1e3 * ctx->t_enqueue / n,
                 1e3 * ctx->t_wait / n, 1e3 * ctx->t_cpu / ctx->n_submitted);
-        if (ctx->gpu)
+        if (ctx->gpu) {
             fprintf(stderr, "vqhip stats: start-up: opening the GPU %.3f s "
                     "(runtime and context %.3f, streams %.3f, probe kernel "
                     "%.3f), extractors' set-up %.3f s; the first frame's "
@@ -129,7 +129,6 @@ void vq_close(VqContext **pctx)
                     vq_gpu_open_time(ctx->gpu, VQ_GPU_OPEN_STREAMS),
                     vq_gpu_open_time(ctx->gpu, VQ_GPU_OPEN_PROBE), ctx->t_setup,
                     ctx->t_first);
-        if (ctx->gpu) {
             /* what crossed between host and device, per GPU frame: with
              * pictures in device memory both plane figures are 0 */
             VqGpuTraffic t, t0 = ctx->traffic_setup;

@@ -26,7 +26,7 @@ struct VqGpu {
     VqFaults faults;
     bool dead;          /* a fault was seen: never wait on it again */
     VqGpuTraffic traffic;
-    double t_open[VQ_GPU_OPEN_PHASES]; /* seconds, vq_gpu_open_times */
+    double t_open[VQ_GPU_OPEN_PHASES]; /* seconds, vq_gpu_open_time */
 };
 
 const char *vq_gpu_platform(void)
@@ -130,17 +130,17 @@ int vq_gpu_count(char *why, size_t why_size)
     return ret;
 }
 
-static double now_seconds(void)
+static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
 {
     *out = NULL;
-    double t0 = now_seconds();
+    double t0 = now_s();
     int count = 0;
     hipError_t r = hipGetDeviceCount(&count);
     if (r != hipSuccess)
@@ -174,8 +174,8 @@ int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
      * the phases below are timed apart from it */
     if (!err)
         err = check(gpu, hipFree(NULL), "creating the device context");
-    gpu->t_open[VQ_GPU_OPEN_CONTEXT] = now_seconds() - t0;
-    double t1 = now_seconds();
+    gpu->t_open[VQ_GPU_OPEN_CONTEXT] = now_s() - t0;
+    double t1 = now_s();
     hipDeviceProp_t prop;
     if (!err)
         err = check(gpu, hipGetDeviceProperties(&prop, index),
@@ -191,11 +191,11 @@ int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
         err = check(gpu, hipStreamCreateWithFlags(&gpu->upload,
                                                   hipStreamNonBlocking),
                     "creating the upload stream");
-    gpu->t_open[VQ_GPU_OPEN_STREAMS] = now_seconds() - t1;
-    t1 = now_seconds();
+    gpu->t_open[VQ_GPU_OPEN_STREAMS] = now_s() - t1;
+    t1 = now_s();
     if (!err)
         err = run_probe(gpu);
-    gpu->t_open[VQ_GPU_OPEN_PROBE] = now_seconds() - t1;
+    gpu->t_open[VQ_GPU_OPEN_PROBE] = now_s() - t1;
     *out = gpu;
     if (err) {
         vq_gpu_close(out);
@@ -474,13 +474,6 @@ int vq_gpu_event_wait(VqGpu *gpu, VqStream s, VqEvent ev)
 {
     return check(gpu, hipStreamWaitEvent((hipStream_t)s, (hipEvent_t)ev, 0),
                  "stream wait");
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* Waits for the event with a watchdog. It polls instead of blocking in
