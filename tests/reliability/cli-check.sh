@@ -30,9 +30,8 @@ run() {
     fi
     ok "$name"
 }
-json_is() {
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1" 2>/dev/null
-}
+# json_is, same_frames
+. "$(dirname "$0")/log_checks.sh"
 
 # 8 frames of 64x48 4:2:0 (a gradient and a noisy copy), raw and Y4M
 python3 - "$tmp" <<'EOF'
@@ -111,11 +110,9 @@ if VQHIP_FAKE_GPU=1 "$cli" $raw --backend hip --strict --feature psnr --no_predi
     for f in launch@3 copy@4 hang@5 lost@2; do
         VQHIP_FAKE_GPU=1 VQHIP_FAULT=$f VQHIP_GPU_TIMEOUT=0.2 "$cli" $raw --json \
             -o "$tmp/f.json" -q >"$tmp/out" 2>"$tmp/err"
-        python3 - "$tmp/cpu.json" "$tmp/f.json" <<'EOF' && grep -q "GPU fault" "$tmp/out" &&
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
-sys.exit(0 if [f['metrics'] for f in a['frames']] == [f['metrics'] for f in b['frames']] and 'cpu_from_frame' in b['vqhip'] else 1)
-EOF
+        same_frames "$tmp/cpu.json" "$tmp/f.json" &&
+            json_is "$tmp/f.json" "'cpu_from_frame' in d['vqhip']" &&
+            grep -q "GPU fault" "$tmp/out" &&
             ok "fault $f: scores equal the CPU run" || bad "fault $f" ""
     done
     VQHIP_FAKE_GPU=1 VQHIP_FAULT=drop@4 "$cli" $raw --verify 2 -q >"$tmp/out" 2>"$tmp/err"
@@ -125,11 +122,8 @@ EOF
     # from a file (planes skipped), a pipe (read whole) and with every
     # plane read (psnr's chroma).
     same_as() { # same_as NAME CPU_LOG GPU_LOG
-        python3 - "$2" "$3" <<'EOF2' && ok "$1" || bad "$1" ""
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
-sys.exit(0 if len(a['frames']) == 8 and [f['metrics'] for f in a['frames']] == [f['metrics'] for f in b['frames']] else 1)
-EOF2
+        json_is "$2" "len(d['frames']) == 8" && same_frames "$2" "$3" &&
+            ok "$1" || bad "$1" ""
     }
     VQHIP_FAKE_GPU=1 "$cli" $raw --json -o "$tmp/s.json" -q >/dev/null 2>"$tmp/err"
     same_as "chroma skipped: the CPU's scores" "$tmp/cpu.json" "$tmp/s.json"

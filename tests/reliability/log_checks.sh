@@ -1,0 +1,13 @@
+# Checks on vqhip's JSON logs, for the reliability scripts (sourced).
+# json_is FILE PYTHON_EXPR: the log, as d, satisfies the expression
+json_is() {
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1" 2>/dev/null
+}
+# same_frames LOG LOG: two logs hold the same frames with the same scores
+same_frames() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p))['frames'] for p in sys.argv[1:])
+sys.exit(0 if [f['metrics'] for f in a] == [f['metrics'] for f in b] else 1)
+PY
+}
