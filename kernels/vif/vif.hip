@@ -22,8 +22,6 @@
 #include "vif.h"
 
 #define VIF_THREADS 256 /* a power of two (tree reduction), not a wave size */
-#define VIF_TH 32       /* output rows per tile: phase 2 runs one per thread */
-#define VIF_GROUPS 8    /* runs per tile row: VIF_TH * VIF_GROUPS items */
 #define VIF_SEG 8       /* rows per phase-1 item (even) */
 
 /* NVIDIA: three resident blocks per SM (at most 80 registers), the
@@ -36,19 +34,28 @@
 #define VIF_BOUNDS __launch_bounds__(VIF_THREADS)
 #endif
 
-/* Tile geometry of scale S reading samples of type T. Widths are even (the
- * decimation stays aligned) and VIF_GROUPS runs of NX outputs; everything
- * fits the 48 KiB of static shared memory. */
+/* Tile geometry of scale S reading samples of type T: TW x TH outputs,
+ * phase 2 in TH * GROUPS runs of NX outputs. Widths are even (the
+ * decimation stays aligned); everything fits the 48 KiB of static shared
+ * memory. 8-bit scale 0, the costliest kernel, takes a wide, low tile: its
+ * input tile is 128 columns (a column per thread in the tile load, whole
+ * 8-byte words in the picture's interior) and the halo's share of the
+ * vertical pass drops from 1/4 to 1/8. */
 template <typename T, int S> struct VifTile {
+    static constexpr bool WIDE = S == 0 && sizeof(T) == 1;
     static constexpr int R = VQ_VIF_HALF(S);
-    static constexpr int TW = S > 0 ? 56 : sizeof(T) == 1 ? 48 : 40;
-    static constexpr int NX = TW / VIF_GROUPS;
-    static constexpr int IW = TW + 2 * R, IH = VIF_TH + 2 * R;
+    static constexpr int TW = WIDE ? 112 : S > 0 ? 56 : 40;
+    static constexpr int TH = WIDE ? 16 : 32;
+    static constexpr int GROUPS = VIF_THREADS / TH;
+    static constexpr int NX = TW / GROUPS;
+    static constexpr int IW = TW + 2 * R, IH = TH + 2 * R;
     /* row pitches of the vertical results: 16-bit rows an odd number of
      * words, 32-bit rows an odd number of words */
     static constexpr int P16 = IW + (6 - IW % 4) % 4;
     static constexpr int P32 = IW | 1;
-    static_assert(TW % 2 == 0 && NX * VIF_GROUPS == TW, "tile width");
+    static_assert(TW % 2 == 0 && NX * GROUPS == TW, "tile width");
+    static_assert(TH % VIF_SEG == 0 && TH * GROUPS == VIF_THREADS,
+                  "tile height");
     static_assert(P16 % 4 == 2 && P16 >= IW && P32 >= IW, "pitches");
 };
 
@@ -142,11 +149,12 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
     VqDevPlane ref, VqDevPlane dis, VifArgs a)
 {
     typedef VifTile<T, S> G;
-    constexpr int R = G::R, TW = G::TW, NX = G::NX, IW = G::IW, IH = G::IH;
+    constexpr int R = G::R, TW = G::TW, TH = G::TH, NX = G::NX;
+    constexpr int IW = G::IW, IH = G::IH, GROUPS = G::GROUPS;
     constexpr int P16 = G::P16, P32 = G::P32;
     constexpr int D = DOWN ? VQ_VIF_HALF(S + 1) : 0;
-    constexpr int DW = TW + 2 * D, DH = DOWN ? VIF_TH / 2 : 1;
-    constexpr int VH = STAT ? VIF_TH : 1;
+    constexpr int DW = TW + 2 * D, DH = DOWN ? TH / 2 : 1;
+    constexpr int VH = STAT ? TH : 1;
     constexpr int WIN = VIF_SEG + 2 * R;
     constexpr int NT = VIF_THREADS;
     /* 8-bit second moments fit 32 bits (65536 * 255^2 < 2^32) */
@@ -155,10 +163,11 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
 
     /* the input tile keeps the sample type; the block's sums reuse the
      * 32-bit vertical results once phase 2 is over */
-    constexpr int SQ_BYTES = STAT ? 3 * VIF_TH * P32 * 4 : 8;
+    constexpr int SQ_BYTES = STAT ? 3 * TH * P32 * 4 : 8;
     static_assert(!STAT || SQ_BYTES >= 4 * NT * 8,
                   "the reduction fits the vertical results");
-    __shared__ T in_r[IH * IW], in_d[IH * IW];
+    __shared__ __align__(16) T in_r[IH * IW];
+    __shared__ __align__(16) T in_d[IH * IW];
     __shared__ uint16_t v_m1[VH * P16], v_m2[VH * P16];
     __shared__ __align__(16) unsigned char v_sq[SQ_BYTES];
     __shared__ uint16_t dv_r[DH * DW], dv_d[DH * DW];
@@ -167,10 +176,30 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
     long long *const red = (long long *)v_sq;
 
     const int w = (int)ref.w, h = (int)ref.h;
-    const int x0 = blockIdx.x * TW, y0 = blockIdx.y * VIF_TH;
+    const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
     const int tid = threadIdx.x;
 
-    if (NT % IW == 0) {
+    constexpr int VW = 8 / sizeof(T); /* samples per 8-byte word */
+    if (G::WIDE && x0 >= R && x0 - R + IW <= w && y0 >= R &&
+        y0 - R + IH <= h &&
+        (((uintptr_t)ref.data | (uintptr_t)dis.data | ref.pitch | dis.pitch) &
+         7) == 0) {
+        /* the tile is inside the picture (no mirror): whole 8-byte words,
+         * x0 - R being a multiple of VW */
+        static_assert(!G::WIDE || (R % VW == 0 && IW % VW == 0), "words");
+        const char *r0 = (const char *)ref.data + (x0 - R) * sizeof(T);
+        const char *d0 = (const char *)dis.data + (x0 - R) * sizeof(T);
+        constexpr int WORDS = IH * (IW / VW);
+        static_assert(!G::WIDE || WORDS % NT == 0, "whole rounds of words");
+#pragma unroll
+        for (int j = 0; j < WORDS / NT; j++) {
+            const int i = tid + j * NT;
+            const int ly = i / (IW / VW), lw = i % (IW / VW);
+            const size_t gy = (size_t)(y0 - R + ly);
+            ((uint2 *)in_r)[i] = ((const uint2 *)(r0 + gy * ref.pitch))[lw];
+            ((uint2 *)in_d)[i] = ((const uint2 *)(d0 + gy * dis.pitch))[lw];
+        }
+    } else if (NT % IW == 0) {
         /* each thread keeps one column */
         const int lx = tid % IW;
         const int gx = vif_src_col(x0 - R + lx, w);
@@ -190,7 +219,7 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
     }
     __syncthreads();
 
-    for (int item = tid; item < IW * (VIF_TH / VIF_SEG); item += NT) {
+    for (int item = tid; item < IW * (TH / VIF_SEG); item += NT) {
         const int lx = item % IW, row0 = item / IW * VIF_SEG;
         uint32_t wr[WIN], wd[WIN], xs[WIN], ys[WIN], cs[WIN];
 #pragma unroll
@@ -255,7 +284,7 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
     __syncthreads();
 
     if (S == 2 && w / 2 == 1 && blockIdx.x == 0 && y0 <= h - 1 &&
-        h - 1 < y0 + VIF_TH && tid == 0) {
+        h - 1 < y0 + TH && tid == 0) {
         /* the last row's vertical pass at column 1, for scale 3 */
         int o16 = (h - 1 - y0) * P16 + R + 1, o32 = (h - 1 - y0) * P32 + R + 1;
         a.edge[VQ_VIF_EDGE_MU1] = v_m1[o16];
@@ -279,7 +308,7 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
     }
     if (S == 3 && STAT && w == 1) {
         /* columns -1 and 1 of a one-column picture: the edge values */
-        for (int ty = tid; ty < VIF_TH; ty += NT)
+        for (int ty = tid; ty < TH; ty += NT)
             for (int k = -1; k <= 1; k += 2) {
                 int o16 = ty * P16 + R + k, o32 = ty * P32 + R + k;
                 v_m1[o16] = (uint16_t)a.edge[VQ_VIF_EDGE_MU1];
@@ -293,8 +322,8 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
 
     VqVifScaleAcc acc = { 0, 0, 0, 0 };
     if (STAT) {
-        for (int item = tid; item < VIF_TH * VIF_GROUPS; item += NT) {
-            const int ty = item % VIF_TH, tx = item / VIF_TH * NX;
+        for (int item = tid; item < TH * GROUPS; item += NT) {
+            const int ty = item % TH, tx = item / TH * NX;
             uint32_t m1[NX], m2[NX];
             int32_t s1[NX], s2[NX], s12[NX];
             vif_hpass16<S, NX>(v_m1 + ty * P16 + tx, m1);
@@ -355,8 +384,8 @@ template <typename T, int S, bool STAT, bool DOWN>
 static void vif_launch(hipStream_t stream, const VqDevPlane *ref,
                        const VqDevPlane *dis, const VifArgs &a)
 {
-    constexpr int TW = VifTile<T, S>::TW;
-    dim3 grid(vq_div_ceil(ref->w, TW), vq_div_ceil(ref->h, VIF_TH));
+    typedef VifTile<T, S> G;
+    dim3 grid(vq_div_ceil(ref->w, G::TW), vq_div_ceil(ref->h, G::TH));
     vif_scale_kernel<T, S, STAT, DOWN><<<grid, VIF_THREADS, 0, stream>>>(
         *ref, *dis, a);
 }

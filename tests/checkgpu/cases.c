@@ -160,7 +160,13 @@ static const unsigned float_ms_ssim_sizes[][2] = { { 177, 181 }, { 0, 0 } };
 static const unsigned ssimulacra2_sizes[][2] = { { 203, 117 }, { 15, 9 },
                                                  { 0, 0 } };
 
+/* 8-bit scale 0 reads tiles inside the picture as whole words: a tile
+ * exactly at the right and bottom limits (232 x 40), and one sample short
+ * of them (231 x 39), where the mirrored load takes over */
+static const unsigned vif_sizes[][2] = { { 232, 40 }, { 231, 39 }, { 0, 0 } };
+
 const ParitySizes parity_extra_sizes[] = {
+    { "vif", vif_sizes },
     { "ssim", ssim_sizes },
     { "float_ssim", float_ssim_sizes },
     { "float_ms_ssim", float_ms_ssim_sizes },
