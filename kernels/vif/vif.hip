@@ -16,7 +16,6 @@
  * the vertical results' row pitches are odd in 32-bit words, so both
  * phases read and write shared memory without bank conflicts.
  */
-#include <type_traits>
 
 #include "../hip_device.h"
 #include "vif.h"
@@ -157,9 +156,6 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
     constexpr int VH = STAT ? TH : 1;
     constexpr int WIN = VIF_SEG + 2 * R;
     constexpr int NT = VIF_THREADS;
-    /* 8-bit second moments fit 32 bits (65536 * 255^2 < 2^32) */
-    typedef typename std::conditional<sizeof(T) == 1, uint32_t,
-                                      uint64_t>::type SqSum;
 
     /* the input tile keeps the sample type; the block's sums reuse the
      * 32-bit vertical results once phase 2 is over */
@@ -233,36 +229,56 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
         if (STAT) {
 #pragma unroll
             for (int r = 0; r < VIF_SEG; r++) {
-                /* symmetric taps: pairs of samples share a multiplication
-                 * (sums of two 16-bit samples times a tap stay below 2^32;
-                 * so do pairs of 8-bit squares) */
+                /* symmetric taps: pairs of values share a multiplication
+                 * (sums of two 16-bit values times a tap stay below 2^32,
+                 * and so do pairs of 8-bit squares) */
                 const uint32_t cm = vif_tap<S>(R);
+                const int o16 = (row0 + r) * P16 + lx;
+                const int o32 = (row0 + r) * P32 + lx;
                 uint32_t m1 = cm * wr[r + R], m2 = cm * wd[r + R];
-                SqSum xx = (SqSum)cm * xs[r + R], yy = (SqSum)cm * ys[r + R];
-                SqSum xy = (SqSum)cm * cs[r + R];
 #pragma unroll
                 for (int k = 0; k < R; k++) {
                     const uint32_t c = vif_tap<S>(k);
-                    const int e = r + 2 * R - k;
-                    m1 += c * (wr[r + k] + wr[e]);
-                    m2 += c * (wd[r + k] + wd[e]);
-                    if (sizeof(T) == 1) {
+                    m1 += c * (wr[r + k] + wr[r + 2 * R - k]);
+                    m2 += c * (wd[r + k] + wd[r + 2 * R - k]);
+                }
+                v_m1[o16] = (uint16_t)((m1 + a.rnd.mu_add) >> a.rnd.mu_shift);
+                v_m2[o16] = (uint16_t)((m2 + a.rnd.mu_add) >> a.rnd.mu_shift);
+                if (sizeof(T) == 1) {
+                    /* 8-bit second moments: exact in 32 bits, no shift */
+                    uint32_t xx = cm * xs[r + R], yy = cm * ys[r + R];
+                    uint32_t xy = cm * cs[r + R];
+#pragma unroll
+                    for (int k = 0; k < R; k++) {
+                        const uint32_t c = vif_tap<S>(k);
+                        const int e = r + 2 * R - k;
                         xx += c * (xs[r + k] + xs[e]);
                         yy += c * (ys[r + k] + ys[e]);
                         xy += c * (cs[r + k] + cs[e]);
-                    } else {
-                        xx += (SqSum)c * xs[r + k] + (SqSum)c * xs[e];
-                        yy += (SqSum)c * ys[r + k] + (SqSum)c * ys[e];
-                        xy += (SqSum)c * cs[r + k] + (SqSum)c * cs[e];
                     }
+                    v_xx[o32] = xx;
+                    v_yy[o32] = yy;
+                    v_xy[o32] = xy;
+                } else {
+                    /* 16-bit samples: 64-bit sums, one product per tap
+                     * (a pair of 32-bit squares can exceed 32 bits) */
+                    uint64_t xx = (uint64_t)cm * xs[r + R];
+                    uint64_t yy = (uint64_t)cm * ys[r + R];
+                    uint64_t xy = (uint64_t)cm * cs[r + R];
+#pragma unroll
+                    for (int k = 0; k < R; k++) {
+                        const uint64_t c = vif_tap<S>(k);
+                        const int e = r + 2 * R - k;
+                        xx += c * xs[r + k] + c * xs[e];
+                        yy += c * ys[r + k] + c * ys[e];
+                        xy += c * cs[r + k] + c * cs[e];
+                    }
+                    const unsigned sh = a.rnd.sq_shift;
+                    const uint64_t add = a.rnd.sq_add;
+                    v_xx[o32] = (uint32_t)((xx + add) >> sh);
+                    v_yy[o32] = (uint32_t)((yy + add) >> sh);
+                    v_xy[o32] = (uint32_t)((xy + add) >> sh);
                 }
-                const int o16 = (row0 + r) * P16 + lx;
-                const int o32 = (row0 + r) * P32 + lx;
-                v_m1[o16] = (uint16_t)((m1 + a.rnd.mu_add) >> a.rnd.mu_shift);
-                v_m2[o16] = (uint16_t)((m2 + a.rnd.mu_add) >> a.rnd.mu_shift);
-                v_xx[o32] = (uint32_t)((xx + a.rnd.sq_add) >> a.rnd.sq_shift);
-                v_yy[o32] = (uint32_t)((yy + a.rnd.sq_add) >> a.rnd.sq_shift);
-                v_xy[o32] = (uint32_t)((xy + a.rnd.sq_add) >> a.rnd.sq_shift);
             }
         }
         if (DOWN && lx >= R - D && lx < R + TW + D) {
