@@ -31,6 +31,7 @@ void vq_staging_close(VqStaging **pst)
     VqStaging *st = *pst;
     if (!st)
         return;
+    vq_stream_copy_user(-1);
     if (st->slot) {
         for (unsigned i = 0; i < st->depth; i++) {
             VqSlot *s = &st->slot[i];
@@ -147,6 +148,7 @@ int vq_staging_open(VqStaging **pst, VqGpu *gpu, const VqFormat *fmt,
     *pst = st;
     if (!st)
         return vq_fail(e, VQ_ENOMEM, "out of memory");
+    vq_stream_copy_user(1);
     st->gpu = gpu;
     st->fmt = *fmt;
     st->planes = planes;

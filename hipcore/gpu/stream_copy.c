@@ -1,7 +1,15 @@
 #include "stream_copy.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+
+static atomic_int stream_copy_users;
+
+void vq_stream_copy_user(int delta)
+{
+    atomic_fetch_add_explicit(&stream_copy_users, delta, memory_order_relaxed);
+}
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -14,7 +22,9 @@ void vq_stream_copy(void *dst, const void *src, size_t n)
 {
     uint8_t *d = dst;
     const uint8_t *s = src;
-    if (n < VQ_STREAM_MIN) {
+    if (n < VQ_STREAM_MIN ||
+        atomic_load_explicit(&stream_copy_users, memory_order_relaxed) >
+            VQ_STREAM_COPY_MAX_USERS) {
         memcpy(d, s, n);
         return;
     }
