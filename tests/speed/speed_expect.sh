@@ -6,6 +6,7 @@
 # them; VMAF_TOOL is upstream libvmaf's `vmaf` program (3.2.0, built with
 # -Denable_float=true).
 set -eu
+common=$(cd "$(dirname "$0")/../common" && pwd)
 test_bin=$1
 vmaf=$2
 dir=$(mktemp -d)
@@ -21,17 +22,6 @@ while read -r name w h p bpc feature opts; do
     "$vmaf" -r "$dir/${name}_ref.yuv" -d "$dir/${name}_dis.yuv" -w "$w" -h "$h" \
         -p "$p" -b "$bpc" --feature "$spec" --no_prediction --threads 1 \
         --quiet --json -o "$dir/$name.json" > /dev/null 2>&1
-    python3 - "$dir/$name.json" "$name" <<'PY'
-import json, sys
-log = json.load(open(sys.argv[1]))
-frames = log["frames"]
-keys = list(frames[0]["metrics"].keys())
-print('    { "%s",' % sys.argv[2])
-print('      { %s, NULL },' % ", ".join('"%s"' % k for k in keys))
-print('      {')
-for f in frames:
-    print('        { %s },' % ", ".join("%.6f" % f["metrics"][k] for k in keys))
-print('      } },')
-PY
+    python3 "$common/libvmaf_expect.py" "$dir/$name.json" "$name"
 done < "$dir/cases.txt"
 echo "};"

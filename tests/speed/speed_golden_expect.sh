@@ -9,6 +9,7 @@
 # refuses them, see speed_test), and so is g07 (odd size: the tool cannot
 # read its raw files).
 set -eu
+common=$(cd "$(dirname "$0")/../common" && pwd)
 golden=$1 clips=$2 vmaf=$3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -31,18 +32,7 @@ tail -n +2 "$golden/manifest.tsv" | while IFS='	' read -r name w h pixfmt bpc p 
         "$vmaf" -r "$clips/$ref" -d "$clips/$dis" -w "$w" -h "$h" -p "$p" \
             -b "$bpc" --feature "$spec" --no_prediction --threads 1 --quiet \
             --json -o "$out/log.json" > /dev/null 2>&1
-        python3 - "$out/log.json" "$name" "$spec" <<'PY'
-import json, sys
-log = json.load(open(sys.argv[1]))
-frames = log["frames"]
-keys = list(frames[0]["metrics"].keys())
-print('    { "%s", "%s",' % (sys.argv[2], sys.argv[3]))
-print('      { %s, NULL },' % ", ".join('"%s"' % k for k in keys))
-print('      {')
-for f in frames:
-    print('        { %s },' % ", ".join("%.6f" % f["metrics"][k] for k in keys))
-print('      } },')
-PY
+        python3 "$common/libvmaf_expect.py" "$out/log.json" "$name" "$spec"
     done
 done
 echo "};"

@@ -6,6 +6,7 @@
 # Its C path and its x86 SIMD path (--cpumask 255 or not) must agree; the
 # script stops if they do not.
 set -eu
+common=$(cd "$(dirname "$0")/../common" && pwd)
 test_bin=$1
 vmaf=$2
 dir=$(mktemp -d)
@@ -27,18 +28,7 @@ while read -r name w h bpc opts; do
             --threads 1 --quiet --json -o "$dir/$name.$mask.json" $extra \
             > /dev/null 2>&1
     done
-    python3 - "$dir/$name.simd.json" "$dir/$name.c.json" "$name" <<'PY'
-import json, sys
-a, b = (json.load(open(p))["frames"] for p in sys.argv[1:3])
-if [f["metrics"] for f in a] != [f["metrics"] for f in b]:
-    sys.exit("libvmaf's C and SIMD paths differ on " + sys.argv[3])
-keys = list(a[0]["metrics"].keys())
-print('    { "%s",' % sys.argv[3])
-print('      { %s, NULL },' % ", ".join('"%s"' % k for k in keys))
-print('      {')
-for f in a:
-    print('        { %s },' % ", ".join("%.6f" % f["metrics"][k] for k in keys))
-print('      } },')
-PY
+    python3 "$common/libvmaf_expect.py" "$dir/$name.simd.json" \
+        --same "$dir/$name.c.json" "$name"
 done < "$dir/cases.txt"
 echo "};"
