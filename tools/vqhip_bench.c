@@ -1,13 +1,14 @@
 /*
  * vqhip_bench: frames per second per extractor, for the whole set, and for
  * the default VMAF model, at 576x324, 1080p and 4K, on each backend.
- * Frames are synthetic 8-bit 4:2:0 pairs held in host memory (a ring of
- * eight), so the GPU numbers include the upload of every frame.
+ * Frames are synthetic 4:2:0 pairs held in host memory (a ring of eight),
+ * so the GPU numbers include the upload of every frame; 8-bit unless
+ * --bpc says otherwise.
  *
  * usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... [--feature SPEC]...
  *                    [--model SPEC]... [--seconds S] [--max-frames N]
  *                    [--threads N] [--depth N] [--input host|pinned|device]
- *                    [--streams N] [--verify N]
+ *                    [--streams N] [--verify N] [--bpc N]
  *
  * --model: benchmark these models (each one item) instead of the default
  * items (each extractor, all of them, vmaf_v0.6.1, vmaf_v1.0.16_3d0h).
@@ -19,6 +20,9 @@
  * stream's fps follows it.
  * --verify N: every N-th GPU frame also computed on the CPU and compared
  * (VqConfig.verify), to measure what the self-check costs.
+ * --bpc N: N-bit samples (8 to 16; above 8 in 16-bit words), the 8-bit
+ * pictures scaled up with low bits that vary per sample, so that the
+ * high-depth paths (16-bit tiles, wider sums) are what runs.
  * --depth 1 also makes every frame wait for its scores before the next one
  * is submitted (vq_receive_wait, as the filter with depth=1): the fps of a
  * live monitor, on either backend.
@@ -55,12 +59,30 @@ static double now(void)
 
 /* Reference: drifting sine texture; distorted: the reference with a
  * deterministic, content-dependent error (quantisation plus noise). */
+static unsigned opt_bpc = 8;
+
+/* Sample i of a plane at the bench's depth: an 8-bit value v scaled up,
+ * with low bits from a hash of (i, salt). */
+static void put_sample(uint8_t *plane, size_t i, int v, unsigned salt)
+{
+    if (opt_bpc == 8) {
+        plane[i] = (uint8_t)v;
+        return;
+    }
+    unsigned low = opt_bpc - 8;
+    uint32_t hash = (uint32_t)i * 2654435761u + salt * 40503u;
+    ((uint16_t *)plane)[i] =
+        (uint16_t)(((unsigned)v << low) | ((hash >> 16) & ((1u << low) - 1)));
+}
+
 static int make_frames(Frames *fr, unsigned w, unsigned h)
 {
     memset(fr, 0, sizeof(*fr));
     fr->w = w;
     fr->h = h;
-    size_t cw = (w + 1) / 2, ch = (h + 1) / 2, size = (size_t)w * h + 2 * cw * ch;
+    const size_t bps = opt_bpc > 8 ? 2 : 1;
+    size_t cw = (w + 1) / 2, ch = (h + 1) / 2, n = (size_t)w * h + 2 * cw * ch;
+    size_t size = n * bps;
     uint32_t noise = 12345;
     for (unsigned f = 0; f < RING; f++) {
         for (unsigned k = 0; k < 2; k++) {
@@ -78,20 +100,22 @@ static int make_frames(Frames *fr, unsigned w, unsigned h)
                         noise = noise * 1664525u + 1013904223u;
                         s = (s & ~7) + (int)(noise >> 29) - 4;
                     }
-                    b[(size_t)y * w + x] = (uint8_t)(s < 0 ? 0 : s > 255 ? 255 : s);
+                    put_sample(b, (size_t)y * w + x,
+                               s < 0 ? 0 : s > 255 ? 255 : s, 2 * f + k);
                 }
-            for (size_t i = (size_t)w * h; i < size; i++)
-                b[i] = (uint8_t)(128 + ((i * 7 + f * 3 + k) % 32));
+            for (size_t i = (size_t)w * h; i < n; i++)
+                put_sample(b, i, (int)(128 + ((i * 7 + f * 3 + k) % 32)),
+                           2 * f + k);
             VqPicture *p = &fr->pic[f][k];
             p->fmt = VQ_PIX_FMT_420;
-            p->bpc = 8;
+            p->bpc = opt_bpc;
             p->w = w;
             p->h = h;
             p->data[0] = b;
-            p->data[1] = b + (size_t)w * h;
-            p->data[2] = b + (size_t)w * h + cw * ch;
-            p->stride[0] = (ptrdiff_t)w;
-            p->stride[1] = p->stride[2] = (ptrdiff_t)cw;
+            p->data[1] = b + (size_t)w * h * bps;
+            p->data[2] = b + ((size_t)w * h + cw * ch) * bps;
+            p->stride[0] = (ptrdiff_t)(w * bps);
+            p->stride[1] = p->stride[2] = (ptrdiff_t)(cw * bps);
         }
     }
     return 0;
@@ -125,7 +149,7 @@ typedef struct Input {
 static size_t frame_bytes(const Frames *fr)
 {
     size_t cw = (fr->w + 1) / 2, ch = (fr->h + 1) / 2;
-    return (size_t)fr->w * fr->h + 2 * cw * ch;
+    return ((size_t)fr->w * fr->h + 2 * cw * ch) * (opt_bpc > 8 ? 2 : 1);
 }
 
 static void rebase(VqPicture *dst, const VqPicture *src, const uint8_t *from,
@@ -340,6 +364,14 @@ int main(int argc, char **argv)
                 return 1;
             }
             opt_verify = (unsigned)n;
+        } else if (!strcmp(a, "--bpc") && v) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || n < 8 || n > 16) {
+                fprintf(stderr, "--bpc: bits per sample, 8 to 16\n");
+                return 1;
+            }
+            opt_bpc = (unsigned)n;
         } else if (!strcmp(a, "--streams") && v) {
             opt_streams = (unsigned)atoi(argv[++i]);
             if (opt_streams < 1 || opt_streams > MAX_STREAMS) {
@@ -350,7 +382,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... "
                             "[--feature SPEC]... [--model SPEC]... [--seconds S] "
                             "[--max-frames N] [--threads N] [--depth N] "
-                            "[--input host|pinned|device] [--streams N] [--verify N]\n");
+                            "[--input host|pinned|device] [--streams N] [--verify N] "
+                            "[--bpc N]\n");
             return 1;
         }
     }
@@ -412,10 +445,10 @@ int main(int argc, char **argv)
 
     if (opt_input == INPUT_DEVICE && !strcmp(backend_arg, "all"))
         backend_arg = "hip"; /* device frames need the GPU backend */
-    printf("frames in %s memory%s\n",
+    printf("frames in %s memory%s, %u-bit\n",
            opt_input == INPUT_HOST ? "host" : opt_input == INPUT_PINNED
                                               ? "pinned host" : "device",
-           opt_streams > 1 ? ", several streams at once" : "");
+           opt_streams > 1 ? ", several streams at once" : "", opt_bpc);
     if (opt_streams > 1)
         printf("%-11s %-8s %-24s %10s %12s\n", "size", "backend", "features",
                "fps (sum)", "slowest");
