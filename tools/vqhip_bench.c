@@ -320,6 +320,18 @@ static double bench_streams(const Item *it, VqBackend backend,
     return sum;
 }
 
+/* A decimal integer from lo to hi into *out; -1 (and *out unchanged) if s
+ * is not one. */
+static int parse_in_range(const char *s, long lo, long hi, unsigned *out)
+{
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (!*s || *end || n < lo || n > hi)
+        return -1;
+    *out = (unsigned)n;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned sizes[8][2] = { { 576, 324 }, { 1920, 1080 }, { 3840, 2160 } };
@@ -357,21 +369,15 @@ int main(int argc, char **argv)
                 return 1;
             }
         } else if (!strcmp(a, "--verify") && v) {
-            char *end;
-            long n = strtol(argv[++i], &end, 10);
-            if (*end || n < 0 || n > 1000000) {
+            if (parse_in_range(argv[++i], 0, 1000000, &opt_verify)) {
                 fprintf(stderr, "--verify: a frame interval, 0 (off) to 1000000\n");
                 return 1;
             }
-            opt_verify = (unsigned)n;
         } else if (!strcmp(a, "--bpc") && v) {
-            char *end;
-            long n = strtol(argv[++i], &end, 10);
-            if (*end || n < 8 || n > 16) {
+            if (parse_in_range(argv[++i], 8, 16, &opt_bpc)) {
                 fprintf(stderr, "--bpc: bits per sample, 8 to 16\n");
                 return 1;
             }
-            opt_bpc = (unsigned)n;
         } else if (!strcmp(a, "--streams") && v) {
             opt_streams = (unsigned)atoi(argv[++i]);
             if (opt_streams < 1 || opt_streams > MAX_STREAMS) {
