@@ -57,9 +57,19 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Reference: drifting sine texture; distorted: the reference with a
- * deterministic, content-dependent error (quantisation plus noise). */
 static unsigned opt_bpc = 8;
+
+/* Bytes of one sample, and of one 4:2:0 frame of w x h at the bench's depth. */
+static size_t sample_bytes(void)
+{
+    return opt_bpc > 8 ? 2 : 1;
+}
+
+static size_t frame_bytes(unsigned w, unsigned h)
+{
+    size_t cw = (w + 1) / 2, ch = (h + 1) / 2;
+    return ((size_t)w * h + 2 * cw * ch) * sample_bytes();
+}
 
 /* Sample i of a plane at the bench's depth: an 8-bit value v scaled up,
  * with low bits from a hash of (i, salt). */
@@ -75,14 +85,15 @@ static void put_sample(uint8_t *plane, size_t i, int v, unsigned salt)
         (uint16_t)(((unsigned)v << low) | ((hash >> 16) & ((1u << low) - 1)));
 }
 
+/* Reference: drifting sine texture; distorted: the reference with a
+ * deterministic, content-dependent error (quantisation plus noise). */
 static int make_frames(Frames *fr, unsigned w, unsigned h)
 {
     memset(fr, 0, sizeof(*fr));
     fr->w = w;
     fr->h = h;
-    const size_t bps = opt_bpc > 8 ? 2 : 1;
-    size_t cw = (w + 1) / 2, ch = (h + 1) / 2, n = (size_t)w * h + 2 * cw * ch;
-    size_t size = n * bps;
+    const size_t bps = sample_bytes(), size = frame_bytes(w, h);
+    size_t cw = (w + 1) / 2, ch = (h + 1) / 2, n = size / bps;
     uint32_t noise = 12345;
     for (unsigned f = 0; f < RING; f++) {
         for (unsigned k = 0; k < 2; k++) {
@@ -146,12 +157,6 @@ typedef struct Input {
     VqGpu *gpu;
 } Input;
 
-static size_t frame_bytes(const Frames *fr)
-{
-    size_t cw = (fr->w + 1) / 2, ch = (fr->h + 1) / 2;
-    return ((size_t)fr->w * fr->h + 2 * cw * ch) * (opt_bpc > 8 ? 2 : 1);
-}
-
 static void rebase(VqPicture *dst, const VqPicture *src, const uint8_t *from,
                    uint8_t *to)
 {
@@ -163,7 +168,7 @@ static void rebase(VqPicture *dst, const VqPicture *src, const uint8_t *from,
 static int input_open(Input *in, VqContext *ctx, const Frames *fr)
 {
     memset(in, 0, sizeof(*in));
-    size_t size = frame_bytes(fr);
+    size_t size = frame_bytes(fr->w, fr->h);
     VqErrBuf err;
     if (opt_input == INPUT_DEVICE && vq_gpu_open(&in->gpu, 0, 0, &err)) {
         fprintf(stderr, "vqhip_bench: %s\n", err.msg);

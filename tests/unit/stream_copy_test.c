@@ -5,7 +5,6 @@
  * (more than VQ_STREAM_COPY_MAX_USERS open).
  */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "gpu/stream_copy.h"
