@@ -35,6 +35,19 @@ static inline int vq_launch_status(void)
     return err == hipSuccess ? 0 : (int)err;
 }
 
+/* A load of data that a block reads once (picture tiles): on NVIDIA it
+ * bypasses L1 (cached in L2 only), so that L1 keeps what every block reads
+ * again (lookup tables). A performance choice only. */
+template <typename T>
+__device__ __forceinline__ T vq_load_once(const T *p)
+{
+#if defined(__CUDACC__)
+    return __ldcg(p);
+#else
+    return *p;
+#endif
+}
+
 static inline unsigned vq_div_ceil(unsigned a, unsigned b)
 {
     return (a + b - 1) / b;

@@ -95,7 +95,8 @@ __device__ __forceinline__ int vif_src_row(int k, int n)
 template <typename T>
 __device__ __forceinline__ T vif_load(const VqDevPlane &p, int y, int x)
 {
-    return ((const T *)((const char *)p.data + (size_t)y * p.pitch))[x];
+    return vq_load_once((const T *)((const char *)p.data + (size_t)y * p.pitch) +
+                        x);
 }
 
 /* Horizontal pass of a 16-bit statistic over NX outputs from the run's
@@ -192,8 +193,10 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
             const int i = tid + j * NT;
             const int ly = i / (IW / VW), lw = i % (IW / VW);
             const size_t gy = (size_t)(y0 - R + ly);
-            ((uint2 *)in_r)[i] = ((const uint2 *)(r0 + gy * ref.pitch))[lw];
-            ((uint2 *)in_d)[i] = ((const uint2 *)(d0 + gy * dis.pitch))[lw];
+            ((uint2 *)in_r)[i] =
+                vq_load_once((const uint2 *)(r0 + gy * ref.pitch) + lw);
+            ((uint2 *)in_d)[i] =
+                vq_load_once((const uint2 *)(d0 + gy * dis.pitch) + lw);
         }
     } else if (NT % IW == 0) {
         /* each thread keeps one column */
