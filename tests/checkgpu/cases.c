@@ -165,8 +165,14 @@ static const unsigned ssimulacra2_sizes[][2] = { { 203, 117 }, { 15, 9 },
  * of them (231 x 39), where the mirrored load takes over */
 static const unsigned vif_sizes[][2] = { { 232, 40 }, { 231, 39 }, { 0, 0 } };
 
+/* motion's tiles are 248 x 32 outputs: one tile exactly, one column and
+ * row past it, and three tiles across with a last one of 4 columns */
+static const unsigned motion_sizes[][2] = { { 248, 32 }, { 249, 37 },
+                                            { 500, 66 }, { 0, 0 } };
+
 const ParitySizes parity_extra_sizes[] = {
     { "vif", vif_sizes },
+    { "motion", motion_sizes },
     { "ssim", ssim_sizes },
     { "float_ssim", float_ssim_sizes },
     { "float_ms_ssim", float_ms_ssim_sizes },
