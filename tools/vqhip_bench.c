@@ -362,9 +362,24 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--model") && v && n_models < 8)
             user_models[n_models++] = argv[++i];
         else if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
-        else if (!strcmp(a, "--max-frames") && v) max_frames = (unsigned)atoi(argv[++i]);
-        else if (!strcmp(a, "--threads") && v) opt_threads = (unsigned)atoi(argv[++i]);
-        else if (!strcmp(a, "--depth") && v) opt_depth = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(a, "--max-frames") && v) {
+            if (parse_in_range(argv[++i], 1, 1000000000, &max_frames)) {
+                fprintf(stderr, "--max-frames: 1 to 1000000000\n");
+                return 1;
+            }
+        } else if (!strcmp(a, "--threads") && v) {
+            /* the library refuses what it cannot use; 0: one per core */
+            if (parse_in_range(argv[++i], 0, 4096, &opt_threads)) {
+                fprintf(stderr, "--threads: 0 (one per core) to 4096\n");
+                return 1;
+            }
+        } else if (!strcmp(a, "--depth") && v) {
+            if (parse_in_range(argv[++i], 0, 1000, &opt_depth)) {
+                fprintf(stderr, "--depth: frames in flight, 0 (the library's "
+                                "choice) to 1000\n");
+                return 1;
+            }
+        }
         else if (!strcmp(a, "--input") && v) {
             const char *m = argv[++i];
             opt_input = !strcmp(m, "pinned") ? INPUT_PINNED
@@ -384,8 +399,7 @@ int main(int argc, char **argv)
                 return 1;
             }
         } else if (!strcmp(a, "--streams") && v) {
-            opt_streams = (unsigned)atoi(argv[++i]);
-            if (opt_streams < 1 || opt_streams > MAX_STREAMS) {
+            if (parse_in_range(argv[++i], 1, MAX_STREAMS, &opt_streams)) {
                 fprintf(stderr, "--streams: 1 to %d\n", MAX_STREAMS);
                 return 1;
             }
