@@ -68,9 +68,9 @@ static inline VQ_HOST_DEVICE int32_t vq_motion_vblur32(int16_t d0, int16_t d1,
  * pieces: with x = 256 * hi + lo (hi = x >> 8 in [-256, 255], lo = x & 255)
  *   sum = 256 * A + B,  A = sum tap * hi (|A| <= 2^24),  B = sum tap * lo
  * and floor((256 A + B + 2^15) / 2^16) = (A + ((B + 2^15) >> 8)) >> 8,
- * which equals libvmaf's 64-bit (sum + 2^15) >> 16. Serves every
- * horizontal pass (|v| < 2^16) and the vertical pass at 16 bits (|d| < 2^16,
- * shift 16).
+ * which equals libvmaf's 64-bit (sum + 2^15) >> 16. Serves the CPU's
+ * horizontal passes (|v| < 2^16; the GPU's takes the 64-bit sum itself) and
+ * the vertical pass at 16 bits on both (|d| < 2^16, shift 16).
  */
 static inline VQ_HOST_DEVICE int16_t vq_motion_hi(int32_t x)
 {
