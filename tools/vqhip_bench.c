@@ -349,9 +349,33 @@ int main(int argc, char **argv)
     unsigned n_user = 0;
     const char *user_models[8];
     unsigned n_models = 0;
+    /* the integer options, each range-checked */
+    const struct {
+        const char *name, *what;
+        long lo, hi;
+        unsigned *out;
+    } ints[] = {
+        { "--max-frames", "frames per run", 1, 1000000000, &max_frames },
+        /* the library refuses threads it cannot use */
+        { "--threads", "CPU threads, 0: one per core", 0, 4096, &opt_threads },
+        { "--depth", "frames in flight, 0: the library's choice", 0, 1000,
+          &opt_depth },
+        { "--verify", "a frame interval, 0: off", 0, 1000000, &opt_verify },
+        { "--bpc", "bits per sample", 8, 16, &opt_bpc },
+        { "--streams", "streams at once", 1, MAX_STREAMS, &opt_streams },
+    };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--backend") && v) backend_arg = argv[++i];
+        size_t k = 0;
+        while (k < sizeof(ints) / sizeof(ints[0]) && strcmp(a, ints[k].name))
+            k++;
+        if (k < sizeof(ints) / sizeof(ints[0]) && v) {
+            if (parse_in_range(argv[++i], ints[k].lo, ints[k].hi, ints[k].out)) {
+                fprintf(stderr, "%s: %s (%ld to %ld)\n", a, ints[k].what,
+                        ints[k].lo, ints[k].hi);
+                return 1;
+            }
+        } else if (!strcmp(a, "--backend") && v) backend_arg = argv[++i];
         else if (!strcmp(a, "--size") && v && n_sizes < 8) {
             if (!user_sizes++)
                 n_sizes = 0;
@@ -362,45 +386,12 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--model") && v && n_models < 8)
             user_models[n_models++] = argv[++i];
         else if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
-        else if (!strcmp(a, "--max-frames") && v) {
-            if (parse_in_range(argv[++i], 1, 1000000000, &max_frames)) {
-                fprintf(stderr, "--max-frames: 1 to 1000000000\n");
-                return 1;
-            }
-        } else if (!strcmp(a, "--threads") && v) {
-            /* the library refuses what it cannot use; 0: one per core */
-            if (parse_in_range(argv[++i], 0, 4096, &opt_threads)) {
-                fprintf(stderr, "--threads: 0 (one per core) to 4096\n");
-                return 1;
-            }
-        } else if (!strcmp(a, "--depth") && v) {
-            if (parse_in_range(argv[++i], 0, 1000, &opt_depth)) {
-                fprintf(stderr, "--depth: frames in flight, 0 (the library's "
-                                "choice) to 1000\n");
-                return 1;
-            }
-        }
         else if (!strcmp(a, "--input") && v) {
             const char *m = argv[++i];
             opt_input = !strcmp(m, "pinned") ? INPUT_PINNED
                       : !strcmp(m, "device") ? INPUT_DEVICE : INPUT_HOST;
             if (opt_input == INPUT_HOST && strcmp(m, "host")) {
                 fprintf(stderr, "--input: host, pinned or device\n");
-                return 1;
-            }
-        } else if (!strcmp(a, "--verify") && v) {
-            if (parse_in_range(argv[++i], 0, 1000000, &opt_verify)) {
-                fprintf(stderr, "--verify: a frame interval, 0 (off) to 1000000\n");
-                return 1;
-            }
-        } else if (!strcmp(a, "--bpc") && v) {
-            if (parse_in_range(argv[++i], 8, 16, &opt_bpc)) {
-                fprintf(stderr, "--bpc: bits per sample, 8 to 16\n");
-                return 1;
-            }
-        } else if (!strcmp(a, "--streams") && v) {
-            if (parse_in_range(argv[++i], 1, MAX_STREAMS, &opt_streams)) {
-                fprintf(stderr, "--streams: 1 to %d\n", MAX_STREAMS);
                 return 1;
             }
         } else {
