@@ -20,10 +20,10 @@ def main(argv):
     log, rest = argv[0], argv[1:]
     frames = json.load(open(log))["frames"]
     if rest[:1] == ["--same"]:
-        other = json.load(open(rest[1]))["frames"]
-        rest = rest[2:]
+        other_log, rest = rest[1], rest[2:]
+        other = json.load(open(other_log))["frames"]
         if [f["metrics"] for f in frames] != [f["metrics"] for f in other]:
-            sys.exit("%s and %s differ (%s)" % (log, argv[2], " ".join(rest)))
+            sys.exit("%s and %s differ (%s)" % (log, other_log, " ".join(rest)))
     keys = list(frames[0]["metrics"].keys())
     print('    { %s,' % ", ".join('"%s"' % label for label in rest))
     print('      { %s, NULL },' % ", ".join('"%s"' % k for k in keys))
