@@ -202,24 +202,34 @@ typedef struct VqVifLogTerms {
     int32_t num, den;
 } VqVifLogTerms;
 
+/* The arguments of a log-domain pixel's three log2 lookups. */
+typedef struct VqVifLogArgs {
+    uint32_t den_v, numer1;
+    uint64_t numer1_tmp;
+    bool has_num; /* the numerator terms count (sigma12, sigma2_sq > 0) */
+} VqVifLogArgs;
+
 /*
- * The log-domain terms of a pixel with vq_vif_is_log(sigma1_sq): the gain
+ * The lookups' arguments for a pixel with sigma1_sq >= sigma_nsq: the gain
  * g = sigma12 / sigma1_sq in double, as libvmaf computes it, capped at
  * gain_limit after the residual variance sv_sq is formed. The double
  * arithmetic is written operation by operation in libvmaf's order (no
  * contraction is allowed in any build), so the CPU and every GPU compute the
- * same integers.
+ * same integers. Where libvmaf skips it (has_num false) it is computed all
+ * the same, without branches, and stays in range: g * sigma12 >= 0, so
+ * sv <= sigma2_sq < 2^31; |g| < 2^31 / 2^17 (and gain_limit <= 100), so
+ * g * g * sigma1_sq < 2^60;
+ * and numer1 <= numer1_tmp, both at least 2^17: every lookup is inside the
+ * table (vq_vif_log_terms reads all three).
  */
-static inline VQ_HOST_DEVICE VqVifLogTerms vq_vif_log_terms(
-    const uint16_t *tab, int32_t sigma1_sq, int32_t sigma2_sq, int32_t sigma12,
-    double gain_limit)
+static inline VQ_HOST_DEVICE VqVifLogArgs vq_vif_log_args(int32_t sigma1_sq,
+                                                          int32_t sigma2_sq,
+                                                          int32_t sigma12,
+                                                          double gain_limit)
 {
-    VqVifLogTerms t;
-    t.den = vq_vif_log2_32(tab, (uint32_t)VQ_VIF_SIGMA_NSQ +
-                                    (uint32_t)sigma1_sq) - 2048 * 17;
-    t.num = 0;
-    if (sigma12 <= 0 || sigma2_sq <= 0)
-        return t;
+    VqVifLogArgs a;
+    a.den_v = (uint32_t)VQ_VIF_SIGMA_NSQ + (uint32_t)sigma1_sq;
+    a.has_num = sigma12 > 0 && sigma2_sq > 0;
     const double eps = 65536 * 1.0e-10;
     double g = sigma12 / (sigma1_sq + eps);
     double sv = sigma2_sq - g * sigma12;
@@ -227,16 +237,33 @@ static inline VQ_HOST_DEVICE VqVifLogTerms vq_vif_log_terms(
     uint32_t sv_sq = sv > 0.0 ? (uint32_t)(int32_t)sv : 0;
     if (g > gain_limit)
         g = gain_limit;
-    uint32_t numer1 = sv_sq + (uint32_t)VQ_VIF_SIGMA_NSQ;
-    int64_t numer1_tmp = (int64_t)(g * g * sigma1_sq) + numer1;
-    t.num = vq_vif_log2_64(tab, (uint64_t)numer1_tmp) -
-            vq_vif_log2_64(tab, numer1);
+    a.numer1 = sv_sq + (uint32_t)VQ_VIF_SIGMA_NSQ;
+    a.numer1_tmp = (uint64_t)((int64_t)(g * g * sigma1_sq) + a.numer1);
+    return a;
+}
+
+/* The log-domain terms of a pixel with vq_vif_is_log(sigma1_sq). The three
+ * lookups are made unconditionally, so a GPU can issue the loads of several
+ * pixels before it waits on the first. */
+static inline VQ_HOST_DEVICE VqVifLogTerms vq_vif_log_terms(
+    const uint16_t *tab, int32_t sigma1_sq, int32_t sigma2_sq, int32_t sigma12,
+    double gain_limit)
+{
+    VqVifLogArgs a = vq_vif_log_args(sigma1_sq, sigma2_sq, sigma12,
+                                     gain_limit);
+    VqVifLogTerms t;
+    t.den = vq_vif_log2_32(tab, a.den_v) - 2048 * 17;
+    int32_t num = vq_vif_log2_64(tab, a.numer1_tmp) -
+                  vq_vif_log2_64(tab, a.numer1);
+    t.num = a.has_num ? num : 0;
     return t;
 }
 
-/* One pixel's contribution to its scale's sums. Every sum is updated on
- * every call (with 0 where it does not apply): updates to one field or
- * another would make GPU compilers address the record through memory. */
+/* One pixel's contribution to its scale's sums, without branches: a pixel
+ * that is not log-domain computes the log terms of sigma1_sq = sigma_nsq
+ * (in range) and drops them. Every sum is updated on every call (with 0
+ * where it does not apply): updates to one field or another would make GPU
+ * compilers address the record through memory. */
 static inline VQ_HOST_DEVICE void vq_vif_pixel(const uint16_t *tab,
                                                int32_t sigma1_sq,
                                                int32_t sigma2_sq,
@@ -245,11 +272,10 @@ static inline VQ_HOST_DEVICE void vq_vif_pixel(const uint16_t *tab,
                                                VqVifScaleAcc *acc)
 {
     bool lg = vq_vif_is_log(sigma1_sq);
-    VqVifLogTerms t = { 0, 0 };
-    if (lg)
-        t = vq_vif_log_terms(tab, sigma1_sq, sigma2_sq, sigma12, gain_limit);
-    acc->num_log += t.num;
-    acc->den_log += t.den;
+    VqVifLogTerms t = vq_vif_log_terms(
+        tab, lg ? sigma1_sq : VQ_VIF_SIGMA_NSQ, sigma2_sq, sigma12, gain_limit);
+    acc->num_log += lg ? t.num : 0;
+    acc->den_log += lg ? t.den : 0;
     acc->num_non_log += lg ? 0 : vq_vif_non_log_num(sigma2_sq);
     acc->den_non_log += !lg;
 }

@@ -121,8 +121,8 @@ __device__ __forceinline__ void vif_hpass16(const uint16_t *v, uint32_t *out)
     }
 }
 
-/* Horizontal pass of a second moment over NX outputs (64-bit sums), turned
- * into the variance or covariance with the means ma, mb. */
+/* Horizontal pass of a second moment over NX outputs (sums of up to 48
+ * bits), turned into the variance or covariance with the means ma, mb. */
 template <int S, int NX>
 __device__ __forceinline__ void vif_hpass_sigma(const uint32_t *v,
                                                 const uint32_t *ma,
@@ -130,6 +130,26 @@ __device__ __forceinline__ void vif_hpass_sigma(const uint32_t *v,
                                                 int32_t *out)
 {
     constexpr int R = VQ_VIF_HALF(S);
+#if defined(__CUDACC__)
+    /* NVIDIA: in double, on the FP64 pipe, which is otherwise idle here,
+     * instead of a 64-bit integer multiply-add a tap on the busiest pipe.
+     * Exact: values are below 2^32, pairs of them below 2^33, a tap times
+     * a pair below 2^46 and every partial sum below 2^48 (the taps sum to
+     * 2^16), all integers that a double holds. AMD keeps the integer form
+     * (gfx1036's FP64 rate is a small fraction of its integer rate). */
+    double b[NX + 2 * R];
+#pragma unroll
+    for (int k = 0; k < NX + 2 * R; k++)
+        b[k] = (double)v[k];
+#pragma unroll
+    for (int i = 0; i < NX; i++) {
+        double s = (double)vif_tap<S>(R) * b[i + R];
+#pragma unroll
+        for (int k = 0; k < R; k++)
+            s = fma((double)vif_tap<S>(k), b[i + k] + b[i + 2 * R - k], s);
+        out[i] = vq_vif_sigma((uint64_t)s, ma[i], mb[i]);
+    }
+#else
     uint32_t b[NX + 2 * R];
 #pragma unroll
     for (int k = 0; k < NX + 2 * R; k++)
@@ -142,6 +162,7 @@ __device__ __forceinline__ void vif_hpass_sigma(const uint32_t *v,
             s += (uint64_t)vif_tap<S>(k) * b[i + k];
         out[i] = vq_vif_sigma(s, ma[i], mb[i]);
     }
+#endif
 }
 
 template <typename T, int S, bool STAT, bool DOWN>
@@ -350,11 +371,21 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
             vif_hpass_sigma<S, NX>(v_xx + ty * P32 + tx, m1, m1, s1);
             vif_hpass_sigma<S, NX>(v_yy + ty * P32 + tx, m2, m2, s2);
             vif_hpass_sigma<S, NX>(v_xy + ty * P32 + tx, m1, m2, s12);
+            /* every output of the run is computed (no branch, so the
+             * table loads of all NX are issued together); those outside
+             * the picture are dropped */
+            const int in_w = y0 + ty < h ? w - x0 - tx : 0;
 #pragma unroll
-            for (int i = 0; i < NX; i++)
-                if (y0 + ty < h && x0 + tx + i < w)
-                    vq_vif_pixel(a.log2_tab, s1[i], s2[i], s12[i],
-                                 a.gain_limit, &acc);
+            for (int i = 0; i < NX; i++) {
+                VqVifScaleAcc p = { 0, 0, 0, 0 };
+                vq_vif_pixel(a.log2_tab, s1[i], s2[i], s12[i], a.gain_limit,
+                             &p);
+                const bool in = i < in_w;
+                acc.num_log += in ? p.num_log : 0;
+                acc.den_log += in ? p.den_log : 0;
+                acc.num_non_log += in ? p.num_non_log : 0;
+                acc.den_non_log += in ? p.den_non_log : 0;
+            }
         }
     }
     if (DOWN) {
