@@ -142,6 +142,7 @@ void vq_close(VqContext **pctx)
                     (t.results_down - t0.results_down) / n);
         }
     }
+    vq_bind(ctx); /* what cannot be made current is released all the same */
     vq_pipeline_stop(ctx);
     for (unsigned i = 0; i < ctx->n_fex; i++)
         fex_free(ctx->fex[i]);

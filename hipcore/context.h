@@ -162,4 +162,11 @@ double vq_now(void);
  * built-in models and the installed folder), else NULL. */
 const char *vq_model_dir(void);
 
+/* The context's GPU made current on the calling thread (vq_gpu_bind), at
+ * the start of each call that reaches the device. */
+static inline int vq_bind(VqContext *ctx)
+{
+    return ctx->gpu ? vq_gpu_bind(ctx->gpu) : 0;
+}
+
 #endif

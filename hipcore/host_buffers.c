@@ -77,7 +77,9 @@ int vq_import_dmabuf(VqContext *ctx, int fd, size_t size, VqImport **imp,
         return vq_fail(&ctx->err, VQ_EINVAL, "bad dma-buf (fd %d, %zu bytes)",
                        fd, size);
     void *handle = NULL;
-    int err = vq_gpu_import_dmabuf(ctx->gpu, fd, size, &handle, dev);
+    int err = vq_bind(ctx);
+    if (!err)
+        err = vq_gpu_import_dmabuf(ctx->gpu, fd, size, &handle, dev);
     if (!err)
         *imp = handle;
     return err;

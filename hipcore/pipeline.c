@@ -308,7 +308,9 @@ static int submit_frame(VqContext *ctx, const VqPicture *ref,
     if (ctx->flushed)
         return vq_fail(&ctx->err, VQ_ESTATE, "submit after flush");
     vq_err_clear(&ctx->err);
-    int err;
+    int err = vq_bind(ctx);
+    if (err)
+        return err;
     if (!ctx->n_submitted)
         ctx->t_start = vq_now();
     if (!ctx->started) {
@@ -376,7 +378,9 @@ int vq_configure(VqContext *ctx, const VqPicture *geometry)
     if (ctx->started || ctx->failed)
         return vq_fail(&ctx->err, VQ_ESTATE, "vq_configure: the run has "
                        "already started");
-    int err = vq_pipeline_start(ctx, geometry, NULL);
+    int err = vq_bind(ctx);
+    if (!err)
+        err = vq_pipeline_start(ctx, geometry, NULL);
     if (err) {
         ctx->failed = true;
         vq_pipeline_stop(ctx);
@@ -425,7 +429,9 @@ int vq_flush(VqContext *ctx)
     if (ctx->failed)
         return vq_fail(&ctx->err, VQ_ESTATE,
                        "an earlier error stopped this run");
-    int err = collect(ctx, true);
+    int err = vq_bind(ctx);
+    if (!err)
+        err = collect(ctx, true);
     for (unsigned i = 0; !err && i < ctx->n_fex; i++) {
         VqFex *fex = ctx->fex[i];
         if (fex->desc->flush && ctx->started)
@@ -446,7 +452,9 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
     if (ctx->failed)
         return vq_fail(&ctx->err, VQ_ESTATE,
                        "an earlier error stopped this run");
-    int err = collect(ctx, wait);
+    int err = vq_bind(ctx);
+    if (!err)
+        err = collect(ctx, wait);
     if (!err)
         err = update_ready(ctx);
     if (err) {

@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
+#include "libavutil/thread.h"
 #include "avfilter.h"
 #include "filters.h"
 #include "formats.h"
@@ -98,6 +100,13 @@ typedef struct VQHIPPending {
     int scored;
 } VQHIPPending;
 
+/* A frame pair that arrived while the GPU was opening, with what enable=
+ * said of it then. */
+typedef struct VQHIPHeld {
+    AVFrame *main, *ref;
+    int disabled;
+} VQHIPHeld;
+
 typedef struct VQHIPContext {
     const AVClass *class;
     FFFrameSync fs;
@@ -114,9 +123,20 @@ typedef struct VQHIPContext {
     int depth;
     int verify;
     int skip_unsupported;
+    int hold_mb;
 
     VqContext *vq;
     AVFifo *pending;
+    /* The GPU opens on a thread of its own (the GPU runtime's start takes a
+     * few tenths of a second); the frame pairs that arrive meanwhile are
+     * held, up to hold_mb, and scored in order once it is open. */
+    pthread_t opener;
+    int opening;           /* the opener runs or was not joined yet */
+    atomic_int open_done;  /* the opener finished */
+    int open_ret;
+    AVFifo *held;          /* VQHIPHeld */
+    size_t held_bytes;
+    uint64_t nb_held;      /* pairs held in all */
     VqPixFmt vq_fmt;
     unsigned bpc;
     int n_stored;   /* planes of a frame in its layout (semi-planar: 2) */
@@ -172,6 +192,7 @@ static const AVOption vqhip_options[] = {
     { "depth",       "Set the number of frames in flight (0: library default; 1: each frame leaves as soon as its scores exist).", OFFSET(depth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
     { "verify",      "Also compute every n-th GPU frame on the CPU and compare (0: off).", OFFSET(verify), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "skip_unsupported", "Leave out features that cannot score the input's size or format instead of failing.", OFFSET(skip_unsupported), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "hold_mb",     "Set how many MiB of frames may wait while the GPU opens (0: the first frame waits for it).", OFFSET(hold_mb), AV_OPT_TYPE_INT, { .i64 = 1024 }, 0, 65536, FLAGS },
     { NULL }
 };
 
@@ -542,19 +563,16 @@ static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
     return err < 0 ? vq_report(ctx, err, "vq_submit") : 0;
 }
 
-static int do_vqhip(FFFrameSync *fs)
+/* Scores one pair (ref may be NULL: no reference) or passes the main frame
+ * on unscored (disabled: outside enable=); takes master. */
+static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
+                        int disabled)
 {
-    AVFilterContext *ctx = fs->parent;
     VQHIPContext *s = ctx->priv;
-    AVFrame *master, *ref;
     int ret;
 
-    ret = ff_framesync_dualinput_get(fs, &master, &ref);
-    if (ret < 0)
-        return ret;
-    s->got_event = 1;
     if (s->nb_submitted && !s->lib_flushed &&
-        ((!ctx->is_disabled && !ref) || (ctx->is_disabled && s->lag))) {
+        ((!disabled && !ref) || (disabled && s->lag))) {
         /* The run ends here, in two cases. framesync gives no reference
          * frame once one was given only after the reference ended
          * (eof_action=pass): no pair can follow. Or a frame lies outside
@@ -571,15 +589,15 @@ static int do_vqhip(FFFrameSync *fs)
             return vq_report(ctx, err, "vq_flush");
         }
     }
-    if (!ctx->is_disabled && !ref) {
+    if (!disabled && !ref) {
         s->nb_unscored++;
-    } else if (!ctx->is_disabled && s->lib_flushed && !s->nb_after_range++) {
+    } else if (!disabled && s->lib_flushed && !s->nb_after_range++) {
         av_log(ctx, AV_LOG_WARNING, "a frame inside enable= again, after "
                "the run ended with the previous range: with temporal "
                "features (motion) a run covers one contiguous enable= "
                "range, so this and later frames are not scored\n");
     }
-    if (ctx->is_disabled || !ref || s->lib_flushed)
+    if (disabled || !ref || s->lib_flushed)
         return queue_frame(ctx, master, 0);
 
     if (master->width != ctx->inputs[0]->w || master->height != ctx->inputs[0]->h ||
@@ -621,6 +639,80 @@ static int do_vqhip(FFFrameSync *fs)
         s->lag = info.lag;
     }
     return queue_frame(ctx, master, 1);
+}
+
+static size_t frame_bytes(const AVFrame *f)
+{
+    size_t n = 0;
+    for (int i = 0; f && i < AV_NUM_DATA_POINTERS && f->buf[i]; i++)
+        n += f->buf[i]->size;
+    for (int i = 0; f && i < f->nb_extended_buf; i++)
+        n += f->extended_buf[i]->size;
+    return n;
+}
+
+/* Waits for the opener; the open's result, also on every later call (a
+ * failed open leaves no context to score with). */
+static int join_opener(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+
+    if (!s->opening)
+        return s->open_ret;
+    pthread_join(s->opener, NULL);
+    s->opening = 0;
+    if (s->nb_held)
+        av_log(ctx, AV_LOG_VERBOSE, "%"PRIu64" frame pairs (%zu KiB) waited "
+               "while the GPU opened\n", s->nb_held, s->held_bytes >> 10);
+    return s->open_ret;
+}
+
+/* Once the GPU is open: the held pairs, oldest first. */
+static int release_held(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    VQHIPHeld h;
+    int ret = join_opener(ctx);
+
+    while (ret >= 0 && av_fifo_read(s->held, &h, 1) >= 0) {
+        s->held_bytes -= frame_bytes(h.main) + frame_bytes(h.ref);
+        ret = process_pair(ctx, h.main, h.ref, h.disabled);
+        av_frame_free(&h.ref);
+    }
+    return ret;
+}
+
+static int do_vqhip(FFFrameSync *fs)
+{
+    AVFilterContext *ctx = fs->parent;
+    VQHIPContext *s = ctx->priv;
+    AVFrame *master, *ref;
+    VQHIPHeld h;
+    int ret;
+
+    ret = ff_framesync_dualinput_get(fs, &master, &ref);
+    if (ret < 0)
+        return ret;
+    s->got_event = 1;
+    if (!s->opening && !av_fifo_can_read(s->held))
+        return process_pair(ctx, master, ref, ctx->is_disabled);
+
+    /* the GPU is opening: the pair waits (framesync keeps its reference
+     * frame, so the pair holds a reference of its own) */
+    h.main = master;
+    h.ref = ref ? av_frame_clone(ref) : NULL;
+    h.disabled = ctx->is_disabled;
+    if ((ref && !h.ref) || (ret = av_fifo_write(s->held, &h, 1)) < 0) {
+        av_frame_free(&master);
+        av_frame_free(&h.ref);
+        return ref && !h.ref ? AVERROR(ENOMEM) : ret;
+    }
+    s->nb_held++;
+    s->held_bytes += frame_bytes(h.main) + frame_bytes(h.ref);
+    if (s->opening && !atomic_load(&s->open_done) &&
+        s->held_bytes < (size_t)s->hold_mb << 20)
+        return 0;
+    return release_held(ctx);
 }
 
 /* Opens s->vq on the given backend and selects the features and models. */
@@ -709,7 +801,8 @@ static av_cold int init(AVFilterContext *ctx)
         return ret;
 
     s->pending = av_fifo_alloc2(4, sizeof(VQHIPPending), AV_FIFO_FLAG_AUTO_GROW);
-    if (!s->pending)
+    s->held = av_fifo_alloc2(4, sizeof(VQHIPHeld), AV_FIFO_FLAG_AUTO_GROW);
+    if (!s->pending || !s->held)
         return AVERROR(ENOMEM);
     s->fs.on_event = do_vqhip;
 
@@ -917,25 +1010,13 @@ static int config_input_ref(AVFilterLink *inlink)
     return 0;
 }
 
-static int config_output(AVFilterLink *outlink)
+/* Opens libvqhip on the filter's backend (unless init did: the CPU) and
+ * configures the run for the inputs' size and format. */
+static int start_run(AVFilterContext *ctx)
 {
-    AVFilterContext *ctx = outlink->src;
     VQHIPContext *s = ctx->priv;
     AVFilterLink *mainlink = ctx->inputs[0];
     int ret;
-
-    ret = ff_framesync_init_dualinput(&s->fs, ctx);
-    if (ret < 0)
-        return ret;
-    outlink->w = mainlink->w;
-    outlink->h = mainlink->h;
-    outlink->time_base = mainlink->time_base;
-    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
-    copy_frame_rate(outlink, mainlink);
-    if ((ret = ff_framesync_configure(&s->fs)) < 0)
-        return ret;
-
-    outlink->time_base = s->fs.time_base;
 
     if (!s->vq) {
         if ((ret = vq_enter(ctx)) < 0)
@@ -958,6 +1039,61 @@ static int config_output(AVFilterLink *outlink)
             return vq_report(ctx, ret, "vq_configure");
         s->configured = 1;
     }
+    return 0;
+}
+
+static void *opener_main(void *arg)
+{
+    AVFilterContext *ctx = arg;
+    VQHIPContext *s = ctx->priv;
+
+    s->open_ret = start_run(ctx);
+    atomic_store(&s->open_done, 1);
+    return NULL;
+}
+
+static int config_output(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx = outlink->src;
+    VQHIPContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    int ret;
+
+    ret = ff_framesync_init_dualinput(&s->fs, ctx);
+    if (ret < 0)
+        return ret;
+    outlink->w = mainlink->w;
+    outlink->h = mainlink->h;
+    outlink->time_base = mainlink->time_base;
+    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
+    copy_frame_rate(outlink, mainlink);
+    if ((ret = ff_framesync_configure(&s->fs)) < 0)
+        return ret;
+
+    outlink->time_base = s->fs.time_base;
+
+    if ((ret = join_opener(ctx)) < 0)
+        return ret;
+    /* Software frames: the GPU opens while the first frames arrive. Frames
+     * of a hardware pool (CUDA, DRM) are not held (the decoder would run
+     * out of them), nor are frames when hold_mb is 0: the GPU opens now. */
+    if (!s->vq && !s->configured && s->hold_mb && !s->drm
+#if VQHIP_CUDA
+        && !s->cuda
+#endif
+        ) {
+        atomic_store(&s->open_done, 0);
+        if (!pthread_create(&s->opener, NULL, opener_main, ctx)) {
+            s->opening = 1;
+            ret = 0;
+        } else {
+            ret = start_run(ctx);
+        }
+    } else {
+        ret = start_run(ctx);
+    }
+    if (ret < 0)
+        return ret;
     /* The output passes the main frames on, hardware frames included: the
      * filter is marked hardware-frame aware, so the link's frames context
      * is set here (libavfilter asserts that only such filters set it). */
@@ -999,13 +1135,16 @@ static int activate_in_context(AVFilterContext *ctx)
         /* framesync handles one frame per call. When that frame is still
          * waiting for its scores and the output wants one, come back for
          * the next input (nothing went out that would bring a request). */
-        if (s->got_event && av_fifo_can_read(s->pending) &&
+        if (s->got_event && (av_fifo_can_read(s->pending) ||
+                             av_fifo_can_read(s->held)) &&
             ff_outlink_frame_wanted(ctx->outputs[0]))
             ff_filter_set_ready(ctx, 100);
         return 0;
     }
     if (s->flushed)
         return 0;
+    if ((ret = release_held(ctx)) < 0)
+        return ret;
 
     /* framesync has just set EOF on the output. Frames sent now still reach
      * the next filter before that status: a link reports its status only
@@ -1110,11 +1249,18 @@ static av_cold void uninit(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
     VQHIPPending p;
+    VQHIPHeld h;
 
+    join_opener(ctx);
     ff_framesync_uninit(&s->fs);
     while (s->pending && av_fifo_read(s->pending, &p, 1) >= 0)
         av_frame_free(&p.frame);
     av_fifo_freep2(&s->pending);
+    while (s->held && av_fifo_read(s->held, &h, 1) >= 0) {
+        av_frame_free(&h.main);
+        av_frame_free(&h.ref);
+    }
+    av_fifo_freep2(&s->held);
 
     if (s->vq && vq_enter(ctx) < 0)
         return; /* without its context the GPU state cannot be released */

@@ -6,7 +6,9 @@
  * verify=) runs and is tested on machines without a GPU. Its "device
  * memory" is host memory, its copies are memcpy and complete at once, and
  * the pipeline runs the extractors' CPU code as their kernels.
+ * VQHIP_FAKE_GPU_OPEN_MS=N makes its open take N ms.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,15 @@ int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
     if (index != 0)
         return vq_fail(e, VQ_EDEVICE, "GPU %d requested, 1 (fake) present",
                        index);
+    /* VQHIP_FAKE_GPU_OPEN_MS=N: the open takes N ms, as a GPU runtime's
+     * start does (tests of what waits for it) */
+    const char *ms = getenv("VQHIP_FAKE_GPU_OPEN_MS");
+    if (ms && atoi(ms) > 0) {
+        long n = atoi(ms);
+        struct timespec t = { n / 1000, (n % 1000) * 1000000L };
+        while (nanosleep(&t, &t) && errno == EINTR) {
+        }
+    }
     VqGpu *gpu = calloc(1, sizeof(*gpu));
     if (!gpu)
         return vq_fail(e, VQ_ENOMEM, "out of memory");
@@ -67,6 +78,8 @@ int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
     *out = gpu;
     return 0;
 }
+
+int vq_gpu_bind(VqGpu *gpu) { (void)gpu; return 0; }
 
 void vq_gpu_close(VqGpu **gpu)
 {

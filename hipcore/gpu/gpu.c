@@ -15,6 +15,7 @@
 
 struct VqGpu {
     int device;
+    int use_current;
     char name[256];
     int wave_size;
     int integrated;
@@ -153,6 +154,7 @@ int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
     if (!gpu)
         return vq_fail(e, VQ_ENOMEM, "out of memory");
     gpu->device = index;
+    gpu->use_current = use_current;
     gpu->err = e;
     char why[256];
     if (vq_faults_init(&gpu->faults, why, sizeof(why))) {
@@ -202,6 +204,18 @@ int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
         return err;
     }
     return 0;
+}
+
+int vq_gpu_bind(VqGpu *gpu)
+{
+    if (!gpu || gpu->use_current)
+        return 0;
+    /* not a fault-injection point: the frames' operations are */
+    hipError_t r = hipSetDevice(gpu->device);
+    if (r == hipSuccess)
+        return 0;
+    return vq_fail(gpu->err, VQ_EDEVICE, "GPU: selecting the device failed: "
+                   "%s (%s)", hipGetErrorString(r), hipGetErrorName(r));
 }
 
 void vq_gpu_close(VqGpu **pgpu)

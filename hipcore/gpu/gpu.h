@@ -22,6 +22,11 @@ typedef struct VqEventImpl *VqEvent;
  * runs the probe kernel. */
 int vq_gpu_open(VqGpu **gpu, int index, int use_current, VqErrBuf *e);
 void vq_gpu_close(VqGpu **gpu);
+/* Makes the device current on the calling thread: a context's calls may
+ * come from several threads, one at a time (the filter opens the GPU on a
+ * thread of its own), and the runtime's current device is per thread. With
+ * use_current the caller's context is left as it is. */
+int vq_gpu_bind(VqGpu *gpu);
 const char *vq_gpu_name(const VqGpu *gpu);
 /* Seconds vq_gpu_open spent in each phase: the runtime's start and the
  * device context, device properties and streams, the probe kernel (its

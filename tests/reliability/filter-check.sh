@@ -253,5 +253,55 @@ grep -v "backend\|pts" "$tmp/v.txt" > "$tmp/v.m"
 cmp -s "$tmp/cpu.m" "$tmp/v.m" && grep -q "1 mismatched" "$tmp/err" &&
     ok "verify=2 catches lost GPU results (drop@6)" || bad "verify" "$(grep verify "$tmp/err" | head -3)"
 
+# --- frame pairs that arrive while the GPU opens ---------------------------
+# They wait (up to hold_mb) and are scored in order once it is open: the
+# same frames and scores as a CPU run. The fake device's open is made slow
+# (VQHIP_FAKE_GPU_OPEN_MS; a real GPU's runtime start takes a few tenths of
+# a second by itself).
+slow="$fake VQHIP_FAKE_GPU_OPEN_MS=400"
+held() { # held NAME OPTIONS REF_SECONDS
+    name=$1 opts=$2
+    set -- -nostdin -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav "$3"),noise=alls=10:allf=t"
+    "$ff" "$@" -v error -lavfi "vqhip=$opts:backend=cpu:log_fmt=json:log_path=$tmp/hc.json" \
+        -f null - 2>"$tmp/err" || { bad "$name" "CPU run: exit $?"; return; }
+    env $slow "$ff" "$@" -v verbose -lavfi "vqhip=$opts:backend=hip:log_fmt=json:log_path=$tmp/hg.json" \
+        -f null - 2>"$tmp/err" || { bad "$name" "GPU run: exit $?"; return; }
+    if ! grep -q "frame pairs .* waited while the GPU opened" "$tmp/err"; then
+        bad "$name" "no pair waited"
+    elif same_frames "$tmp/hc.json" "$tmp/hg.json"; then
+        ok "$name"
+    else
+        bad "$name" "frames differ from the CPU run"
+    fi
+}
+held "pairs held while the GPU opens: vmaf as on the CPU" "model=version=vmaf_v0.6.1" 2
+held "pairs held: an enable= range" "feature=psnr|motion:enable='between(n,10,30)'" 2
+held "pairs held: reference shorter, eof_action=pass" "feature=psnr:eof_action=pass" 1
+big="testsrc2=s=640x480:r=25:d=1,format=yuv420p"
+env $slow "$ff" -nostdin -v verbose -f lavfi -i "$big" -f lavfi -i "$big" \
+    -lavfi "vqhip=feature=psnr:backend=hip:hold_mb=1" -f null - 2>"$tmp/err"
+n=$(sed -n 's/.* \([0-9]*\) frame pairs .* waited while the GPU opened.*/\1/p' "$tmp/err")
+# a pair of 640x480 frames is about 0.9 MiB: the second reaches the 1 MiB
+[ "${n:-0}" -ge 1 ] && [ "${n:-0}" -le 3 ] && ok "hold_mb=1: $n pairs held, then the frame waits" ||
+    bad "hold_mb=1" "${n:-no} pairs held"
+env $slow "$ff" -nostdin -v verbose -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi "vqhip=feature=psnr:backend=hip:hold_mb=0" -f null - 2>"$tmp/err" &&
+    ! grep -q "waited while the GPU opened" "$tmp/err" && ok "hold_mb=0: no pair held" ||
+    bad "hold_mb=0" "exit status or a pair held"
+# an open that fails (VQHIP_FAULT not understood) after pairs waited
+for b in hip:strict=1 auto; do
+    env $slow VQHIP_FAULT=bogus "$ff" -nostdin -v warning -f lavfi -i "$(lav 1)" \
+        -f lavfi -i "$(lav 1)" -lavfi "vqhip=feature=psnr:backend=$b" -f null - 2>"$tmp/err"
+    st=$?
+    if ! grep -q "not understood" "$tmp/err"; then
+        bad "failed open, backend=$b" "no message"
+    elif [ $b = auto ] && [ $st -eq 0 ]; then
+        ok "failed open while pairs wait, backend=auto: scored on the CPU"
+    elif [ $b != auto ] && [ $st -ne 0 ]; then
+        ok "failed open while pairs wait, strict=1: an error"
+    else
+        bad "failed open, backend=$b" "exit $st"
+    fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
