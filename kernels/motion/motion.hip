@@ -20,7 +20,7 @@
 /* Nothing depends on how the hardware groups threads into waves. */
 #define MOTION_COLS 4   /* adjacent columns per thread */
 #define MOTION_GROUPS 64
-#define MOTION_ROWS 8   /* output rows per thread */
+#define MOTION_ROWS 4   /* output rows per thread */
 #define MOTION_ROW_GROUPS 4
 #define MOTION_BLOCK (MOTION_GROUPS * MOTION_ROW_GROUPS) /* a power of two */
 #define MOTION_HALO 4   /* >= VQ_MOTION_RADIUS, a multiple of MOTION_COLS */

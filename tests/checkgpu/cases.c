@@ -165,8 +165,9 @@ static const unsigned ssimulacra2_sizes[][2] = { { 203, 117 }, { 15, 9 },
  * of them (231 x 39), where the mirrored load takes over */
 static const unsigned vif_sizes[][2] = { { 232, 40 }, { 231, 39 }, { 0, 0 } };
 
-/* motion's tiles are 248 x 32 outputs: one tile exactly, one column and
- * row past it, and three tiles across with a last one of 4 columns */
+/* motion's tiles are 248 x 16 outputs: two tiles exactly, one column and
+ * 5 rows past them, and three tiles across with a last one of 4 columns
+ * (and 2 rows in the last tile row) */
 static const unsigned motion_sizes[][2] = { { 248, 32 }, { 249, 37 },
                                             { 500, 66 }, { 0, 0 } };
 
