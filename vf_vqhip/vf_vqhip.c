@@ -702,10 +702,15 @@ static int do_vqhip(FFFrameSync *fs)
     h.main = master;
     h.ref = ref ? av_frame_clone(ref) : NULL;
     h.disabled = ctx->is_disabled;
-    if ((ref && !h.ref) || (ret = av_fifo_write(s->held, &h, 1)) < 0) {
+    if (ref && !h.ref) {
+        av_frame_free(&master);
+        return AVERROR(ENOMEM);
+    }
+    ret = av_fifo_write(s->held, &h, 1);
+    if (ret < 0) {
         av_frame_free(&master);
         av_frame_free(&h.ref);
-        return ref && !h.ref ? AVERROR(ENOMEM) : ret;
+        return ret;
     }
     s->nb_held++;
     s->held_bytes += frame_bytes(h.main) + frame_bytes(h.ref);

@@ -60,8 +60,8 @@ int vq_gpu_open(VqGpu **out, int index, int use_current, VqErrBuf *e)
     /* VQHIP_FAKE_GPU_OPEN_MS=N: the open takes N ms, as a GPU runtime's
      * start does (tests of what waits for it) */
     const char *ms = getenv("VQHIP_FAKE_GPU_OPEN_MS");
-    if (ms && atoi(ms) > 0) {
-        long n = atoi(ms);
+    long n = ms ? strtol(ms, NULL, 10) : 0;
+    if (n > 0) {
         struct timespec t = { n / 1000, (n % 1000) * 1000000L };
         while (nanosleep(&t, &t) && errno == EINTR) {
         }

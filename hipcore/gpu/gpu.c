@@ -39,6 +39,17 @@ const char *vq_gpu_platform(void)
 #endif
 }
 
+/* A HIP status as this library's error: 0, or VQ_EDEVICE with the call
+ * named. */
+static int hip_status(VqGpu *gpu, hipError_t r, const char *what)
+{
+    if (r == hipSuccess)
+        return 0;
+    return vq_fail(gpu ? gpu->err : NULL, VQ_EDEVICE, "GPU: %s failed: %s (%s)",
+                   what, hipGetErrorString(r), hipGetErrorName(r));
+}
+
+/* hip_status, after the fault-injection point of the device operations. */
 static int check(VqGpu *gpu, hipError_t r, const char *what)
 {
     if (gpu) {
@@ -46,10 +57,7 @@ static int check(VqGpu *gpu, hipError_t r, const char *what)
         if (f)
             return f;
     }
-    if (r == hipSuccess)
-        return 0;
-    return vq_fail(gpu ? gpu->err : NULL, VQ_EDEVICE, "GPU: %s failed: %s (%s)",
-                   what, hipGetErrorString(r), hipGetErrorName(r));
+    return hip_status(gpu, r, what);
 }
 
 int vq_gpu_fail(VqGpu *gpu, int hip_err, const char *what)
@@ -211,11 +219,7 @@ int vq_gpu_bind(VqGpu *gpu)
     if (!gpu || gpu->use_current)
         return 0;
     /* not a fault-injection point: the frames' operations are */
-    hipError_t r = hipSetDevice(gpu->device);
-    if (r == hipSuccess)
-        return 0;
-    return vq_fail(gpu->err, VQ_EDEVICE, "GPU: selecting the device failed: "
-                   "%s (%s)", hipGetErrorString(r), hipGetErrorName(r));
+    return hip_status(gpu, hipSetDevice(gpu->device), "selecting the device");
 }
 
 void vq_gpu_close(VqGpu **pgpu)

@@ -218,9 +218,8 @@ typedef struct VqVifLogArgs {
  * same integers. Where libvmaf skips it (has_num false) it is computed all
  * the same, without branches, and stays in range: g * sigma12 >= 0, so
  * sv <= sigma2_sq < 2^31; |g| < 2^31 / 2^17 (and gain_limit <= 100), so
- * g * g * sigma1_sq < 2^60;
- * and numer1 <= numer1_tmp, both at least 2^17: every lookup is inside the
- * table (vq_vif_log_terms reads all three).
+ * g * g * sigma1_sq < 2^60; and numer1 <= numer1_tmp, both at least 2^17:
+ * every lookup is inside the table (vq_vif_log_terms reads all three).
  */
 static inline VQ_HOST_DEVICE VqVifLogArgs vq_vif_log_args(int32_t sigma1_sq,
                                                           int32_t sigma2_sq,
