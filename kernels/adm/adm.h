@@ -24,6 +24,10 @@ typedef struct VqAdmDevBufs {
      * rows_off[scale]; zero between frames (the rows launch clears them). */
     uint64_t *rows;
     size_t rows_off[4];
+    /* libvmaf's div_lookup on the device: recip[d] = 2^30 / |d| with the
+     * sign of d (vq_adm_recip), for d = -32768..32768 (the pointer is at
+     * d = 0). A lookup costs the kernels less than the integer division. */
+    const int32_t *recip;
 } VqAdmDevBufs;
 
 /* Number of uint64 row sums VqAdmDevBufs.rows needs, and the offsets. */

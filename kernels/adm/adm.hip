@@ -57,6 +57,7 @@ struct AdmKArgs {
     void *out_ref, *out_dis;     /* next scale's input (NULL at scale 3) */
     size_t out_pitch;            /* elements */
     unsigned long long *rows;
+    const int32_t *recip; /* VqAdmDevBufs.recip */
 };
 
 template <typename T>
@@ -101,9 +102,7 @@ static __device__ void adm_details(const AdmKArgs &a, const int32_t lo_r[4],
     for (int b = 0; b < 3; b++) {
         int32_t rst, add, csf_n, csf_m;
         if (S0) {
-            int32_t ab = o[b] < 0 ? -o[b] : o[b];
-            int32_t recip = vq_adm_recip(ab);
-            int32_t k = vq_adm_k0(o[b], t[b], o[b] < 0 ? -recip : recip);
+            int32_t k = vq_adm_k0(o[b], t[b], a.recip[o[b]]);
             rst = vq_adm_restore0(o[b], t[b], k, angle, a.egl, a.egl_int);
             add = (int16_t)(t[b] - rst);
             csf_n = vq_adm_csf0(add, a.sc.rfactor[b], b);
@@ -117,7 +116,7 @@ static __device__ void adm_details(const AdmKArgs &a, const int32_t lo_r[4],
         } else {
             int shift;
             uint32_t msb = vq_adm_best15((uint32_t)vq_adm_abs32(o[b]), &shift);
-            int64_t k = vq_adm_k123(o[b], t[b], vq_adm_recip((int32_t)msb), shift);
+            int64_t k = vq_adm_k123(o[b], t[b], a.recip[msb], shift);
             rst = vq_adm_restore123(o[b], t[b], k, angle, a.egl, a.egl_int);
             add = (int32_t)((uint32_t)t[b] - (uint32_t)rst);
             csf_n = vq_adm_csf123(add, a.sc.rfactor[b]);
@@ -177,7 +176,25 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
      * clamped where only positions outside the bands would read. Each of
      * the first ADM_LOADERS threads keeps one column and walks its rows. */
     const int yb = 2 * i0 - 3, xb = 2 * j0 - 3;
-    if (tid < ADM_LOADERS) {
+    const bool inside = yb >= 0 && yb + ADM_IN_R <= sc.in_h && xb >= 0 &&
+                        xb + ADM_IN_C <= sc.in_w;
+    if (tid < ADM_LOADERS && inside) {
+        /* no index is mirrored or clamped: a pointer walks the column */
+        const int lx = tid % ADM_IN_C, ly0 = tid / ADM_IN_C;
+        const char *pr = (const char *)a.ref + (size_t)(yb + ly0) * a.ref_pitch +
+                         (size_t)(xb + lx) * sizeof(TIn);
+        const char *pd = (const char *)a.dis + (size_t)(yb + ly0) * a.dis_pitch +
+                         (size_t)(xb + lx) * sizeof(TIn);
+#pragma unroll
+        for (int it = 0; it < ADM_LOAD_ITERS; it++) {
+            const int ly = ly0 + it * ADM_LOAD_ROWS;
+            const size_t dy = (size_t)(it * ADM_LOAD_ROWS);
+            if (ly < ADM_IN_R) {
+                in_r[ly * ADM_IN_C + lx] = (In)*(const TIn *)(pr + dy * a.ref_pitch);
+                in_d[ly * ADM_IN_C + lx] = (In)*(const TIn *)(pd + dy * a.dis_pitch);
+            }
+        }
+    } else if (tid < ADM_LOADERS) {
         const int lx = tid % ADM_IN_C;
         int x = vq_adm_mirror(xb + lx, sc.in_w);
         x = x < 0 ? 0 : (x >= sc.in_w ? sc.in_w - 1 : x);
@@ -423,6 +440,7 @@ extern "C" int vq_adm_scale_launch(VqStream stream, const VqAdmParams *p,
     a.out_dis = scale < 3 ? b->a_dis[scale] : NULL;
     a.out_pitch = scale < 3 ? b->a_pitch[scale] : 0;
     a.rows = (unsigned long long *)(b->rows + b->rows_off[scale]);
+    a.recip = b->recip;
     if (scale == 0) {
         a.ref = ref->data;
         a.dis = dis->data;

@@ -12,6 +12,7 @@
 
 typedef struct AdmGpu {
     VqAdmDevBufs b;
+    int32_t *recip; /* the 65537 entries b.recip points into */
 } AdmGpu;
 
 void vq_adm_gpu_close(VqFex *fex, VqGpu *gpu)
@@ -24,6 +25,7 @@ void vq_adm_gpu_close(VqFex *fex, VqGpu *gpu)
         vq_gpu_free(gpu, g->b.a_dis[k]);
     }
     vq_gpu_free(gpu, g->b.rows);
+    vq_gpu_free(gpu, g->recip);
     free(g);
     fex->gpu_priv = NULL;
 }
@@ -49,9 +51,20 @@ int vq_adm_gpu_init(VqFex *fex, VqGpu *gpu)
     if (!err)
         err = vq_gpu_malloc(gpu, (void **)&g->b.rows, n_rows * sizeof(uint64_t),
                             "adm row sums");
+    VqStream st = vq_gpu_compute_stream(gpu);
     if (!err)
-        err = vq_gpu_memset(gpu, vq_gpu_compute_stream(gpu), g->b.rows, 0,
-                            n_rows * sizeof(uint64_t));
+        err = vq_gpu_memset(gpu, st, g->b.rows, 0, n_rows * sizeof(uint64_t));
+    /* the CPU path's table, once (the upload is waited for below) */
+    const size_t tab_bytes = 65537 * sizeof(int32_t);
+    if (!err)
+        err = vq_gpu_malloc(gpu, (void **)&g->recip, tab_bytes,
+                            "adm reciprocal table");
+    if (!err)
+        err = vq_gpu_upload2d(gpu, st, g->recip, tab_bytes, s->recip, tab_bytes,
+                              tab_bytes, 1);
+    if (!err)
+        err = vq_gpu_sync(gpu, st);
+    g->b.recip = g->recip ? g->recip + 32768 : NULL;
     if (err)
         vq_adm_gpu_close(fex, gpu);
     return err;
