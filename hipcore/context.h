@@ -131,8 +131,11 @@ void vq_fex_drop(VqContext *ctx, unsigned i);
 
 /* gpu_frames.c: the GPU side of the frame flow. */
 bool vq_fex_has_gpu(const VqContext *ctx, const VqFex *fex);
+/* release non-NULL (device pictures): the planes are lent to the slot,
+ * which calls release (*taken set) once its work is done. */
 int vq_gpu_submit(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
-                  unsigned index, bool device, VqStream producer);
+                  unsigned index, bool device, VqStream producer,
+                  VqReleaseFn release, void *opaque, bool *taken);
 /* Reads back one slot's results (waiting for them) and finalizes them. */
 int vq_gpu_collect_slot(VqContext *ctx, VqSlot *slot);
 /* Busy slots, oldest first; returns their count. */

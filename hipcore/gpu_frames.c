@@ -42,6 +42,7 @@ int vq_gpu_collect_slot(VqContext *ctx, VqSlot *slot)
         ctx->t_wait += vq_now() - t;
         if (err)
             return err; /* still in flight: a fallback recomputes it */
+        vq_staging_release(slot); /* lent planes: no longer read */
         if (vq_gpu_fault_drop(ctx->gpu, slot->index))
             memset(slot->acc_host, 0, ctx->staging->acc_size);
     }
@@ -151,7 +152,8 @@ static int run_on_gpu(VqContext *ctx, VqFex *fex, VqSlot *slot,
 }
 
 int vq_gpu_submit(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
-                  unsigned index, bool device, VqStream producer)
+                  unsigned index, bool device, VqStream producer,
+                  VqReleaseFn release, void *opaque, bool *taken)
 {
     VqStaging *st = ctx->staging;
     VqSlot *slot = &st->slot[ctx->next_slot], *fl[VQ_MAX_SLOTS];
@@ -175,7 +177,13 @@ int vq_gpu_submit(VqContext *ctx, const VqFrame *ref, const VqFrame *dis,
     if (slot->has_work) {
         double t0 = vq_now();
         if (device) {
-            err = vq_staging_upload_device(st, slot, ref, dis, producer);
+            if (release) {
+                err = vq_staging_lend_device(st, slot, ref, dis, producer,
+                                             release, opaque);
+                *taken = true;
+            } else {
+                err = vq_staging_upload_device(st, slot, ref, dis, producer);
+            }
             if (slot->verify && !ctx->verify_warned) {
                 vq_log(ctx, VQ_LOG_LEVEL_WARNING, "verify: pictures in device "
                        "memory are not verified (no host copy)");

@@ -340,7 +340,8 @@ static int submit_frame(VqContext *ctx, const VqPicture *ref,
     unsigned index = ctx->n_submitted;
     if (ctx->staging) {
         err = vq_gpu_submit(ctx, &r, &d, index, dev != NULL,
-                            dev ? dev->producer : NULL);
+                            dev ? dev->producer : NULL, dev ? release : NULL,
+                            opaque, taken);
         /* this frame was not in flight: it goes to the CPU below */
         if (err == VQ_EDEVICE)
             err = vq_fallback(ctx);
@@ -355,9 +356,12 @@ static int submit_frame(VqContext *ctx, const VqPicture *ref,
         err = vq_download_frames(ctx, dev->producer, &r, &d, &r, &d);
     if (!err) {
         double t = vq_now();
-        /* planes downloaded from the GPU are not the caller's */
+        /* planes downloaded from the GPU are not the caller's (a lent
+         * device pair stays the GPU slot's) */
+        bool cpu_took = false;
         err = vq_cpu_submit(ctx->cpu, &r, &d, index, dev ? NULL : release,
-                            opaque, taken);
+                            opaque, &cpu_took);
+        *taken = *taken || cpu_took;
         ctx->t_cpu += vq_now() - t;
     }
     if (!err) {
@@ -402,8 +406,9 @@ int vq_submit_retained(VqContext *ctx, const VqPicture *ref,
     return submit(ctx, ref, dis, NULL, release, opaque);
 }
 
-int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
-                     const VqDevicePicture *dis)
+/* The checks vq_submit_device makes before the pictures are read. */
+static int check_device_pair(VqContext *ctx, const VqDevicePicture *ref,
+                             const VqDevicePicture *dis)
 {
     if (!ctx || !ref || !dis)
         return VQ_EINVAL;
@@ -415,8 +420,32 @@ int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
         return vq_fail(&ctx->err, VQ_EINVAL,
                        "the reference and distorted device pictures name "
                        "different producer streams");
+    return 0;
+}
+
+int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
+                     const VqDevicePicture *dis)
+{
+    int err = check_device_pair(ctx, ref, dis);
+    if (err)
+        return err;
     DeviceInput dev = { (VqStream)ref->stream };
     return submit(ctx, &ref->pic, &dis->pic, &dev, NULL, NULL);
+}
+
+int vq_submit_device_retained(VqContext *ctx, const VqDevicePicture *ref,
+                              const VqDevicePicture *dis, VqReleaseFn release,
+                              void *opaque)
+{
+    if (!release)
+        return vq_submit_device(ctx, ref, dis);
+    int err = check_device_pair(ctx, ref, dis);
+    if (err) {
+        release(opaque);
+        return err;
+    }
+    DeviceInput dev = { (VqStream)ref->stream };
+    return submit(ctx, &ref->pic, &dis->pic, &dev, release, opaque);
 }
 
 int vq_flush(VqContext *ctx)

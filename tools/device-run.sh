@@ -13,6 +13,9 @@
 #              e.g. "--test cambi,ciede")
 #     junk     the same with junk in the device planes' pitch padding
 #              (VQHIP_PITCH_JUNK=1)
+#     lent     the same with the pictures lent in device memory
+#              (checkgpu --lend: the kernels read the caller's planes,
+#              junk in their padding)
 #     bench    vqhip_bench on the GPU (every extractor, the models, frames
 #              in host, pinned and device memory, several streams) and on
 #              the CPU (vmaf_v0.6.1, all cores)
@@ -129,6 +132,8 @@ if wants tests; then
     rm -rf "$clips"
     # device faults on the real GPU: fallback to the CPU, strict, verify
     check "GPU faults, fallback, verify" $T/test_faults --gpu
+    # device pictures read in place: scores, release, faults
+    check "lent device pictures" $T/test_device_lent --gpu
 fi
 
 if wants parity; then
@@ -144,11 +149,17 @@ if wants junk; then
         $T/checkgpu --seed 1 ${PARITY_ARGS:-}
 fi
 
+if wants lent; then
+    # shellcheck disable=SC2086 # PARITY_ARGS is a list of arguments
+    check "parity, device pictures lent" $T/checkgpu --seed 1 --lend \
+        ${PARITY_ARGS:-}
+fi
+
 if wants bench; then
     s=${BENCH_SECONDS:-1}
     check "bench: every extractor, GPU" $B/tools/vqhip_bench --backend hip \
         --size 1920x1080 --size 3840x2160 --seconds "$s"
-    for input in host pinned device; do
+    for input in host pinned device lent; do
         check "bench: models, $input frames" $B/tools/vqhip_bench \
             --backend hip --input $input --size 1920x1080 --size 3840x2160 \
             --seconds "$s" --model version=vmaf_v0.6.1 \

@@ -7,14 +7,17 @@
  *
  * usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... [--feature SPEC]...
  *                    [--model SPEC]... [--seconds S] [--max-frames N]
- *                    [--threads N] [--depth N] [--input host|pinned|device]
+ *                    [--threads N] [--depth N] [--input host|pinned|device|lent]
  *                    [--streams N] [--verify N] [--bpc N]
  *
  * --model: benchmark these models (each one item) instead of the default
  * items (each extractor, all of them, vmaf_v0.6.1, vmaf_v1.0.16_3d0h).
  * --input: where the frames are: ordinary host memory (vq_submit copies
  * them into its pinned staging), pinned buffers from vq_host_alloc
- * (uploaded by DMA without that copy), or device memory (vq_submit_device).
+ * (uploaded by DMA without that copy), device memory (vq_submit_device:
+ * copied device to device), or device memory lent to the kernels
+ * (vq_submit_device_retained: read in place). Device frames are laid out
+ * as FFmpeg's CUDA frames (pitches a multiple of VQ_DEVICE_ALIGN).
  * --streams N: N contexts scoring at once, each on its own thread (one GPU
  * shared by N live streams); the fps printed is their sum, and the slowest
  * stream's fps follows it.
@@ -41,7 +44,7 @@
 #define RING 8
 #define MAX_STREAMS 64
 
-enum { INPUT_HOST, INPUT_PINNED, INPUT_DEVICE };
+enum { INPUT_HOST, INPUT_PINNED, INPUT_DEVICE, INPUT_LENT };
 #define MAX_ITEMS 64
 
 typedef struct Frames {
@@ -165,12 +168,42 @@ static void rebase(VqPicture *dst, const VqPicture *src, const uint8_t *from,
         dst->data[c] = to + ((const uint8_t *)src->data[c] - from);
 }
 
+/* A device copy of a host picture laid out as FFmpeg's CUDA frames are:
+ * one allocation, each plane's pitch and offset a multiple of
+ * VQ_DEVICE_ALIGN. */
+static int device_copy(Input *in, void **mem, const VqPicture *src,
+                       VqPicture *dst)
+{
+    size_t pitch[3], off[3], total = 0;
+    unsigned rows[3] = { src->h, (src->h + 1) / 2, (src->h + 1) / 2 };
+    for (unsigned c = 0; c < 3; c++) {
+        pitch[c] = ((size_t)src->stride[c] + VQ_DEVICE_ALIGN - 1) /
+                   VQ_DEVICE_ALIGN * VQ_DEVICE_ALIGN;
+        off[c] = total;
+        total += pitch[c] * rows[c];
+    }
+    if (vq_gpu_malloc(in->gpu, mem, total, "frame"))
+        return -1;
+    *dst = *src;
+    for (unsigned c = 0; c < 3; c++) {
+        uint8_t *d = (uint8_t *)*mem + off[c];
+        if (vq_gpu_upload2d(in->gpu, vq_gpu_upload_stream(in->gpu), d,
+                            pitch[c], src->data[c], (size_t)src->stride[c],
+                            (size_t)src->stride[c], rows[c]))
+            return -1;
+        dst->data[c] = d;
+        dst->stride[c] = (ptrdiff_t)pitch[c];
+    }
+    return vq_gpu_sync(in->gpu, vq_gpu_upload_stream(in->gpu));
+}
+
 static int input_open(Input *in, VqContext *ctx, const Frames *fr)
 {
     memset(in, 0, sizeof(*in));
     size_t size = frame_bytes(fr->w, fr->h);
     VqErrBuf err;
-    if (opt_input == INPUT_DEVICE && vq_gpu_open(&in->gpu, 0, 0, &err)) {
+    const int device = opt_input == INPUT_DEVICE || opt_input == INPUT_LENT;
+    if (device && vq_gpu_open(&in->gpu, 0, 0, &err)) {
         fprintf(stderr, "vqhip_bench: %s\n", err.msg);
         return -1;
     }
@@ -181,20 +214,17 @@ static int input_open(Input *in, VqContext *ctx, const Frames *fr)
                 in->pic[f][k] = *src;
                 continue;
             }
-            if (opt_input == INPUT_PINNED) {
-                in->mem[f][k] = vq_host_alloc(ctx, size);
-                if (!in->mem[f][k])
+            if (device) {
+                if (device_copy(in, &in->mem[f][k], src, &in->pic[f][k]))
                     return -1;
-                memcpy(in->mem[f][k], fr->buf[f][k], size);
-            } else if (vq_gpu_malloc(in->gpu, &in->mem[f][k], size, "frame") ||
-                       vq_gpu_upload2d(in->gpu, vq_gpu_upload_stream(in->gpu),
-                                       in->mem[f][k], size, fr->buf[f][k],
-                                       size, size, 1) ||
-                       vq_gpu_sync(in->gpu, vq_gpu_upload_stream(in->gpu))) {
-                return -1;
+                in->dev[f][k].pic = in->pic[f][k];
+                continue;
             }
+            in->mem[f][k] = vq_host_alloc(ctx, size);
+            if (!in->mem[f][k])
+                return -1;
+            memcpy(in->mem[f][k], fr->buf[f][k], size);
             rebase(&in->pic[f][k], src, fr->buf[f][k], in->mem[f][k]);
-            in->dev[f][k].pic = in->pic[f][k];
         }
     return 0;
 }
@@ -205,14 +235,23 @@ static void input_close(Input *in, VqContext *ctx)
         for (unsigned k = 0; k < 2; k++) {
             if (opt_input == INPUT_PINNED)
                 vq_host_free(ctx, in->mem[f][k]);
-            else if (opt_input == INPUT_DEVICE)
+            else if (opt_input != INPUT_HOST)
                 vq_gpu_free(in->gpu, in->mem[f][k]);
         }
     vq_gpu_close(&in->gpu);
 }
 
+/* Lent frames come back here; the ring's frames are never rewritten. */
+static void lent_back(void *opaque)
+{
+    (void)opaque;
+}
+
 static int submit(VqContext *ctx, const Input *in, unsigned k)
 {
+    if (opt_input == INPUT_LENT)
+        return vq_submit_device_retained(ctx, &in->dev[k][0], &in->dev[k][1],
+                                         lent_back, NULL);
     if (opt_input == INPUT_DEVICE)
         return vq_submit_device(ctx, &in->dev[k][0], &in->dev[k][1]);
     return vq_submit(ctx, &in->pic[k][0], &in->pic[k][1]);
@@ -389,16 +428,17 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--input") && v) {
             const char *m = argv[++i];
             opt_input = !strcmp(m, "pinned") ? INPUT_PINNED
-                      : !strcmp(m, "device") ? INPUT_DEVICE : INPUT_HOST;
+                      : !strcmp(m, "device") ? INPUT_DEVICE
+                      : !strcmp(m, "lent") ? INPUT_LENT : INPUT_HOST;
             if (opt_input == INPUT_HOST && strcmp(m, "host")) {
-                fprintf(stderr, "--input: host, pinned or device\n");
+                fprintf(stderr, "--input: host, pinned, device or lent\n");
                 return 1;
             }
         } else {
             fprintf(stderr, "usage: vqhip_bench [--backend cpu|hip|all] [--size WxH]... "
                             "[--feature SPEC]... [--model SPEC]... [--seconds S] "
                             "[--max-frames N] [--threads N] [--depth N] "
-                            "[--input host|pinned|device] [--streams N] [--verify N] "
+                            "[--input host|pinned|device|lent] [--streams N] [--verify N] "
                             "[--bpc N]\n");
             return 1;
         }
@@ -452,18 +492,19 @@ int main(int argc, char **argv)
         items[n_items++] = vmaf;
     }
 
+    if (opt_input >= INPUT_DEVICE && !strcmp(backend_arg, "all"))
+        backend_arg = "hip"; /* device frames need the GPU backend */
     VqBackend backends[2];
     unsigned n_backends = 0;
     if (strcmp(backend_arg, "cpu"))
         backends[n_backends++] = VQ_BACKEND_HIP;
     if (strcmp(backend_arg, "hip"))
         backends[n_backends++] = VQ_BACKEND_CPU;
-
-    if (opt_input == INPUT_DEVICE && !strcmp(backend_arg, "all"))
-        backend_arg = "hip"; /* device frames need the GPU backend */
     printf("frames in %s memory%s, %u-bit\n",
-           opt_input == INPUT_HOST ? "host" : opt_input == INPUT_PINNED
-                                              ? "pinned host" : "device",
+           opt_input == INPUT_HOST     ? "host"
+           : opt_input == INPUT_PINNED ? "pinned host"
+           : opt_input == INPUT_DEVICE ? "device (copied)"
+                                       : "device (lent, read in place)",
            opt_streams > 1 ? ", several streams at once" : "", opt_bpc);
     if (opt_streams > 1)
         printf("%-11s %-8s %-24s %10s %12s\n", "size", "backend", "features",

@@ -19,6 +19,13 @@ static bool stored_needed(const VqStaging *st, unsigned sp)
     return (st->planes & mask) && fmt->sw[sp] && fmt->sh[sp];
 }
 
+/* The kernels read the slot's own planes again (after lent ones). */
+static void own_views(VqSlot *slot)
+{
+    slot->view[0] = slot->own[0];
+    slot->view[1] = slot->own[1];
+}
+
 /* Whether stored plane sp is uploaded into a raw buffer and converted, or
  * straight into the planar device plane. */
 static bool stored_converts(const VqFormat *fmt, unsigned sp)
@@ -37,6 +44,7 @@ void vq_staging_close(VqStaging **pst)
             VqSlot *s = &st->slot[i];
             if (s->done)
                 vq_gpu_event_sync(st->gpu, s->done);
+            vq_staging_release(s);
             vq_gpu_host_free(st->gpu, s->host);
             vq_gpu_host_free(st->gpu, s->acc_host);
             vq_gpu_free(st->gpu, s->acc_dev);
@@ -125,6 +133,8 @@ static int slot_open(VqStaging *st, VqSlot *s)
                       junk_fill(st, s->raw[k][sp], s->raw_pitch[k][sp],
                                 fmt->sh[sp]);
     }
+    s->own[0] = s->view[0];
+    s->own[1] = s->view[1];
     if (!err)
         err = vq_gpu_host_alloc(st->gpu, (void **)&s->acc_host, st->acc_size,
                                 "pinned result allocation");
@@ -380,6 +390,7 @@ void vq_staging_held_frame(const VqStaging *st, const VqSlot *slot,
 int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                       const VqFrame *dis)
 {
+    own_views(slot);
     const VqFormat *fmt = &st->fmt;
     VqStream up = vq_gpu_upload_stream(st->gpu);
     vq_staging_hold(st, slot, ref, dis);
@@ -405,6 +416,7 @@ int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
 int vq_staging_upload_pinned(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                              const VqFrame *dis)
 {
+    own_views(slot);
     const VqFormat *fmt = &st->fmt;
     const VqFrame *pic[2] = { ref, dis };
     VqStream up = vq_gpu_upload_stream(st->gpu);
@@ -425,6 +437,7 @@ int vq_staging_upload_pinned(VqStaging *st, VqSlot *slot, const VqFrame *ref,
 int vq_staging_upload_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                              const VqFrame *dis, VqStream producer)
 {
+    own_views(slot);
     const VqFormat *fmt = &st->fmt;
     const VqFrame *pic[2] = { ref, dis };
     VqStream up = vq_gpu_upload_stream(st->gpu);
@@ -445,6 +458,59 @@ int vq_staging_upload_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
     if (!err)
         err = vq_gpu_event_sync(st->gpu, slot->uploaded);
     return err;
+}
+
+/* Whether the kernels can read stored plane sp of a device picture where
+ * it lies: stored as they read it, and aligned as device allocations are
+ * (the pitches every kernel has been verified with). */
+static bool lendable(const VqFormat *fmt, unsigned sp, const VqPlane *pl)
+{
+    return !stored_converts(fmt, sp) && pl->stride > 0 &&
+           (((uintptr_t)pl->data | (uintptr_t)pl->stride) % VQ_DEVICE_ALIGN) ==
+               0;
+}
+
+int vq_staging_lend_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                           const VqFrame *dis, VqStream producer,
+                           void (*release)(void *), void *opaque)
+{
+    const VqFormat *fmt = &st->fmt;
+    const VqFrame *pic[2] = { ref, dis };
+    VqStream up = vq_gpu_upload_stream(st->gpu);
+    own_views(slot);
+    slot->release = release;
+    slot->opaque = opaque;
+    int err = 0;
+    if (producer) {
+        err = vq_gpu_event_record(st->gpu, slot->produced, producer);
+        if (!err)
+            err = vq_gpu_event_wait(st->gpu, up, slot->produced);
+    }
+    for (unsigned k = 0; k < 2 && !err; k++)
+        for (unsigned sp = 0; sp < fmt->n_planes && !err; sp++) {
+            const VqPlane *pl = &pic[k]->plane[sp];
+            if (!stored_needed(st, sp))
+                continue;
+            if (lendable(fmt, sp, pl) && (st->planes & (1u << sp))) {
+                slot->view[k].plane[sp].data = pl->data;
+                slot->view[k].plane[sp].pitch = (size_t)pl->stride;
+            } else {
+                err = stored_to_planar(st, slot, k, sp, pl->data,
+                                       (size_t)pl->stride, up);
+            }
+        }
+    /* the lanes wait for `uploaded`, recorded after the producer's work */
+    return err ? err : uploads_queued(st, slot, up);
+}
+
+void vq_staging_release(VqSlot *slot)
+{
+    void (*release)(void *) = slot->release;
+    if (!release)
+        return;
+    slot->release = NULL;
+    own_views(slot);
+    release(slot->opaque);
 }
 
 int vq_staging_finish(VqStaging *st, VqSlot *slot)

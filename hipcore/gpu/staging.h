@@ -41,6 +41,11 @@ typedef struct VqSlot {
                                   (high-bit samples) and interleaved chroma */
     size_t raw_pitch[2][2];
     VqDevFrame view[2];        /* [0] reference, [1] distorted */
+    VqDevFrame own[2];         /* the slot's own planes (view is set back to
+                                  them before every upload) */
+    void (*release)(void *);   /* lent device planes in view: called once
+                                  the slot's work is done (or at close) */
+    void *opaque;
     uint8_t *acc_host;         /* pinned */
     uint8_t *acc_dev;
     VqEvent uploaded, done;
@@ -98,6 +103,15 @@ int vq_staging_upload_pinned(VqStaging *st, VqSlot *slot, const VqFrame *ref,
  * the caller's memory is no longer read. */
 int vq_staging_upload_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                              const VqFrame *dis, VqStream producer);
+/* As vq_staging_upload_device, reading in place the planes the kernels
+ * can read as they are (vq_submit_device_retained's rule); the others are
+ * copied or converted. The slot keeps release(opaque) (vq_staging_release)
+ * and returns without waiting: the planes are read until `done`. */
+int vq_staging_lend_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                           const VqFrame *dis, VqStream producer,
+                           void (*release)(void *), void *opaque);
+/* Gives lent planes back (their release), once the slot's work is done. */
+void vq_staging_release(VqSlot *slot);
 /* Copies the planes into the slot's host memory only (pictures uploaded
  * by another path whose pixels verify= or a fallback may need). */
 void vq_staging_hold(VqStaging *st, VqSlot *slot, const VqFrame *ref,

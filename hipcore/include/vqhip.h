@@ -282,6 +282,23 @@ typedef struct VqDevicePicture {
 int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
                      const VqDevicePicture *dis);
 /*
+ * As vq_submit_device, without the device-to-device copy: the kernels read
+ * the planes where they are, after vq_submit_device_retained returns,
+ * until libvqhip calls release(opaque) once the frame's GPU work is done
+ * (the rules of vq_submit_retained: exactly once per call, also when the
+ * call fails, at the latest in vq_close; thread-safe; no libvqhip calls).
+ * A plane is read in place when the kernels read it as it is stored
+ * (planar samples in the low bits: not NV12/P010's interleaved chroma, not
+ * MSB-aligned samples) and its address and pitch are multiples of
+ * VQ_DEVICE_ALIGN bytes, as CUDA and HIP allocations and FFmpeg's CUDA
+ * frames are; any other plane is copied or converted on the GPU as by
+ * vq_submit_device. The planes must not change until release.
+ */
+#define VQ_DEVICE_ALIGN 256
+int vq_submit_device_retained(VqContext *ctx, const VqDevicePicture *ref,
+                              const VqDevicePicture *dis, VqReleaseFn release,
+                              void *opaque);
+/*
  * Host memory for pictures (e.g. a reader's frame buffers), pinned for the
  * context's GPU. Pictures whose planes all lie in such buffers are uploaded
  * straight from them by DMA, without vq_submit's copy into its staging

@@ -12,7 +12,11 @@
  * Both backends must deliver every submitted frame, each with outputs.
  *
  * usage: checkgpu [--test NAME[,NAME...]] [--seed N] [--quick] [--jobs N] [--list]
- *                 [--verbose]
+ *                 [--verbose] [--lend]
+ * --lend: the GPU context's pictures are copied into device memory first
+ * (pitches a multiple of VQ_DEVICE_ALIGN, the picture's junk continuing
+ * into the padding) and lent with vq_submit_device_retained, so the
+ * kernels read the caller's planes in place; every pair must be given back.
  *        checkgpu --cases   (only the rule below; needs no GPU)
  *        checkgpu --device  (whether a GPU is present: exit 0, 77 none,
  *                            1 the runtime failed)
@@ -24,6 +28,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +39,7 @@
 #include "../common/gpu_present.h"
 #include "checkgpu.h"
 #include "extractor.h"
+#include "gpu/gpu.h"
 #include "vqhip.h"
 
 typedef enum Fill { FILL_RANDOM, FILL_ZERO, FILL_MAX, FILL_EXTREME,
@@ -222,6 +228,87 @@ static int collect(VqContext *ctx, Result *r, int flushed, int want_hip)
     return e;
 }
 
+/* --lend: device copies of the GPU context's pictures, made through a
+ * device handle of each worker thread. */
+static int lend;
+static _Thread_local VqGpu *lend_gpu;
+static _Thread_local VqErrBuf lend_err;
+
+typedef struct DevPic {
+    VqDevicePicture dp;
+    void *mem[3];
+} DevPic;
+
+static int dev_pic(DevPic *d, const VqPicture *p, char *why, size_t sz)
+{
+    memset(d, 0, sizeof(*d));
+    d->dp.pic = *p;
+    if (!lend_gpu && vq_gpu_open(&lend_gpu, 0, 0, &lend_err)) {
+        snprintf(why, sz, "--lend: %.400s", lend_err.msg);
+        return VQ_EDEVICE;
+    }
+    VqStream up = vq_gpu_upload_stream(lend_gpu);
+    for (unsigned c = 0; c < plane_count(p); c++) {
+        unsigned w, h;
+        plane_size(p, c, &w, &h);
+        size_t row = (size_t)p->stride[c];
+        size_t pitch = (row + VQ_DEVICE_ALIGN - 1) / VQ_DEVICE_ALIGN *
+                       VQ_DEVICE_ALIGN;
+        uint8_t *host = malloc(pitch * h);
+        if (!host)
+            return VQ_ENOMEM;
+        for (size_t y = 0; y < h; y++) {
+            memcpy(host + y * pitch, (const uint8_t *)p->data[c] + y * row,
+                   row);
+            for (size_t x = row; x < pitch; x++)
+                host[y * pitch + x] = (uint8_t)(0xc3 ^ (x * 13 + y * 7));
+        }
+        int e = vq_gpu_malloc(lend_gpu, &d->mem[c], pitch * h, "lent plane");
+        if (!e)
+            e = vq_gpu_upload2d(lend_gpu, up, d->mem[c], pitch, host, pitch,
+                                pitch, h);
+        if (!e)
+            e = vq_gpu_sync(lend_gpu, up);
+        free(host);
+        if (e) {
+            snprintf(why, sz, "--lend: %.400s", lend_err.msg);
+            return e;
+        }
+        d->dp.pic.data[c] = d->mem[c];
+        d->dp.pic.stride[c] = (ptrdiff_t)pitch;
+    }
+    return 0;
+}
+
+static void dev_pic_free(DevPic *d)
+{
+    for (unsigned c = 0; c < 3; c++)
+        vq_gpu_free(lend_gpu, d->mem[c]);
+}
+
+static void lent_back(void *opaque)
+{
+    atomic_fetch_add((atomic_uint *)opaque, 1);
+}
+
+/* Frame f of a run: lent device copies (--lend, GPU) or the host pair. */
+static int submit_pair(VqContext *ctx, int lent, Pic *ref, Pic *dis,
+                       DevPic *dp, atomic_uint *back, Result *r)
+{
+    if (!lent)
+        return vq_submit(ctx, &ref->pic, &dis->pic);
+    int e = dev_pic(&dp[0], &ref->pic, r->err, sizeof(r->err));
+    if (!e)
+        e = dev_pic(&dp[1], &dis->pic, r->err, sizeof(r->err));
+    if (e) {
+        dev_pic_free(&dp[0]);
+        dev_pic_free(&dp[1]);
+        return e;
+    }
+    return vq_submit_device_retained(ctx, &dp[0].dp, &dp[1].dp, lent_back,
+                                     back);
+}
+
 /* Runs frames through one backend. */
 static int run_backend(VqBackend backend, const char *spec, Pic *ref, Pic *dis,
                        unsigned n_frames, Result *r)
@@ -236,8 +323,17 @@ static int run_backend(VqBackend backend, const char *spec, Pic *ref, Pic *dis,
     int e = vq_open(&ctx, &cfg);
     if (!e)
         e = vq_use_feature(ctx, spec);
+    const int lent = lend && backend == VQ_BACKEND_HIP;
+    DevPic *dp = lent ? calloc(2 * (size_t)n_frames, sizeof(*dp)) : NULL;
+    atomic_uint back;
+    atomic_init(&back, 0);
+    unsigned n_lent = 0;
+    if (lent && !dp)
+        e = VQ_ENOMEM;
     for (unsigned f = 0; !e && f < n_frames; f++) {
-        e = vq_submit(ctx, &ref[f].pic, &dis[f].pic);
+        e = submit_pair(ctx, lent, &ref[f], &dis[f], dp ? dp + 2 * f : NULL,
+                        &back, r);
+        n_lent += lent && dp[2 * f].mem[0];
         if (!e)
             e = collect(ctx, r, 0, backend == VQ_BACKEND_HIP);
     }
@@ -253,6 +349,16 @@ static int run_backend(VqBackend backend, const char *spec, Pic *ref, Pic *dis,
         r->n_agg = k + 1;
     }
     vq_close(&ctx);
+    if (lent) {
+        if (!e && atomic_load(&back) != n_lent) {
+            snprintf(r->err, sizeof(r->err), "%u of %u lent pairs given back",
+                     atomic_load(&back), n_lent);
+            e = VQ_ESTATE;
+        }
+        for (unsigned i = 0; dp && i < 2 * n_frames; i++)
+            dev_pic_free(&dp[i]);
+        free(dp);
+    }
     return e;
 }
 
@@ -486,8 +592,11 @@ static void *batch_worker(void *arg)
         pthread_mutex_lock(&out_lock);
         unsigned i = b->next < b->n ? b->next++ : b->n;
         pthread_mutex_unlock(&out_lock);
-        if (i == b->n)
+        if (i == b->n) {
+            if (lend_gpu)
+                vq_gpu_close(&lend_gpu);
             return NULL;
+        }
         const Config *c = &b->cfg[i];
         int r = check_one(b->pc, b->spec, c->bpc, c->fmt, c->w, c->h, c->fill,
                           c->seed);
@@ -555,13 +664,15 @@ int main(int argc, char **argv)
             jobs = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--verbose"))
             verbose = 1;
+        else if (!strcmp(argv[i], "--lend"))
+            lend = 1;
         else if (!strcmp(argv[i], "--list")) {
             for (const ParityCase *pc = parity_cases; pc->name; pc++)
                 printf("%s\n", pc->name);
             return 0;
         } else {
             fprintf(stderr, "usage: checkgpu [--test NAME[,NAME...]] [--seed N] [--quick] [--jobs N] "
-                            "[--list] [--verbose] | --cases | --device\n");
+                            "[--list] [--verbose] [--lend] | --cases | --device\n");
             return 1;
         }
     }
