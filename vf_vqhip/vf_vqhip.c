@@ -493,9 +493,10 @@ static int drm_import(AVFilterContext *ctx, const AVFrame *f, DrmImport *d,
 }
 #endif
 
-/* A pair of frames lent to libvqhip (vq_submit_retained): its references
- * are dropped when libvqhip has read the planes, from whichever thread it
- * calls back on (AVFrame references are thread-safe). */
+/* A pair of frames lent to libvqhip (vq_submit_retained,
+ * vq_submit_device_retained): its references are dropped when libvqhip has
+ * read the planes, from whichever thread it calls back on (AVFrame
+ * references are thread-safe). */
 typedef struct LentPair {
     AVFrame *ref, *dis;
 } LentPair;
@@ -506,6 +507,21 @@ static void lent_pair_free(void *opaque)
     av_frame_free(&p->ref);
     av_frame_free(&p->dis);
     av_free(p);
+}
+
+/* New references to both frames, or NULL (out of memory). */
+static LentPair *lent_pair(const AVFrame *ref, const AVFrame *dis)
+{
+    LentPair *lp = av_mallocz(sizeof(*lp));
+    if (lp) {
+        lp->ref = av_frame_clone(ref);
+        lp->dis = av_frame_clone(dis);
+    }
+    if (lp && (!lp->ref || !lp->dis)) {
+        lent_pair_free(lp);
+        lp = NULL;
+    }
+    return lp;
 }
 
 /* Hands a frame pair to libvqhip; returns 0 or an AVERROR (logged). */
@@ -523,7 +539,12 @@ static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
         VqDevicePicture dd = dr;
         wrap_picture(&dr.pic, ref, s);
         wrap_picture(&dd.pic, dis, s);
-        err = vq_submit_device(s->vq, &dr, &dd);
+        /* The kernels read the frames in place while references to them
+         * are held (the pool of CUDA frames grows on demand); copied
+         * device to device only when no reference can be made. */
+        lp = lent_pair(ref, dis);
+        err = lp ? vq_submit_device_retained(s->vq, &dr, &dd, lent_pair_free, lp)
+                 : vq_submit_device(s->vq, &dr, &dd);
         return err < 0 ? vq_report(ctx, err, "vq_submit_device") : 0;
     }
 #endif
@@ -548,18 +569,9 @@ static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
     wrap_picture(&d, dis, s);
     /* The CPU backend reads the planes in place, holding references,
      * instead of copying every frame for its worker threads. */
-    lp = av_mallocz(sizeof(*lp));
-    if (lp) {
-        lp->ref = av_frame_clone(ref);
-        lp->dis = av_frame_clone(dis);
-    }
-    if (!lp || !lp->ref || !lp->dis) {
-        if (lp)
-            lent_pair_free(lp);
-        err = vq_submit(s->vq, &r, &d);
-    } else {
-        err = vq_submit_retained(s->vq, &r, &d, lent_pair_free, lp);
-    }
+    lp = lent_pair(ref, dis);
+    err = lp ? vq_submit_retained(s->vq, &r, &d, lent_pair_free, lp)
+             : vq_submit(s->vq, &r, &d);
     return err < 0 ? vq_report(ctx, err, "vq_submit") : 0;
 }
 
