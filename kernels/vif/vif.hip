@@ -212,8 +212,10 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
     const int tid = threadIdx.x;
 
     constexpr int VW = 8 / sizeof(T); /* samples per 8-byte word */
-    if (G::WIDE && x0 >= R && x0 - R + IW <= w && y0 >= R &&
-        y0 - R + IH <= h &&
+    /* the whole input tile lies in the picture: no mirrored index */
+    const bool inside = x0 >= R && x0 - R + IW <= w && y0 >= R &&
+                        y0 - R + IH <= h;
+    if (G::WIDE && inside &&
         (((uintptr_t)ref.data | (uintptr_t)dis.data | ref.pitch | dis.pitch) &
          7) == 0) {
         /* the tile is inside the picture (no mirror): whole 8-byte words,
@@ -233,8 +235,7 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
             ((uint2 *)in_d)[i] =
                 vq_load_once((const uint2 *)(d0 + gy * dis.pitch) + lw);
         }
-    } else if (NT % IW == 0 && x0 >= R && x0 - R + IW <= w && y0 >= R &&
-               y0 - R + IH <= h) {
+    } else if (NT % IW == 0 && inside) {
         /* one column a thread, inside the picture: a pointer walks it */
         const int lx = tid % IW, ly0 = tid / IW;
         const size_t col = (size_t)(x0 - R + lx) * sizeof(T);
