@@ -239,6 +239,7 @@ const VqFexDesc vq_fex_adm = {
     .init = adm_init,
     .cpu_run = adm_cpu_run,
     .gpu_init = VQ_GPU_FN(vq_adm_gpu_init),
+    .gpu_sets = VQ_ADM_GPU_SETS,
     .gpu_run = VQ_GPU_FN(vq_adm_gpu_run),
     .gpu_close = VQ_GPU_FN(vq_adm_gpu_close),
     .finalize = adm_finalize,

@@ -10,9 +10,12 @@
 
 #if defined(VQ_HAVE_HIP)
 
+/* Frames have no ADM state in common: each set of bands and row sums
+ * serves every fex->gpu_sets-th frame, on a lane of its own (two sets up
+ * to VQ_GPU_SETS_MAX_PIXELS). */
 typedef struct AdmGpu {
-    VqAdmDevBufs b;
-    int32_t *recip; /* the 65537 entries b.recip points into */
+    VqAdmDevBufs b[VQ_ADM_GPU_SETS];
+    int32_t *recip; /* the 65537 entries every b[].recip points into */
 } AdmGpu;
 
 void vq_adm_gpu_close(VqFex *fex, VqGpu *gpu)
@@ -20,14 +23,38 @@ void vq_adm_gpu_close(VqFex *fex, VqGpu *gpu)
     AdmGpu *g = fex->gpu_priv;
     if (!g)
         return;
-    for (int k = 0; k < 3; k++) {
-        vq_gpu_free(gpu, g->b.a_ref[k]);
-        vq_gpu_free(gpu, g->b.a_dis[k]);
+    for (int i = 0; i < VQ_ADM_GPU_SETS; i++) {
+        for (int k = 0; k < 3; k++) {
+            vq_gpu_free(gpu, g->b[i].a_ref[k]);
+            vq_gpu_free(gpu, g->b[i].a_dis[k]);
+        }
+        vq_gpu_free(gpu, g->b[i].rows);
     }
-    vq_gpu_free(gpu, g->b.rows);
     vq_gpu_free(gpu, g->recip);
     free(g);
     fex->gpu_priv = NULL;
+}
+
+static int adm_gpu_set_init(VqAdmDevBufs *b, VqGpu *gpu, const AdmPriv *s,
+                            VqStream st)
+{
+    int err = 0;
+    for (int k = 0; k < 3 && !err; k++) {
+        const VqAdmScale *sc = &s->p.sc[k];
+        size_t elem = k == 0 ? sizeof(int16_t) : sizeof(int32_t);
+        b->a_pitch[k] = ((size_t)sc->w + 63) & ~(size_t)63;
+        size_t bytes = b->a_pitch[k] * (size_t)sc->h * elem;
+        err = vq_gpu_malloc(gpu, &b->a_ref[k], bytes, "adm band");
+        if (!err)
+            err = vq_gpu_malloc(gpu, &b->a_dis[k], bytes, "adm band");
+    }
+    size_t n_rows = vq_adm_rows_layout(&s->p, b->rows_off);
+    if (!err)
+        err = vq_gpu_malloc(gpu, (void **)&b->rows, n_rows * sizeof(uint64_t),
+                            "adm row sums");
+    if (!err)
+        err = vq_gpu_memset(gpu, st, b->rows, 0, n_rows * sizeof(uint64_t));
+    return err;
 }
 
 int vq_adm_gpu_init(VqFex *fex, VqGpu *gpu)
@@ -37,23 +64,14 @@ int vq_adm_gpu_init(VqFex *fex, VqGpu *gpu)
     if (!g)
         return vq_fail(fex->err, VQ_ENOMEM, "out of memory");
     fex->gpu_priv = g;
-    int err = 0;
-    for (int k = 0; k < 3 && !err; k++) {
-        const VqAdmScale *sc = &s->p.sc[k];
-        size_t elem = k == 0 ? sizeof(int16_t) : sizeof(int32_t);
-        g->b.a_pitch[k] = ((size_t)sc->w + 63) & ~(size_t)63;
-        size_t bytes = g->b.a_pitch[k] * (size_t)sc->h * elem;
-        err = vq_gpu_malloc(gpu, &g->b.a_ref[k], bytes, "adm band");
-        if (!err)
-            err = vq_gpu_malloc(gpu, &g->b.a_dis[k], bytes, "adm band");
-    }
-    size_t n_rows = vq_adm_rows_layout(&s->p, g->b.rows_off);
-    if (!err)
-        err = vq_gpu_malloc(gpu, (void **)&g->b.rows, n_rows * sizeof(uint64_t),
-                            "adm row sums");
+    if (!fex->gpu_sets || fex->gpu_sets > VQ_ADM_GPU_SETS ||
+        (unsigned)s->p.sc[0].in_w * (unsigned)s->p.sc[0].in_h >
+            VQ_GPU_SETS_MAX_PIXELS)
+        fex->gpu_sets = 1;
     VqStream st = vq_gpu_compute_stream(gpu);
-    if (!err)
-        err = vq_gpu_memset(gpu, st, g->b.rows, 0, n_rows * sizeof(uint64_t));
+    int err = 0;
+    for (unsigned i = 0; i < fex->gpu_sets && !err; i++)
+        err = adm_gpu_set_init(&g->b[i], gpu, s, st);
     /* the CPU path's table, once (the upload is waited for below) */
     const size_t tab_bytes = 65537 * sizeof(int32_t);
     if (!err)
@@ -64,7 +82,8 @@ int vq_adm_gpu_init(VqFex *fex, VqGpu *gpu)
                               tab_bytes, 1);
     if (!err)
         err = vq_gpu_sync(gpu, st);
-    g->b.recip = g->recip ? g->recip + 32768 : NULL;
+    for (int i = 0; i < VQ_ADM_GPU_SETS; i++)
+        g->b[i].recip = g->recip ? g->recip + 32768 : NULL;
     if (err)
         vq_adm_gpu_close(fex, gpu);
     return err;
@@ -76,16 +95,17 @@ int vq_adm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
     (void)index;
     const AdmPriv *s = fex->priv;
     AdmGpu *g = fex->gpu_priv;
+    VqAdmDevBufs *b = &g->b[fex->gpu_seq % fex->gpu_sets];
     VqStream st = vq_gpu_compute_stream(gpu);
     for (int k = 0; k < 4; k++) {
         int err = vq_fex_launch_check(
             fex, gpu, vq_adm_scale_launch(st, &s->p, k, &ref->plane[0],
-                                          &dis->plane[0], &g->b));
+                                          &dis->plane[0], b));
         if (err)
             return err;
     }
     return vq_fex_launch_check(fex, gpu,
-                               vq_adm_rows_launch(st, &s->p, &g->b, acc_dev));
+                               vq_adm_rows_launch(st, &s->p, b, acc_dev));
 }
 
 #endif

@@ -66,7 +66,9 @@ void vq_adm_cpu_scale_rows(const AdmPriv *s, int k, const VqPlane *ref,
                            const VqPlane *dis, void *planes, void *rows,
                            int a, int b, VqAdmAcc *acc);
 
-/* adm_gpu.c */
+/* adm_gpu.c. Sets of device buffers (desc gpu_sets): frames whose kernels
+ * run at once, on lanes of their own. */
+#define VQ_ADM_GPU_SETS 2
 #if defined(VQ_HAVE_HIP)
 int vq_adm_gpu_init(VqFex *fex, VqGpu *gpu);
 int vq_adm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,

@@ -162,12 +162,22 @@ static int vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     return 0;
 }
 
+/* Frames have no vif state in common: with two sets of scale images, two
+ * frames' kernels run at once on two lanes (fex->gpu_sets), so one frame's
+ * small scales overlap the next frame's scale 0 (up to
+ * VQ_GPU_SETS_MAX_PIXELS). */
+#define VIF_GPU_SETS 2
+
 #if defined(VQ_HAVE_HIP)
-typedef struct VifGpu {
-    uint16_t *log2_tab;
+typedef struct VifGpuSet {
     uint32_t *edge;                  /* VQ_VIF_EDGE_N values */
     uint16_t *img[2][VQ_VIF_SCALES]; /* scales 1..3 */
     size_t pitch[VQ_VIF_SCALES];     /* bytes */
+} VifGpuSet;
+
+typedef struct VifGpu {
+    uint16_t *log2_tab;
+    VifGpuSet set[VIF_GPU_SETS];
 } VifGpu;
 
 static void vif_gpu_close(VqFex *fex, VqGpu *gpu)
@@ -176,13 +186,31 @@ static void vif_gpu_close(VqFex *fex, VqGpu *gpu)
     if (!g)
         return;
     vq_gpu_free(gpu, g->log2_tab);
-    vq_gpu_free(gpu, g->edge);
-    for (unsigned s = 1; s < VQ_VIF_SCALES; s++) {
-        vq_gpu_free(gpu, g->img[0][s]);
-        vq_gpu_free(gpu, g->img[1][s]);
+    for (unsigned i = 0; i < VIF_GPU_SETS; i++) {
+        vq_gpu_free(gpu, g->set[i].edge);
+        for (unsigned s = 1; s < VQ_VIF_SCALES; s++) {
+            vq_gpu_free(gpu, g->set[i].img[0][s]);
+            vq_gpu_free(gpu, g->set[i].img[1][s]);
+        }
     }
     free(g);
     fex->gpu_priv = NULL;
+}
+
+static int vif_gpu_set_init(VifGpuSet *set, VqGpu *gpu, const VifPriv *s)
+{
+    int err = vq_gpu_malloc(gpu, (void **)&set->edge,
+                            VQ_VIF_EDGE_N * sizeof(uint32_t), "vif edge");
+    for (unsigned sc = 1; !err && sc < VQ_VIF_SCALES; sc++) {
+        size_t row = s->dims.w[sc] * sizeof(uint16_t);
+        /* scale 3 has a row 1 even when it is one row high */
+        size_t rows = s->dims.h[sc] + (sc == VQ_VIF_SCALES - 1);
+        for (unsigned k = 0; !err && k < 2; k++)
+            err = vq_gpu_malloc_pitch(gpu, (void **)&set->img[k][sc],
+                                      &set->pitch[sc], row, rows,
+                                      "vif scale images");
+    }
+    return err;
 }
 
 static int vif_gpu_init(VqFex *fex, VqGpu *gpu)
@@ -192,21 +220,14 @@ static int vif_gpu_init(VqFex *fex, VqGpu *gpu)
     if (!g)
         return vq_fail(fex->err, VQ_ENOMEM, "out of memory");
     fex->gpu_priv = g;
+    if (!fex->gpu_sets || fex->gpu_sets > VIF_GPU_SETS ||
+        s->dims.w[0] * s->dims.h[0] > VQ_GPU_SETS_MAX_PIXELS)
+        fex->gpu_sets = 1;
     size_t tab_bytes = VQ_VIF_LOG2_SIZE * sizeof(uint16_t);
     int err = vq_gpu_malloc(gpu, (void **)&g->log2_tab, tab_bytes,
                             "vif log2 table");
-    if (!err)
-        err = vq_gpu_malloc(gpu, (void **)&g->edge,
-                            VQ_VIF_EDGE_N * sizeof(uint32_t), "vif edge");
-    for (unsigned sc = 1; !err && sc < VQ_VIF_SCALES; sc++) {
-        size_t row = s->dims.w[sc] * sizeof(uint16_t);
-        /* scale 3 has a row 1 even when it is one row high */
-        size_t rows = s->dims.h[sc] + (sc == VQ_VIF_SCALES - 1);
-        for (unsigned k = 0; !err && k < 2; k++)
-            err = vq_gpu_malloc_pitch(gpu, (void **)&g->img[k][sc],
-                                      &g->pitch[sc], row, rows,
-                                      "vif scale images");
-    }
+    for (unsigned i = 0; !err && i < fex->gpu_sets; i++)
+        err = vif_gpu_set_init(&g->set[i], gpu, s);
     VqStream st = vq_gpu_compute_stream(gpu);
     if (!err)
         err = vq_gpu_upload2d(gpu, st, g->log2_tab, tab_bytes, s->log2_tab,
@@ -224,14 +245,15 @@ static int vif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
     (void)index;
     const VifPriv *s = fex->priv;
     const VifGpu *g = fex->gpu_priv;
+    const VifGpuSet *set = &g->set[fex->gpu_seq % fex->gpu_sets];
     VqVifAcc *acc = acc_dev;
     VqStream st = vq_gpu_compute_stream(gpu);
     for (unsigned sc = 0; sc < VQ_VIF_SCALES; sc++) {
         VqDevPlane r = ref->plane[0], d = dis->plane[0];
         if (sc > 0) {
-            r.data = g->img[0][sc];
-            d.data = g->img[1][sc];
-            r.pitch = d.pitch = g->pitch[sc];
+            r.data = set->img[0][sc];
+            d.data = set->img[1][sc];
+            r.pitch = d.pitch = set->pitch[sc];
             r.w = d.w = s->dims.w[sc];
             r.h = d.h = s->dims.h[sc];
         }
@@ -240,9 +262,9 @@ static int vif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
             fex, gpu,
             vq_vif_scale_launch(st, sc, &r, &d, ref->bpc,
                                 !(sc == 0 && s->skip_scale0), g->log2_tab,
-                                s->gain_limit, last ? NULL : g->img[0][sc + 1],
-                                last ? NULL : g->img[1][sc + 1],
-                                last ? 0 : g->pitch[sc + 1], g->edge,
+                                s->gain_limit, last ? NULL : set->img[0][sc + 1],
+                                last ? NULL : set->img[1][sc + 1],
+                                last ? 0 : set->pitch[sc + 1], set->edge,
                                 &acc->scale[sc]));
         if (err)
             return err;
@@ -306,6 +328,7 @@ const VqFexDesc vq_fex_vif = {
     .init = vif_init,
     .cpu_run = vif_cpu_run,
     .gpu_init = VQ_GPU_FN(vif_gpu_init),
+    .gpu_sets = VIF_GPU_SETS,
     .gpu_run = VQ_GPU_FN(vif_gpu_run),
     .gpu_close = VQ_GPU_FN(vif_gpu_close),
     .finalize = vif_finalize,
