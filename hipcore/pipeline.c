@@ -406,46 +406,43 @@ int vq_submit_retained(VqContext *ctx, const VqPicture *ref,
     return submit(ctx, ref, dis, NULL, release, opaque);
 }
 
-/* The checks vq_submit_device makes before the pictures are read. */
-static int check_device_pair(VqContext *ctx, const VqDevicePicture *ref,
-                             const VqDevicePicture *dis)
+/* Device pictures, copied (release NULL) or lent until release. A pair
+ * refused before it is read is given back at once. */
+static int submit_device(VqContext *ctx, const VqDevicePicture *ref,
+                         const VqDevicePicture *dis, VqReleaseFn release,
+                         void *opaque)
 {
+    int err = 0;
     if (!ctx || !ref || !dis)
-        return VQ_EINVAL;
-    if (ref->device != ctx->cfg.device || dis->device != ctx->cfg.device)
-        return vq_fail(&ctx->err, VQ_EINVAL,
-                       "device pictures on GPU %d and %d, but this context "
-                       "uses GPU %d", ref->device, dis->device, ctx->cfg.device);
-    if (ref->stream != dis->stream)
-        return vq_fail(&ctx->err, VQ_EINVAL,
-                       "the reference and distorted device pictures name "
-                       "different producer streams");
-    return 0;
+        err = VQ_EINVAL;
+    else if (ref->device != ctx->cfg.device || dis->device != ctx->cfg.device)
+        err = vq_fail(&ctx->err, VQ_EINVAL,
+                      "device pictures on GPU %d and %d, but this context "
+                      "uses GPU %d", ref->device, dis->device, ctx->cfg.device);
+    else if (ref->stream != dis->stream)
+        err = vq_fail(&ctx->err, VQ_EINVAL,
+                      "the reference and distorted device pictures name "
+                      "different producer streams");
+    if (err) {
+        if (release)
+            release(opaque);
+        return err;
+    }
+    DeviceInput dev = { (VqStream)ref->stream };
+    return submit(ctx, &ref->pic, &dis->pic, &dev, release, opaque);
 }
 
 int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
                      const VqDevicePicture *dis)
 {
-    int err = check_device_pair(ctx, ref, dis);
-    if (err)
-        return err;
-    DeviceInput dev = { (VqStream)ref->stream };
-    return submit(ctx, &ref->pic, &dis->pic, &dev, NULL, NULL);
+    return submit_device(ctx, ref, dis, NULL, NULL);
 }
 
 int vq_submit_device_retained(VqContext *ctx, const VqDevicePicture *ref,
                               const VqDevicePicture *dis, VqReleaseFn release,
                               void *opaque)
 {
-    if (!release)
-        return vq_submit_device(ctx, ref, dis);
-    int err = check_device_pair(ctx, ref, dis);
-    if (err) {
-        release(opaque);
-        return err;
-    }
-    DeviceInput dev = { (VqStream)ref->stream };
-    return submit(ctx, &ref->pic, &dis->pic, &dev, release, opaque);
+    return submit_device(ctx, ref, dis, release, opaque);
 }
 
 int vq_flush(VqContext *ctx)

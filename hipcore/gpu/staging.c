@@ -434,32 +434,6 @@ int vq_staging_upload_pinned(VqStaging *st, VqSlot *slot, const VqFrame *ref,
     return err;
 }
 
-int vq_staging_upload_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
-                             const VqFrame *dis, VqStream producer)
-{
-    own_views(slot);
-    const VqFormat *fmt = &st->fmt;
-    const VqFrame *pic[2] = { ref, dis };
-    VqStream up = vq_gpu_upload_stream(st->gpu);
-    int err = 0;
-    if (producer) {
-        err = vq_gpu_event_record(st->gpu, slot->produced, producer);
-        if (!err)
-            err = vq_gpu_event_wait(st->gpu, up, slot->produced);
-    }
-    for (unsigned k = 0; k < 2 && !err; k++)
-        for (unsigned sp = 0; sp < fmt->n_planes && !err; sp++)
-            if (stored_needed(st, sp))
-                err = stored_to_planar(st, slot, k, sp, pic[k]->plane[sp].data,
-                                       (size_t)pic[k]->plane[sp].stride, up);
-    if (!err)
-        err = uploads_queued(st, slot, up);
-    /* The caller may reuse its frames once this returns. */
-    if (!err)
-        err = vq_gpu_event_sync(st->gpu, slot->uploaded);
-    return err;
-}
-
 /* Whether the kernels can read stored plane sp of a device picture where
  * it lies: stored as they read it, and aligned as device allocations are
  * (the pitches every kernel has been verified with). */
@@ -470,16 +444,16 @@ static bool lendable(const VqFormat *fmt, unsigned sp, const VqPlane *pl)
                0;
 }
 
-int vq_staging_lend_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
-                           const VqFrame *dis, VqStream producer,
-                           void (*release)(void *), void *opaque)
+/* Device pictures into the slot after the producer's work: each needed
+ * stored plane copied or converted on the upload stream, or with lend,
+ * where lendable, read in place through the slot's view. */
+static int device_planes(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                         const VqFrame *dis, VqStream producer, bool lend)
 {
     const VqFormat *fmt = &st->fmt;
     const VqFrame *pic[2] = { ref, dis };
     VqStream up = vq_gpu_upload_stream(st->gpu);
     own_views(slot);
-    slot->release = release;
-    slot->opaque = opaque;
     int err = 0;
     if (producer) {
         err = vq_gpu_event_record(st->gpu, slot->produced, producer);
@@ -491,7 +465,7 @@ int vq_staging_lend_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
             const VqPlane *pl = &pic[k]->plane[sp];
             if (!stored_needed(st, sp))
                 continue;
-            if (lendable(fmt, sp, pl) && (st->planes & (1u << sp))) {
+            if (lend && lendable(fmt, sp, pl)) {
                 slot->view[k].plane[sp].data = pl->data;
                 slot->view[k].plane[sp].pitch = (size_t)pl->stride;
             } else {
@@ -501,6 +475,23 @@ int vq_staging_lend_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
         }
     /* the lanes wait for `uploaded`, recorded after the producer's work */
     return err ? err : uploads_queued(st, slot, up);
+}
+
+int vq_staging_upload_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                             const VqFrame *dis, VqStream producer)
+{
+    int err = device_planes(st, slot, ref, dis, producer, false);
+    /* The caller may reuse its frames once this returns. */
+    return err ? err : vq_gpu_event_sync(st->gpu, slot->uploaded);
+}
+
+int vq_staging_lend_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                           const VqFrame *dis, VqStream producer,
+                           void (*release)(void *), void *opaque)
+{
+    slot->release = release;
+    slot->opaque = opaque;
+    return device_planes(st, slot, ref, dis, producer, true);
 }
 
 void vq_staging_release(VqSlot *slot)
