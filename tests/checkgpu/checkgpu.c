@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/dev_picture.h"
 #include "../common/gpu_present.h"
 #include "checkgpu.h"
 #include "extractor.h"
@@ -234,56 +235,25 @@ static int lend;
 static _Thread_local VqGpu *lend_gpu;
 static _Thread_local VqErrBuf lend_err;
 
-typedef struct DevPic {
-    VqDevicePicture dp;
-    void *mem[3];
-} DevPic;
-
-static int dev_pic(DevPic *d, const VqPicture *p, char *why, size_t sz)
+/* A device copy at pitches of VQ_DEVICE_ALIGN (lent in place), junk in the
+ * padding. */
+static int dev_pic(VqTestDevPic *d, const VqPicture *p, char *why, size_t sz)
 {
     memset(d, 0, sizeof(*d));
-    d->dp.pic = *p;
     if (!lend_gpu && vq_gpu_open(&lend_gpu, 0, 0, &lend_err)) {
         snprintf(why, sz, "--lend: %.400s", lend_err.msg);
         return VQ_EDEVICE;
     }
-    VqStream up = vq_gpu_upload_stream(lend_gpu);
-    for (unsigned c = 0; c < plane_count(p); c++) {
-        unsigned w, h;
-        plane_size(p, c, &w, &h);
-        size_t row = (size_t)p->stride[c];
-        size_t pitch = (row + VQ_DEVICE_ALIGN - 1) / VQ_DEVICE_ALIGN *
-                       VQ_DEVICE_ALIGN;
-        uint8_t *host = malloc(pitch * h);
-        if (!host)
-            return VQ_ENOMEM;
-        for (size_t y = 0; y < h; y++) {
-            memcpy(host + y * pitch, (const uint8_t *)p->data[c] + y * row,
-                   row);
-            for (size_t x = row; x < pitch; x++)
-                host[y * pitch + x] = (uint8_t)(0xc3 ^ (x * 13 + y * 7));
-        }
-        int e = vq_gpu_malloc(lend_gpu, &d->mem[c], pitch * h, "lent plane");
-        if (!e)
-            e = vq_gpu_upload2d(lend_gpu, up, d->mem[c], pitch, host, pitch,
-                                pitch, h);
-        if (!e)
-            e = vq_gpu_sync(lend_gpu, up);
-        free(host);
-        if (e) {
-            snprintf(why, sz, "--lend: %.400s", lend_err.msg);
-            return e;
-        }
-        d->dp.pic.data[c] = d->mem[c];
-        d->dp.pic.stride[c] = (ptrdiff_t)pitch;
-    }
-    return 0;
+    int e = vq_test_dev_picture(lend_gpu, p, VQ_DEVICE_ALIGN, 0, d);
+    if (e)
+        snprintf(why, sz, "--lend: %.400s",
+                 e == VQ_EDEVICE ? lend_err.msg : "no memory or a bad picture");
+    return e;
 }
 
-static void dev_pic_free(DevPic *d)
+static void dev_pic_free(VqTestDevPic *d)
 {
-    for (unsigned c = 0; c < 3; c++)
-        vq_gpu_free(lend_gpu, d->mem[c]);
+    vq_test_dev_picture_free(lend_gpu, d);
 }
 
 static void lent_back(void *opaque)
@@ -293,7 +263,7 @@ static void lent_back(void *opaque)
 
 /* Frame f of a run: lent device copies (--lend, GPU) or the host pair. */
 static int submit_pair(VqContext *ctx, int lent, Pic *ref, Pic *dis,
-                       DevPic *dp, atomic_uint *back, Result *r)
+                       VqTestDevPic *dp, atomic_uint *back, Result *r)
 {
     if (!lent)
         return vq_submit(ctx, &ref->pic, &dis->pic);
@@ -324,7 +294,7 @@ static int run_backend(VqBackend backend, const char *spec, Pic *ref, Pic *dis,
     if (!e)
         e = vq_use_feature(ctx, spec);
     const int lent = lend && backend == VQ_BACKEND_HIP;
-    DevPic *dp = lent ? calloc(2 * (size_t)n_frames, sizeof(*dp)) : NULL;
+    VqTestDevPic *dp = lent ? calloc(2 * (size_t)n_frames, sizeof(*dp)) : NULL;
     atomic_uint back;
     atomic_init(&back, 0);
     unsigned n_lent = 0;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/dev_picture.h"
 #include "../common/gpu_present.h"
 #include "gpu/gpu.h"
 #include "test.h"
@@ -152,42 +153,8 @@ static void take(VqContext *ctx, Scores *sc)
     }
 }
 
-/* Device copies of a picture's stored planes (GPU runs). */
-typedef struct DevPic {
-    VqDevicePicture dp;
-    void *mem[3];
-} DevPic;
-
 static VqGpu *gpu;
 static VqErrBuf gpu_err;
-
-static int dev_copy(DevPic *d, const VqPicture *p)
-{
-    memset(d, 0, sizeof(*d));
-    d->dp.pic = *p;
-    unsigned n = p->fmt == VQ_PIX_FMT_GRAY ? 1 : p->fmt >= VQ_PIX_FMT_NV12 ? 2 : 3;
-    for (unsigned c = 0; c < n; c++) {
-        unsigned cw, ch;
-        chroma_size(p->fmt >= VQ_PIX_FMT_NV12 ? subsampling(p->fmt) : p->fmt,
-                    p->w, p->h, &cw, &ch);
-        size_t rows = c ? ch : p->h;
-        size_t size = (size_t)p->stride[c] * rows;
-        if (vq_gpu_malloc(gpu, &d->mem[c], size, "test plane") ||
-            vq_gpu_upload2d(gpu, vq_gpu_upload_stream(gpu), d->mem[c],
-                            (size_t)p->stride[c], p->data[c],
-                            (size_t)p->stride[c], (size_t)p->stride[c], rows) ||
-            vq_gpu_sync(gpu, vq_gpu_upload_stream(gpu)))
-            return -1;
-        d->dp.pic.data[c] = d->mem[c];
-    }
-    return 0;
-}
-
-static void dev_free(DevPic *d)
-{
-    for (unsigned c = 0; c < 3; c++)
-        vq_gpu_free(gpu, d->mem[c]);
-}
 
 /* Scores of N_FRAMES pairs; device: submit device copies. */
 static int run(VqBackend backend, Pic *ref, Pic *dis, int device, Scores *sc,
@@ -207,12 +174,17 @@ static int run(VqBackend backend, Pic *ref, Pic *dis, int device, Scores *sc,
         e = vq_use_model(ctx, "version=vmaf_v0.6.1");
     for (unsigned i = 0; !e && i < N_FRAMES; i++) {
         if (device) {
-            DevPic r, d;
-            e = dev_copy(&r, &ref[i].pic) || dev_copy(&d, &dis[i].pic)
-                    ? VQ_EDEVICE
-                    : vq_submit_device(ctx, &r.dp, &d.dp);
-            dev_free(&r);
-            dev_free(&d);
+            /* at the host pictures' strides */
+            VqTestDevPic r, d;
+            e = vq_test_dev_picture(gpu, &ref[i].pic, 1, 0, &r);
+            if (!e)
+                e = vq_test_dev_picture(gpu, &dis[i].pic, 1, 0, &d);
+            else
+                memset(&d, 0, sizeof(d));
+            if (!e)
+                e = vq_submit_device(ctx, &r.dp, &d.dp);
+            vq_test_dev_picture_free(gpu, &r);
+            vq_test_dev_picture_free(gpu, &d);
         } else {
             e = vq_submit(ctx, &ref[i].pic, &dis[i].pic);
         }

@@ -13,6 +13,7 @@
  */
 #include <stdatomic.h>
 
+#include "../common/dev_picture.h"
 #include "../common/gpu_present.h"
 #include "gpu/gpu.h"
 #include "rel_common.h"
@@ -27,17 +28,16 @@ static VqErrBuf gpu_err;
  * (motion) run on the CPU from downloaded copies, and for the fault */
 static int strict;
 
-/* One pair in device memory, freed by its release. */
+/* One pair in device memory, freed by the test after the run. */
 typedef struct DevPair {
-    void *mem[2][3];
+    VqTestDevPic pic[2];
     atomic_uint *back;
 } DevPair;
 
 static void dev_pair_free(DevPair *p)
 {
     for (unsigned k = 0; k < 2; k++)
-        for (unsigned c = 0; c < 3; c++)
-            vq_gpu_free(gpu, p->mem[k][c]);
+        vq_test_dev_picture_free(gpu, &p->pic[k]);
     free(p);
 }
 
@@ -50,8 +50,7 @@ static void dev_pair_back(void *opaque)
 }
 
 /* The device copy of a host pair: rows at a pitch that is a multiple of
- * VQ_DEVICE_ALIGN (aligned) or 8 bytes past one, every byte of the pitch
- * copied (the host rows' junk continues into the padding). */
+ * VQ_DEVICE_ALIGN (aligned) or 8 bytes past one, junk in the padding. */
 static int dev_pair(const RelFrame *f, int aligned, DevPair **out,
                     VqDevicePicture *r, VqDevicePicture *d)
 {
@@ -59,43 +58,14 @@ static int dev_pair(const RelFrame *f, int aligned, DevPair **out,
     *out = p;
     if (!p)
         return VQ_ENOMEM;
-    const VqPicture *src[2] = { &f->ref, &f->dis };
-    VqDevicePicture *dst[2] = { r, d };
-    for (unsigned k = 0; k < 2; k++) {
-        dst[k]->pic = *src[k];
-        dst[k]->device = 0;
-        dst[k]->stream = NULL;
-        unsigned np = src[k]->fmt == VQ_PIX_FMT_P010 ? 2 : 3;
-        for (unsigned c = 0; c < np; c++) {
-            size_t row = (size_t)src[k]->stride[c];
-            size_t pitch = (row + VQ_DEVICE_ALIGN - 1) / VQ_DEVICE_ALIGN *
-                               VQ_DEVICE_ALIGN + (aligned ? 0 : 8);
-            size_t rows = c ? (H + 1) / 2 : H;
-            uint8_t *host = malloc(pitch * rows);
-            if (!host)
-                return VQ_ENOMEM;
-            for (size_t y = 0; y < rows; y++) {
-                const uint8_t *s = (const uint8_t *)src[k]->data[c] + y * row;
-                memcpy(host + y * pitch, s, row);
-                for (size_t x = row; x < pitch; x++)
-                    host[y * pitch + x] = (uint8_t)(s[x % row] ^ 0x5a);
-            }
-            VqStream up = vq_gpu_upload_stream(gpu);
-            int err = vq_gpu_malloc(gpu, &p->mem[k][c], pitch * rows,
-                                    "test plane");
-            if (!err)
-                err = vq_gpu_upload2d(gpu, up, p->mem[k][c], pitch, host,
-                                      pitch, pitch, rows);
-            if (!err)
-                err = vq_gpu_sync(gpu, up);
-            free(host);
-            if (err)
-                return err;
-            dst[k]->pic.data[c] = p->mem[k][c];
-            dst[k]->pic.stride[c] = (ptrdiff_t)pitch;
-        }
-    }
-    return 0;
+    int err = vq_test_dev_picture(gpu, &f->ref, VQ_DEVICE_ALIGN,
+                                  aligned ? 0 : 8, &p->pic[0]);
+    if (!err)
+        err = vq_test_dev_picture(gpu, &f->dis, VQ_DEVICE_ALIGN,
+                                  aligned ? 0 : 8, &p->pic[1]);
+    *r = p->pic[0].dp;
+    *d = p->pic[1].dp;
+    return err;
 }
 
 static VqConfig gpu_cfg(unsigned depth)
