@@ -192,7 +192,9 @@ static const AVOption vqhip_options[] = {
     { "depth",       "Set the number of frames in flight (0: library default; 1: each frame leaves as soon as its scores exist).", OFFSET(depth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
     { "verify",      "Also compute every n-th GPU frame on the CPU and compare (0: off).", OFFSET(verify), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "skip_unsupported", "Leave out features that cannot score the input's size or format instead of failing.", OFFSET(skip_unsupported), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "hold_mb",     "Set how many MiB of frames may wait while the GPU opens (0: the first frame waits for it).", OFFSET(hold_mb), AV_OPT_TYPE_INT, { .i64 = 1024 }, 0, 65536, FLAGS },
+    /* 512: with 1024, the fresh memory of the held 4K frames slowed the GPU
+     * runtime's start (0.32-0.39 s against 0.20-0.22 s; docs/PERFORMANCE.md) */
+    { "hold_mb",     "Set how many MiB of frames may wait while the GPU opens (0: the first frame waits for it).", OFFSET(hold_mb), AV_OPT_TYPE_INT, { .i64 = 512 }, 0, 65536, FLAGS },
     { NULL }
 };
 
