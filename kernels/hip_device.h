@@ -11,7 +11,9 @@
 #ifndef VQHIP_HIP_DEVICE_H
 #define VQHIP_HIP_DEVICE_H
 
-#if defined(__CUDACC__)
+#if defined(VQ_HIP_EMU)
+#include "emu/hip_emu.h"
+#elif defined(__CUDACC__)
 #include <cuda_runtime.h>
 typedef cudaError_t hipError_t;
 typedef cudaStream_t hipStream_t;

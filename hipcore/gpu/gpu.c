@@ -34,6 +34,8 @@ const char *vq_gpu_platform(void)
 {
 #if defined(VQ_HIP_PLATFORM_NVIDIA)
     return "nvidia";
+#elif defined(VQ_HIP_PLATFORM_EMU)
+    return "emu";
 #else
     return "amd";
 #endif

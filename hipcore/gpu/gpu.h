@@ -52,7 +52,8 @@ VqStream vq_gpu_upload_stream(const VqGpu *gpu);
 int vq_gpu_lanes(VqGpu *gpu, unsigned n);
 void vq_gpu_use_lane(VqGpu *gpu, int lane);
 VqStream vq_gpu_lane_stream(const VqGpu *gpu, unsigned lane);
-/* Compile-time platform: "amd", "nvidia" or "none". */
+/* Compile-time platform: "amd", "nvidia", "emu" (the emulated device) or
+ * "none". */
 const char *vq_gpu_platform(void);
 
 /* Turns a nonzero HIP error code (from a launcher) into VQ_EDEVICE. */

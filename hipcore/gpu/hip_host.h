@@ -3,7 +3,8 @@
  *
  * AMD: HIP's own C header. NVIDIA: the subset of HIP that hipcore uses,
  * mapped onto the CUDA runtime. Debian's HIP 5.2 NVIDIA headers do not
- * compile with CUDA 13, so this small table replaces them. Only gpu.c
+ * compile with CUDA 13, so this small table replaces them. The emulated
+ * device (tests without a GPU): its own runtime with HIP's names. Only gpu.c
  * includes this file; everything else goes through gpu.h.
  */
 #ifndef VQHIP_HIP_HOST_H
@@ -67,8 +68,12 @@ typedef struct cudaDeviceProp hipDeviceProp_t;
 #endif
 #include <hip/hip_runtime_api.h>
 
+#elif defined(VQ_HIP_PLATFORM_EMU)
+
+#include "../../kernels/emu/hip_runtime_emu.h"
+
 #else
-#error "hip_host.h needs VQ_HIP_PLATFORM_AMD or VQ_HIP_PLATFORM_NVIDIA"
+#error "hip_host.h needs VQ_HIP_PLATFORM_AMD, _NVIDIA or _EMU"
 #endif
 
 #endif
