@@ -5,12 +5,15 @@
 #      runs unit, golden and GPU-parity tests (GPU tests skip only when no
 #      GPU is present)
 #   3. builds with the NVIDIA kernels (nvcc, sm_90): compile only here
-#   4. builds with address and undefined-behaviour sanitizers and runs the
+#   4. builds for the emulated device (the same kernels compiled for the
+#      host, run by hipcore/gpu/emu/) and runs every GPU test on it
+#   5. builds with address and undefined-behaviour sanitizers and runs the
 #      unit and golden tests under them
-#   5. reliability (tools/reliability-ci.sh, CPU only): a sanitized FFmpeg
-#      with the filter, its FATE tests and tests/reliability/filter-check.sh
-#      (faults on the fake device), then bounded fuzzing
-#   6. builds Debian 12's FFmpeg and the newest release with the filter and
+#   6. reliability (tools/reliability-ci.sh): a sanitized FFmpeg with the
+#      filter on the emulated device, its FATE tests (GPU ones included) and
+#      tests/reliability/filter-check.sh (device faults), then bounded
+#      fuzzing
+#   7. builds Debian 12's FFmpeg and the newest release with the filter and
 #      runs its FATE tests on both
 #
 # Every stage runs even when an earlier one had failing tests, so that the
@@ -90,6 +93,18 @@ if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
 else
     echo "nvcc not found: NVIDIA build skipped"
     record skip "nvidia: build" "nvcc not found"
+fi
+
+step "emulated device: the kernels on the CPU, every GPU test"
+# The GPU tests of the build above skip without a GPU; here the same kernels
+# run on the emulated device (docs/TESTING.md says what it checks).
+if { [ -d build-emu ] || meson setup build-emu -Dhip_platform=emu; } &&
+        ninja -C build-emu; then
+    rm -f build-emu/meson-logs/testlog.json
+    meson test -C build-emu --print-errorlogs --num-processes 2 --suite gpu
+    meson_results emu build-emu
+else
+    record fail "emu: build"
 fi
 
 step "sanitizers (address, undefined), CPU path"

@@ -1,8 +1,10 @@
 #!/bin/sh
-# The reliability stage of ./test.sh (CPU only, no GPU needed):
-#   1. Debian 12's FFmpeg and libvqhip (no HIP platform, so the fake device
-#      is there) built with address and undefined-behaviour sanitizers; the
-#      filter's FATE tests and tests/reliability/filter-check.sh under them
+# The reliability stage of ./test.sh (no GPU needed):
+#   1. Debian 12's FFmpeg and libvqhip on the emulated device
+#      (-Dhip_platform=emu: the kernels compiled for the host) built with
+#      address and undefined-behaviour sanitizers; the filter's FATE tests,
+#      its GPU FATE tests (on the emulated device) and
+#      tests/reliability/filter-check.sh (device faults there) under them
 #   2. the libFuzzer targets (clang), each for FUZZ_SECONDS (default 60);
 #      a crash fails the stage and leaves its input in build-fuzz/artifacts
 # Prints "N passed, N failed" at the end; exit status 0 only when nothing
@@ -19,14 +21,14 @@ san_cfg="--extra-cflags=-fsanitize=address,undefined --extra-cflags=-fno-sanitiz
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 if VQHIP_VARIANT=san \
-   VQHIP_MESON_ARGS="-Dhip_platform=none -Db_sanitize=address,undefined -Db_lundef=false" \
+   VQHIP_MESON_ARGS="-Dhip_platform=emu -Db_sanitize=address,undefined -Db_lundef=false" \
    FFMPEG_EXTRA_ARGS="$san_cfg" \
    tools/build-ffmpeg.sh debian; then
-    VQHIP_VARIANT=san tools/run-fate.sh debian
-    res $? "FATE (vqhip) under ASan+UBSan"
+    VQHIP_VARIANT=san tools/run-fate.sh debian fate-vqhip-hip
+    res $? "FATE (vqhip, and vqhip-hip on the emulated device) under ASan+UBSan"
     VQHIP_MODEL_DIR=${VQHIP_MODEL_DIR:-$PWD/../shared/models} \
         tests/reliability/filter-check.sh .ffmpeg/build/debian-san/ffmpeg
-    res $? "filter-check under ASan+UBSan (fake device for faults)"
+    res $? "filter-check under ASan+UBSan (device faults on the emulated device)"
 else
     res 1 "sanitized FFmpeg build"
 fi

@@ -11,8 +11,15 @@
  *
  * Both backends must deliver every submitted frame, each with outputs.
  *
- * usage: checkgpu [--test NAME[,NAME...]] [--seed N] [--quick] [--jobs N] [--list]
- *                 [--verbose] [--lend]
+ * usage: checkgpu [--test NAME[,NAME...]] [--seed N] [--quick] [--fills N]
+ *                 [--digest FILE] [--jobs N] [--list] [--verbose] [--lend]
+ * --digest FILE: a line per configuration with a hash of every GPU value
+ * (frames and aggregates, NaN as one pattern), so that two devices'
+ * outputs (the emulated one and a GPU) are compared bit for bit
+ * (sort both, then diff).
+ * --fills N: each size, depth and format with N of the fills, a different
+ * N at each depth and format, so that every fill still meets every size
+ * (the emulated device's runs, where a configuration costs far more).
  * --lend: the GPU context's pictures are copied into device memory first
  * (pitches a multiple of VQ_DEVICE_ALIGN, the picture's junk continuing
  * into the padding) and lent with vq_submit_device_retained, so the
@@ -66,6 +73,8 @@ typedef struct Pic {
 } Pic;
 
 static unsigned verbose, quick, n_fail, n_cases;
+static unsigned fills_per_layout = N_FILLS;
+static FILE *digest;
 /* n_fail, n_cases and what a failure prints */
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -413,6 +422,40 @@ static int compare(const Result *c, const Result *g, const VqFexDesc *d,
     return 1;
 }
 
+/* FNV-1a over the GPU's output names and value bits. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+static uint64_t value_hash(uint64_t h, const char *name, double v)
+{
+    if (isnan(v))
+        v = NAN;
+    h = fnv(h, name, strlen(name) + 1);
+    return fnv(h, &v, sizeof(v));
+}
+
+static void write_digest(const Result *g, const char *name, const char *spec,
+                         unsigned bpc, VqPixFmt fmt, unsigned w, unsigned h,
+                         Fill fill, int status)
+{
+    uint64_t x = 0xcbf29ce484222325ULL;
+    for (unsigned f = 0; f < g->n_frames && f < 64; f++)
+        for (unsigned k = 0; k < g->n_out[f]; k++)
+            x = value_hash(x, g->name[f][k], g->value[f][k]);
+    for (unsigned k = 0; k < g->n_agg; k++)
+        x = value_hash(x, g->agg[k].name, g->agg[k].value);
+    pthread_mutex_lock(&out_lock);
+    fprintf(digest, "%s\t%s\t%u\t%d\t%ux%u\t%s\t%s\t%016llx\n", name, spec,
+            bpc, (int)fmt, w, h, fill_names[fill],
+            status ? "error" : "ok", (unsigned long long)x);
+    pthread_mutex_unlock(&out_lock);
+}
+
 /* One configuration: returns 0 ok, 1 mismatch, 2 not applicable. */
 static int check_one(const ParityCase *pc, const char *spec, unsigned bpc,
                      VqPixFmt fmt, unsigned w, unsigned h, Fill fill,
@@ -452,6 +495,8 @@ static int check_one(const ParityCase *pc, const char *spec, unsigned bpc,
         Result *cpu = calloc(1, sizeof(*cpu)), *gpu = calloc(1, sizeof(*gpu));
         int ec = cpu ? run_backend(VQ_BACKEND_CPU, spec, ref, dis, n, cpu) : -1;
         int eg = gpu ? run_backend(VQ_BACKEND_HIP, spec, ref2, dis2, n, gpu) : -1;
+        if (digest && gpu)
+            write_digest(gpu, pc->name, spec, bpc, fmt, w, h, fill, eg);
         char why[1024];
         if (ec == VQ_EUNSUPPORTED && eg == VQ_EUNSUPPORTED) {
             ret = 2; /* the extractor refuses this input on both backends */
@@ -630,7 +675,19 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
-        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
+        else if (!strcmp(argv[i], "--digest") && i + 1 < argc) {
+            digest = fopen(argv[++i], "w");
+            if (!digest) {
+                fprintf(stderr, "checkgpu: cannot write %s\n", argv[i]);
+                return 1;
+            }
+        } else if (!strcmp(argv[i], "--fills") && i + 1 < argc) {
+            fills_per_layout = (unsigned)strtoul(argv[++i], NULL, 0);
+            if (!fills_per_layout || fills_per_layout > N_FILLS) {
+                fprintf(stderr, "checkgpu: --fills takes 1 to %d\n", N_FILLS);
+                return 1;
+            }
+        } else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
             jobs = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--verbose"))
             verbose = 1;
@@ -641,7 +698,7 @@ int main(int argc, char **argv)
                 printf("%s\n", pc->name);
             return 0;
         } else {
-            fprintf(stderr, "usage: checkgpu [--test NAME[,NAME...]] [--seed N] [--quick] [--jobs N] "
+            fprintf(stderr, "usage: checkgpu [--test NAME[,NAME...]] [--seed N] [--quick] [--fills N] [--digest FILE] [--jobs N] "
                             "[--list] [--verbose] [--lend] | --cases | --device\n");
             return 1;
         }
@@ -679,8 +736,12 @@ int main(int argc, char **argv)
                dev);
         return 1;
     }
-    printf("checkgpu: %s, seed %llu%s\n", dev, (unsigned long long)seed,
+    printf("checkgpu: %s, seed %llu%s", dev, (unsigned long long)seed,
            quick ? ", quick set" : ", full set");
+    if (fills_per_layout < N_FILLS)
+        printf(", %u of the %d fills per size and layout", fills_per_layout,
+               N_FILLS);
+    printf("\n");
 
     static const unsigned depths[] = { 8, 10, 12, 16 };
     static const VqPixFmt fmts[] = { VQ_PIX_FMT_420, VQ_PIX_FMT_422,
@@ -733,6 +794,14 @@ int main(int argc, char **argv)
                                          (fill != FILL_RANDOM &&
                                           fill != FILL_SMOOTH)))
                                 continue;
+                            /* --fills N: the fills i, i + 8/N, ... from
+                                 * i = layout + size */
+                            unsigned rot = (fill + N_FILLS - (b * 4 + f + s) %
+                                            N_FILLS) % N_FILLS;
+                            if (rot % (N_FILLS / fills_per_layout) ||
+                                rot / (N_FILLS / fills_per_layout) >=
+                                    fills_per_layout)
+                                continue;
                             if (batch.n == MAX_BATCH)
                                 continue;
                             batch.cfg[batch.n++] = (Config){
@@ -755,5 +824,9 @@ int main(int argc, char **argv)
         }
     }
     printf("checkgpu: %u configurations, %u failure(s)\n", n_cases, n_fail);
+    if (digest && fclose(digest)) {
+        printf("checkgpu: FAIL: the digest file could not be written\n");
+        n_fail++;
+    }
     return n_fail ? 1 : 0;
 }

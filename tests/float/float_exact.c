@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/gpu_present.h"
 #include "cpu.h"
 #include "vqhip.h"
 #include "yuv_input.h"
@@ -170,22 +171,20 @@ int main(int argc, char **argv)
         return 2;
     }
     VqBackend backend = VQ_BACKEND_CPU;
-    if (argc >= 6 && !strcmp(argv[4], "--backend") && !strcmp(argv[5], "hip"))
-        backend = VQ_BACKEND_HIP;
+    if (argc == 6 && !strcmp(argv[4], "--backend") &&
+        (!strcmp(argv[5], "hip") || !strcmp(argv[5], "cpu"))) {
+        backend = strcmp(argv[5], "hip") ? VQ_BACKEND_CPU : VQ_BACKEND_HIP;
+    } else if (argc != 4) {
+        fprintf(stderr, "float_exact: arguments after the TSV not understood "
+                        "(--backend cpu|hip)\n");
+        return 2;
+    }
+    /* no GPU present: skipped (77); a GPU that fails to open: a failure
+     * (strict contexts below) */
     if (backend == VQ_BACKEND_HIP) {
-        /* no GPU: skipped (77), as every GPU test */
-        VqConfig cfg = vq_default_config();
-        cfg.backend = VQ_BACKEND_HIP;
-        cfg.strict = 1;
-        cfg.log_level = VQ_LOG_LEVEL_ERROR;
-        VqContext *ctx = NULL;
-        int e = vq_open(&ctx, &cfg);
-        if (e)
-            printf("float_exact: no usable GPU (%s): skipped\n",
-                   vq_last_error(ctx));
-        vq_close(&ctx);
-        if (e)
-            return 77;
+        int present = vq_test_gpu_present("float_exact");
+        if (present)
+            return present;
     }
     if (read_tsv(argv[3]) || !n_rows) {
         fprintf(stderr, "no values in %s\n", argv[3]);

@@ -39,6 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/gpu_present.h"
 #include "golden_keys.h"
 #include "vqhip.h"
 #include "yuv_input.h"
@@ -525,15 +526,27 @@ int main(int argc, char **argv)
     clips_dir = argv[2];
     const char *only = NULL, *more_caveats = NULL;
     VqBackend backend = VQ_BACKEND_CPU;
-    for (int i = 3; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--clip"))
-            only = argv[i + 1];
-        else if (!strcmp(argv[i], "--caveats"))
-            more_caveats = argv[i + 1];
-        else if (!strcmp(argv[i], "--extra"))
-            extra_dir = argv[i + 1];
-        else if (!strcmp(argv[i], "--backend"))
-            backend = strcmp(argv[i + 1], "hip") ? VQ_BACKEND_CPU : VQ_BACKEND_HIP;
+    for (int i = 3; i < argc; i += 2) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (v && !strcmp(argv[i], "--clip"))
+            only = v;
+        else if (v && !strcmp(argv[i], "--caveats"))
+            more_caveats = v;
+        else if (v && !strcmp(argv[i], "--extra"))
+            extra_dir = v;
+        else if (v && !strcmp(argv[i], "--backend") &&
+                 (!strcmp(v, "hip") || !strcmp(v, "cpu")))
+            backend = strcmp(v, "hip") ? VQ_BACKEND_CPU : VQ_BACKEND_HIP;
+        else {
+            fprintf(stderr, "golden_check: %s%s%s: not understood\n", argv[i],
+                    v ? " " : "", v ? v : "");
+            return 2;
+        }
+    }
+    if (backend == VQ_BACKEND_HIP) {
+        int present = vq_test_gpu_present("golden_check");
+        if (present)
+            return present;
     }
     Clip clips[32];
     int n = read_manifest(clips, 32);

@@ -1,10 +1,15 @@
 #!/bin/sh
 # The CLI against hostile use: exit status, one clear message, and the log
 # (whole and this run's, marked incomplete when it is).
-#   tests/reliability/cli-check.sh VQHIP_CLI
+#   tests/reliability/cli-check.sh VQHIP_CLI [--device]
+# --device: only the cases that need a device (faults, verify, what the
+# reading for a GPU run skips): on the fake device of a build without a HIP
+# platform, else the GPU (or the emulated device); exit 77 when there is
+# none. Without it, every other case.
 # Prints one line per case and "N passed, N failed" at the end.
 set -u
-cli=${1:?usage: cli-check.sh VQHIP_CLI}
+cli=${1:?usage: cli-check.sh VQHIP_CLI [--device]}
+device=${2:-}
 case $cli in /*) ;; *) cli=$PWD/$cli ;; esac
 # (a missing CLI would leave the SIGINT case waiting on its fifo forever)
 [ -x "$cli" ] || { echo "cli-check.sh: $cli is not an executable"; exit 1; }
@@ -55,6 +60,58 @@ for name, fr, rng in (('full', ref, 'FULL'), ('lim', dis, 'LIMITED')):
 EOF
 raw="-r $tmp/ref.yuv -d $tmp/dis.yuv -w 64 -h 48"
 
+# faults, verify and the GPU run's reading, on the fake device (a build
+# without a HIP platform) or the build's GPU
+if [ "$device" = --device ]; then
+    if ! VQHIP_FAKE_GPU=1 "$cli" $raw --backend hip --strict --feature psnr \
+            --no_prediction >/dev/null 2>"$tmp/err"; then
+        if grep -q "ErrorNoDevice\|without a HIP platform" "$tmp/err"; then
+            echo "cli-check: skipped: no device: $(head -1 "$tmp/err")"
+            exit 77
+        fi
+        bad "device run" "exit status"
+        echo "$pass passed, $fail failed"
+        exit 1
+    fi
+    "$cli" $raw --backend cpu --json -o "$tmp/cpu.json" -q >/dev/null 2>&1
+    for f in launch@3 copy@4 hang@5 lost@2; do
+        VQHIP_FAKE_GPU=1 VQHIP_FAULT=$f VQHIP_GPU_TIMEOUT=0.2 "$cli" $raw --json \
+            -o "$tmp/f.json" -q >"$tmp/out" 2>"$tmp/err"
+        same_frames "$tmp/cpu.json" "$tmp/f.json" &&
+            json_is "$tmp/f.json" "'cpu_from_frame' in d['vqhip']" &&
+            grep -q "GPU fault" "$tmp/out" &&
+            ok "fault $f: scores equal the CPU run" || bad "fault $f" ""
+    done
+    VQHIP_FAKE_GPU=1 VQHIP_FAULT=drop@4 "$cli" $raw --verify 2 -q >"$tmp/out" 2>"$tmp/err"
+    grep -q "1 mismatched" "$tmp/out" && ok "verify 2 catches drop@4" || bad "verify" "$(cat "$tmp/out" | head -3)"
+    # Reading for a GPU run skips the planes no extractor reads (VMAF: the
+    # chroma planes); the CPU run above maps the files whole. Same scores
+    # from a file (planes skipped), a pipe (read whole) and with every
+    # plane read (psnr's chroma).
+    same_as() { # same_as NAME CPU_LOG GPU_LOG
+        json_is "$2" "len(d['frames']) == 8" && same_frames "$2" "$3" &&
+            ok "$1" || bad "$1" ""
+    }
+    VQHIP_FAKE_GPU=1 "$cli" $raw --json -o "$tmp/s.json" -q >/dev/null 2>"$tmp/err"
+    same_as "chroma skipped: the CPU's scores" "$tmp/cpu.json" "$tmp/s.json"
+    VQHIP_FAKE_GPU=1 "$cli" -r "$tmp/ref.yuv" -d - -w 64 -h 48 --json \
+        -o "$tmp/p.json" -q < "$tmp/dis.yuv" >/dev/null 2>"$tmp/err"
+    same_as "pipe read whole: the CPU's scores" "$tmp/cpu.json" "$tmp/p.json"
+    "$cli" $raw --backend cpu --feature psnr --json -o "$tmp/cpu2.json" -q >/dev/null 2>&1
+    VQHIP_FAKE_GPU=1 "$cli" $raw --feature psnr --json -o "$tmp/a.json" -q >/dev/null 2>"$tmp/err"
+    same_as "every plane read (psnr): the CPU's scores" "$tmp/cpu2.json" "$tmp/a.json"
+    # a file that ends inside a skipped plane is still a truncated frame
+    head -c $((4608 * 2 + 3100)) "$tmp/dis.yuv" > "$tmp/chroma_cut.yuv"
+    VQHIP_FAKE_GPU=1 "$cli" -r "$tmp/ref.yuv" -d "$tmp/chroma_cut.yuv" -w 64 -h 48 \
+        --json -o "$tmp/k.json" -q >/dev/null 2>"$tmp/err"
+    grep -q "truncated frame (3100 of 4608 bytes)" "$tmp/err" &&
+        json_is "$tmp/k.json" "not d['vqhip']['complete'] and len(d['frames']) == 2" &&
+        ok "cut inside a skipped plane: truncated, 2 frames logged" || bad "cut in chroma" ""
+    echo "$pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit
+fi
+
 run "malformed width" 1 "not a number" $raw -w 64x
 run "malformed frame count" 1 "not a number" $raw --frame_cnt abc
 run "negative frame count" 1 "not a number" $raw --frame_cnt -3
@@ -104,44 +161,6 @@ wait
 [ "$(cat "$tmp/st")" = 130 ] && json_is "$tmp/i.json" "not d['vqhip']['complete'] and 'interrupted' in d['vqhip']['incomplete']" &&
     ok "SIGINT: exit 130, log marked interrupted" || bad "SIGINT" "exit $(cat "$tmp/st")"
 
-# faults on the fake device (a build without a HIP platform)
-if VQHIP_FAKE_GPU=1 "$cli" $raw --backend hip --strict --feature psnr --no_prediction >/dev/null 2>&1; then
-    "$cli" $raw --backend cpu --json -o "$tmp/cpu.json" -q >/dev/null 2>&1
-    for f in launch@3 copy@4 hang@5 lost@2; do
-        VQHIP_FAKE_GPU=1 VQHIP_FAULT=$f VQHIP_GPU_TIMEOUT=0.2 "$cli" $raw --json \
-            -o "$tmp/f.json" -q >"$tmp/out" 2>"$tmp/err"
-        same_frames "$tmp/cpu.json" "$tmp/f.json" &&
-            json_is "$tmp/f.json" "'cpu_from_frame' in d['vqhip']" &&
-            grep -q "GPU fault" "$tmp/out" &&
-            ok "fault $f: scores equal the CPU run" || bad "fault $f" ""
-    done
-    VQHIP_FAKE_GPU=1 VQHIP_FAULT=drop@4 "$cli" $raw --verify 2 -q >"$tmp/out" 2>"$tmp/err"
-    grep -q "1 mismatched" "$tmp/out" && ok "verify 2 catches drop@4" || bad "verify" "$(cat "$tmp/out" | head -3)"
-    # Reading for a GPU run skips the planes no extractor reads (VMAF: the
-    # chroma planes); the CPU run above maps the files whole. Same scores
-    # from a file (planes skipped), a pipe (read whole) and with every
-    # plane read (psnr's chroma).
-    same_as() { # same_as NAME CPU_LOG GPU_LOG
-        json_is "$2" "len(d['frames']) == 8" && same_frames "$2" "$3" &&
-            ok "$1" || bad "$1" ""
-    }
-    VQHIP_FAKE_GPU=1 "$cli" $raw --json -o "$tmp/s.json" -q >/dev/null 2>"$tmp/err"
-    same_as "chroma skipped: the CPU's scores" "$tmp/cpu.json" "$tmp/s.json"
-    VQHIP_FAKE_GPU=1 "$cli" -r "$tmp/ref.yuv" -d - -w 64 -h 48 --json \
-        -o "$tmp/p.json" -q < "$tmp/dis.yuv" >/dev/null 2>"$tmp/err"
-    same_as "pipe read whole: the CPU's scores" "$tmp/cpu.json" "$tmp/p.json"
-    "$cli" $raw --backend cpu --feature psnr --json -o "$tmp/cpu2.json" -q >/dev/null 2>&1
-    VQHIP_FAKE_GPU=1 "$cli" $raw --feature psnr --json -o "$tmp/a.json" -q >/dev/null 2>"$tmp/err"
-    same_as "every plane read (psnr): the CPU's scores" "$tmp/cpu2.json" "$tmp/a.json"
-    # a file that ends inside a skipped plane is still a truncated frame
-    head -c $((4608 * 2 + 3100)) "$tmp/dis.yuv" > "$tmp/chroma_cut.yuv"
-    VQHIP_FAKE_GPU=1 "$cli" -r "$tmp/ref.yuv" -d "$tmp/chroma_cut.yuv" -w 64 -h 48 \
-        --json -o "$tmp/k.json" -q >/dev/null 2>"$tmp/err"
-    grep -q "truncated frame (3100 of 4608 bytes)" "$tmp/err" &&
-        json_is "$tmp/k.json" "not d['vqhip']['complete'] and len(d['frames']) == 2" &&
-        ok "cut inside a skipped plane: truncated, 2 frames logged" || bad "cut in chroma" ""
-else
-    echo "skip faults: no fake device in this build"
-fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

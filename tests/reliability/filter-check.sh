@@ -2,7 +2,8 @@
 # The vqhip filter against hostile use: each case checks ffmpeg's exit
 # status, the message, and the log (complete, marked incomplete, or this
 # run's). Device faults run on the fake device when libvqhip was built
-# without a HIP platform (VQHIP_FAKE_GPU=1), and on the GPU with --gpu.
+# without a HIP platform (VQHIP_FAKE_GPU=1), on the emulated device in an
+# emu build, and on the GPU with --gpu.
 #
 #   tests/reliability/filter-check.sh FFMPEG [--gpu]
 # Prints one line per case and "N passed, N failed" at the end.
@@ -216,11 +217,12 @@ json_is "$tmp/p1.json" "len(d['frames']) == 25" && json_is "$tmp/p2.json" "len(d
     ok "two graphs: two complete logs" || bad "two graphs logs" ""
 
 # --- device faults: scores equal a clean CPU run, frame by frame -----------
-meta() { # meta OUT ENV... : per-frame psnr/vif/adm metadata
+meta() { # meta OUT ENV... : per-frame metadata of psnr, vif, adm and the
+         # temporal motion and float_motion
     out=$1
     shift
     env "$@" "$ff" -nostdin -v warning -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav 2),noise=alls=10:allf=t" \
-        -lavfi "vqhip=feature=psnr|vif|adm:log_fmt=json:log_path=$tmp/f.json:$backend,metadata=print:file=$out" \
+        -lavfi "vqhip=feature=psnr|vif|adm|motion|float_motion:log_fmt=json:log_path=$tmp/f.json:$backend,metadata=print:file=$out" \
         -f null - 2>"$tmp/err"
 }
 if [ "$gpu" = --gpu ]; then
@@ -255,10 +257,10 @@ cmp -s "$tmp/cpu.m" "$tmp/v.m" && grep -q "1 mismatched" "$tmp/err" &&
 
 # --- frame pairs that arrive while the GPU opens ---------------------------
 # They wait (up to hold_mb) and are scored in order once it is open: the
-# same frames and scores as a CPU run. The fake device's open is made slow
-# (VQHIP_FAKE_GPU_OPEN_MS; a real GPU's runtime start takes a few tenths of
-# a second by itself).
-slow="$fake VQHIP_FAKE_GPU_OPEN_MS=400"
+# same frames and scores as a CPU run. The fake or emulated device's open is
+# made slow (VQHIP_FAKE_GPU_OPEN_MS, VQHIP_EMU_OPEN_MS; a real GPU's runtime
+# start takes a few tenths of a second by itself).
+slow="$fake VQHIP_FAKE_GPU_OPEN_MS=400 VQHIP_EMU_OPEN_MS=400"
 held() { # held NAME OPTIONS REF_SECONDS
     name=$1 opts=$2
     set -- -nostdin -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav "$3"),noise=alls=10:allf=t"
