@@ -31,6 +31,11 @@ int vq_run_info(const VqContext *ctx, VqRunInfo *info)
     for (unsigned i = 0; ctx->started && i < ctx->n_fex; i++)
         if (ctx->fex[i]->lag > info->lag)
             info->lag = ctx->fex[i]->lag;
+    if (ctx->gpu) {
+        VqGpuTraffic t;
+        vq_gpu_traffic(ctx->gpu, &t);
+        info->bytes_to_device = t.planes_up - ctx->traffic_setup.planes_up;
+    }
     return 0;
 }
 

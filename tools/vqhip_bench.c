@@ -19,8 +19,12 @@
  * (vq_submit_device_retained: read in place). Device frames are laid out
  * as FFmpeg's CUDA frames (pitches a multiple of VQ_DEVICE_ALIGN).
  * --streams N: N contexts scoring at once, each on its own thread (one GPU
- * shared by N live streams); the fps printed is their sum, and the slowest
- * stream's fps follows it.
+ * shared by N live streams). All are opened first, start at one instant and
+ * stop submitting at one deadline; the figure is every stream's frames over
+ * that one window (which ends when the last stream has its last scores),
+ * then the slowest stream's frames over the same window.
+ * Every line also gives the bytes of picture planes sent host to device per
+ * second (the library's counters), to hold against the link's speed.
  * --verify N: every N-th GPU frame also computed on the CPU and compared
  * (VqConfig.verify), to measure what the self-check costs.
  * --bpc N: N-bit samples (8 to 16; above 8 in 16-bit words), the 8-bit
@@ -257,10 +261,21 @@ static int submit(VqContext *ctx, const Input *in, unsigned k)
     return vq_submit(ctx, &in->pic[k][0], &in->pic[k][1]);
 }
 
-/* Returns fps, or a negative error. */
-static double bench(const Item *it, VqBackend backend, const Frames *fr,
-                    double seconds, unsigned max_frames, char *backend_used)
+/* One context's run: opened with its frames and one untimed frame scored
+ * (first-use allocations and JIT are not fps), then timed. */
+typedef struct Run {
+    VqContext *ctx;
+    Input in;
+    int input_open, err;
+    unsigned scored;      /* frames received in the timed part */
+    uint64_t up0;         /* bytes host to device when it began */
+    char used[16];
+} Run;
+
+static int run_open(Run *r, const Item *it, VqBackend backend,
+                    const Frames *fr)
 {
+    memset(r, 0, sizeof(*r));
     VqConfig cfg = vq_default_config();
     cfg.backend = backend;
     cfg.strict = backend == VQ_BACKEND_HIP;
@@ -269,99 +284,171 @@ static double bench(const Item *it, VqBackend backend, const Frames *fr,
     if (opt_depth)
         cfg.depth = opt_depth;
     cfg.verify = opt_verify;
-    VqContext *ctx = NULL;
-    int e = vq_open(&ctx, &cfg);
+    int e = vq_open(&r->ctx, &cfg);
     for (unsigned i = 0; !e && i < it->n_features; i++)
-        e = vq_use_feature(ctx, it->features[i]);
+        e = vq_use_feature(r->ctx, it->features[i]);
     if (!e && it->model)
-        e = vq_use_model(ctx, it->model);
-    Input in;
-    if (!e && input_open(&in, ctx, fr))
+        e = vq_use_model(r->ctx, it->model);
+    if (!e && input_open(&r->in, r->ctx, fr))
         e = VQ_ENOMEM;
-    unsigned n = 0, received = 0;
+    r->input_open = !e;
     VqFrameScores fs;
-    double t0 = now(), t = t0;
-    /* One untimed frame first: first-use allocations and JIT are not fps. */
     if (!e)
-        e = submit(ctx, &in, 0);
-    while (!e && !vq_receive(ctx, &fs))
-        received++;
-    t0 = now();
-    /* --depth 1: as the filter with depth=1, every frame's work is waited
-     * for before the next frame is submitted (the live-monitoring case,
-     * on the CPU too) */
+        e = submit(r->ctx, &r->in, 0);
+    while (!e && !vq_receive(r->ctx, &fs)) {
+    }
+    VqRunInfo info;
+    if (!e && !vq_run_info(r->ctx, &info))
+        r->up0 = info.bytes_to_device;
+    r->err = e;
+    if (e)
+        fprintf(stderr, "vqhip_bench: %s: %s\n", it->label,
+                vq_last_error(r->ctx));
+    return e;
+}
+
+/* Submits frames until the deadline (and at least 2 * RING, at most
+ * max_frames), then flushes and receives every score; counts the frames
+ * received. --depth 1: as the filter with depth=1, every frame's work is
+ * waited for before the next frame is submitted (the live-monitoring case,
+ * on the CPU too). */
+static int run_timed(Run *r, double deadline, unsigned max_frames)
+{
     int (*receive)(VqContext *, VqFrameScores *) =
         opt_depth == 1 ? vq_receive_wait : vq_receive;
-    while (!e && n < max_frames && (t - t0 < seconds || n < 2 * RING)) {
-        unsigned k = (n + 1) % RING;
-        e = submit(ctx, &in, k);
-        while (!e && !receive(ctx, &fs))
-            received++;
+    VqFrameScores fs;
+    unsigned n = 0;
+    double t = now();
+    int e = r->err;
+    while (!e && n < max_frames && (t < deadline || n < 2 * RING)) {
+        e = submit(r->ctx, &r->in, (n + 1) % RING);
+        while (!e && !receive(r->ctx, &fs))
+            r->scored++;
         n++;
         if (!(n % 4))
             t = now();
     }
     if (!e)
-        e = vq_flush(ctx);
-    int r;
-    while (!e && !(r = vq_receive(ctx, &fs)))
-        received++;
-    t = now();
-    snprintf(backend_used, 16, "%s", e ? "-" : vq_backend_name(ctx));
+        e = vq_flush(r->ctx);
+    while (!e && !vq_receive(r->ctx, &fs))
+        r->scored++;
     if (e)
-        fprintf(stderr, "vqhip_bench: %s: %s\n", it->label, vq_last_error(ctx));
-    input_close(&in, ctx);
-    vq_close(&ctx);
-    if (e)
-        return e;
-    return n / (t - t0);
+        fprintf(stderr, "vqhip_bench: %s\n", vq_last_error(r->ctx));
+    return r->err = e;
 }
 
+/* Bytes of planes sent host to device in the timed part. */
+static uint64_t run_bytes_up(const Run *r)
+{
+    VqRunInfo info;
+    return r->ctx && !vq_run_info(r->ctx, &info) ? info.bytes_to_device - r->up0
+                                                 : 0;
+}
+
+static void run_close(Run *r)
+{
+    snprintf(r->used, sizeof(r->used), "%s",
+             r->err ? "-" : vq_backend_name(r->ctx));
+    if (r->input_open)
+        input_close(&r->in, r->ctx);
+    vq_close(&r->ctx);
+}
+
+/* What a measurement found: frames scored per second over the common
+ * window, the slowest stream's rate over the same window, bytes of planes
+ * sent to the device per second. */
+typedef struct Rate {
+    double fps, slowest, up_per_s;
+} Rate;
+
+/* One context; returns 0 or a negative error. */
+static int bench(const Item *it, VqBackend backend, const Frames *fr,
+                 double seconds, unsigned max_frames, char *used, Rate *rate)
+{
+    Run r;
+    int e = run_open(&r, it, backend, fr);
+    double t0 = now();
+    if (!e)
+        e = run_timed(&r, t0 + seconds, max_frames);
+    double t = now() - t0;
+    rate->fps = rate->slowest = r.scored / t;
+    rate->up_per_s = run_bytes_up(&r) / t;
+    run_close(&r);
+    snprintf(used, 16, "%s", r.used);
+    return e;
+}
+
+/* --streams: every stream opens, then all start together (a barrier, one
+ * start time) and stop submitting at one deadline; the window ends when
+ * the last stream has received its last scores. Rates are frames over that
+ * one window, never a sum of rates over windows that differ. */
 typedef struct StreamJob {
     const Item *it;
     VqBackend backend;
     const Frames *fr;
     double seconds;
     unsigned max_frames;
-    char used[16];
-    double fps;
+    pthread_barrier_t *start;
+    double *t0;
+    Run run;
+    double end;
 } StreamJob;
 
 static void *stream_main(void *arg)
 {
     StreamJob *j = arg;
-    j->fps = bench(j->it, j->backend, j->fr, j->seconds, j->max_frames,
-                   j->used);
+    run_open(&j->run, j->it, j->backend, j->fr);
+    if (pthread_barrier_wait(j->start) == PTHREAD_BARRIER_SERIAL_THREAD)
+        *j->t0 = now();
+    pthread_barrier_wait(j->start); /* every stream reads the same t0 */
+    run_timed(&j->run, *j->t0 + j->seconds, j->max_frames);
+    j->end = now();
     return NULL;
 }
 
-/* opt_streams contexts at once; returns the sum of their fps, *slowest the
- * smallest. */
-static double bench_streams(const Item *it, VqBackend backend,
-                            const Frames *fr, double seconds,
-                            unsigned max_frames, char *used, double *slowest)
+static int bench_streams(const Item *it, VqBackend backend, const Frames *fr,
+                         double seconds, unsigned max_frames, char *used,
+                         Rate *rate)
 {
     static StreamJob job[MAX_STREAMS];
     pthread_t th[MAX_STREAMS];
-    unsigned n = opt_streams;
-    for (unsigned i = 0; i < n; i++) {
-        job[i] = (StreamJob){ it, backend, fr, seconds, max_frames, "", 0 };
-        if (pthread_create(&th[i], NULL, stream_main, &job[i]))
-            return -1;
+    pthread_barrier_t start;
+    double t0 = 0;
+    unsigned n = opt_streams, started = 0;
+    if (pthread_barrier_init(&start, NULL, n))
+        return -1;
+    for (; started < n; started++) {
+        job[started] = (StreamJob){ it, backend, fr, seconds, max_frames,
+                                    &start, &t0, { 0 }, 0 };
+        if (pthread_create(&th[started], NULL, stream_main, &job[started]))
+            break;
     }
-    double sum = 0;
-    *slowest = INFINITY;
+    if (started < n) {
+        /* the barrier would never open: nothing is started */
+        fprintf(stderr, "vqhip_bench: could not start %u threads\n", n);
+        exit(1);
+    }
+    int e = 0;
+    double end = 0;
+    unsigned total = 0, least = ~0u;
+    uint64_t up = 0;
     for (unsigned i = 0; i < n; i++) {
         pthread_join(th[i], NULL);
-        if (job[i].fps < 0)
-            sum = -1;
-        if (sum >= 0)
-            sum += job[i].fps;
-        if (job[i].fps < *slowest)
-            *slowest = job[i].fps;
+        if (job[i].run.err)
+            e = job[i].run.err;
+        end = job[i].end > end ? job[i].end : end;
+        total += job[i].run.scored;
+        least = job[i].run.scored < least ? job[i].run.scored : least;
+        up += run_bytes_up(&job[i].run);
     }
-    snprintf(used, 16, "%s", job[0].used);
-    return sum;
+    for (unsigned i = 0; i < n; i++)
+        run_close(&job[i].run);
+    pthread_barrier_destroy(&start);
+    rate->fps = total / (end - t0);
+    rate->slowest = least / (end - t0);
+    rate->up_per_s = up / (end - t0);
+    snprintf(used, 16, "%s", job[0].run.used);
+    return e;
 }
 
 /* A decimal integer from lo to hi into *out; -1 (and *out unchanged) if s
@@ -507,10 +594,13 @@ int main(int argc, char **argv)
                                        : "device (lent, read in place)",
            opt_streams > 1 ? ", several streams at once" : "", opt_bpc);
     if (opt_streams > 1)
-        printf("%-11s %-8s %-24s %10s %12s\n", "size", "backend", "features",
-               "fps (sum)", "slowest");
+        printf("%u streams started together, stopped at one deadline: fps is "
+               "every stream's frames over the one window\n%-11s %-8s %-24s "
+               "%10s %12s %14s\n", opt_streams, "size", "backend", "features",
+               "fps (all)", "slowest", "to GPU MB/s");
     else
-        printf("%-11s %-8s %-24s %10s\n", "size", "backend", "features", "fps");
+        printf("%-11s %-8s %-24s %10s %14s\n", "size", "backend", "features",
+               "fps", "to GPU MB/s");
     for (unsigned s = 0; s < n_sizes; s++) {
         Frames fr;
         if (make_frames(&fr, sizes[s][0], sizes[s][1])) {
@@ -522,22 +612,23 @@ int main(int argc, char **argv)
         for (unsigned b = 0; b < n_backends; b++) {
             for (unsigned i = 0; i < n_items; i++) {
                 char used[16];
-                double slowest = 0;
-                double fps = opt_streams > 1
+                Rate r;
+                int e = opt_streams > 1
                     ? bench_streams(&items[i], backends[b], &fr, seconds,
-                                    max_frames, used, &slowest)
+                                    max_frames, used, &r)
                     : bench(&items[i], backends[b], &fr, seconds, max_frames,
-                            used);
-                if (fps < 0)
+                            used, &r);
+                if (e)
                     printf("%-11s %-8s %-24s %10s\n", size,
                            backends[b] == VQ_BACKEND_HIP ? "hip" : "cpu",
                            items[i].label, "n/a");
                 else if (opt_streams > 1)
-                    printf("%-11s %-8s %-24s %10.1f %12.1f\n", size, used,
-                           items[i].label, fps, slowest);
+                    printf("%-11s %-8s %-24s %10.1f %12.1f %14.1f\n", size,
+                           used, items[i].label, r.fps, r.slowest,
+                           r.up_per_s / 1e6);
                 else
-                    printf("%-11s %-8s %-24s %10.1f\n", size, used,
-                           items[i].label, fps);
+                    printf("%-11s %-8s %-24s %10.1f %14.1f\n", size, used,
+                           items[i].label, r.fps, r.up_per_s / 1e6);
                 fflush(stdout);
             }
         }

@@ -370,6 +370,8 @@ typedef struct VqRunInfo {
     unsigned lag;            /* a frame's scores wait for this many later
                                 frames (temporal features: motion's 1;
                                 0 without any, or before the run started) */
+    uint64_t bytes_to_device; /* picture planes copied host to device for
+                                 frames so far (0 on the CPU) */
 } VqRunInfo;
 int vq_run_info(const VqContext *ctx, VqRunInfo *info);
 /* Marks the run as incomplete (e.g. interrupted by a signal): the log says

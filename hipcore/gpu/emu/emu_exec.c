@@ -19,11 +19,13 @@
  * reported with the kernel, block and thread before the process ends.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, sigaltstack */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "emu_internal.h"
@@ -364,6 +366,13 @@ hipError_t vq_emu_run_grid(VqEmuDim grid, VqEmuDim block, size_t shm,
     in_kernel = 0;
     release_faults();
     kernel = NULL;
+    long us = vq_emu_settings()->kernel_us;
+    if (us > 0) {
+        /* under the device's lock: launches of every stream in a row */
+        struct timespec t = { us / 1000000, (us % 1000000) * 1000L };
+        while (nanosleep(&t, &t) && errno == EINTR) {
+        }
+    }
     return e;
 }
 

@@ -25,12 +25,15 @@ void vq_emu_unlock(void);
  * VQHIP_EMU_ORDER=shuffle|forward|reverse, the order in which a block's
  * threads run between two barriers (shuffle: a different order at each
  * barrier of each block); VQHIP_EMU_OPEN_MS=N, the time the runtime's
- * start takes (hipFree(NULL)). */
+ * start takes (hipFree(NULL)); VQHIP_EMU_KERNEL_US=N, the least time a
+ * launch takes (the device does one at a time: a known bound on what any
+ * number of streams can score). */
 typedef enum VqEmuOrder { VQ_EMU_SHUFFLE, VQ_EMU_FORWARD, VQ_EMU_REVERSE } VqEmuOrder;
 typedef struct VqEmuSettings {
     int present;
     int wave;
     VqEmuOrder order;
+    long kernel_us; /* VQHIP_EMU_KERNEL_US: each launch takes at least this */
 } VqEmuSettings;
 const VqEmuSettings *vq_emu_settings(void);
 

@@ -53,6 +53,8 @@ static void settings_read(void)
     settings.present = !(g && !strcmp(g, "0"));
     const char *w = getenv("VQHIP_EMU_WAVE");
     settings.wave = w && !strcmp(w, "64") ? 64 : 32;
+    const char *k = getenv("VQHIP_EMU_KERNEL_US");
+    settings.kernel_us = k ? strtol(k, NULL, 10) : 0;
     const char *o = getenv("VQHIP_EMU_ORDER");
     settings.order = !o || !strcmp(o, "shuffle") ? VQ_EMU_SHUFFLE
                      : !strcmp(o, "forward") ? VQ_EMU_FORWARD
@@ -339,14 +341,17 @@ hipError_t hipFree(void *ptr)
 {
     if (!ptr) {
         /* what makes a runtime create its context; VQHIP_EMU_OPEN_MS=N
-         * makes that take N ms, as a GPU runtime's start does (tests of
-         * what waits for it) */
+         * makes that take N ms, one context at a time, as a GPU runtime's
+         * start does (tests of what waits for it) */
         const char *ms = getenv("VQHIP_EMU_OPEN_MS");
         long n = ms ? strtol(ms, NULL, 10) : 0;
         if (n > 0) {
+            static pthread_mutex_t opening = PTHREAD_MUTEX_INITIALIZER;
             struct timespec t = { n / 1000, (n % 1000) * 1000000L };
+            pthread_mutex_lock(&opening); /* not the device's lock */
             while (nanosleep(&t, &t) && errno == EINTR) {
             }
+            pthread_mutex_unlock(&opening);
         }
         return vq_emu_settings()->present ? hipSuccess
                                           : vq_emu_set_error(hipErrorNoDevice);
