@@ -13,6 +13,11 @@
 #              e.g. "--test cambi,ciede")
 #     junk     the same with junk in the device planes' pitch padding
 #              (VQHIP_PITCH_JUNK=1)
+#     digest   checkgpu's quick set with two fills per layout (as the
+#              emulated device runs it in CI), writing a hash of every GPU
+#              value per configuration to $DIGEST (default digest.txt):
+#              compared with the emulated device's, the same kernels must
+#              give the same bits on both
 #     lent     the same with the pictures lent in device memory
 #              (checkgpu --lend: the kernels read the caller's planes,
 #              junk in their padding)
@@ -44,7 +49,7 @@ if [ ! -d $D/build ]; then
 fi
 B=$D/build
 T=$B/tests
-[ $# -gt 0 ] || set -- bundle fate filter tests parity junk bench soak io
+[ $# -gt 0 ] || set -- bundle fate filter tests parity digest junk bench soak io
 summary=$(mktemp)
 fail=0
 
@@ -106,12 +111,12 @@ if wants tests; then
     check "integer vif vs libvmaf" $T/vif_libvmaf --gpu
     check "integer adm GPU=CPU" $T/adm_check
     check "vif records byte for byte" $T/acc_parity --feature vif
-    check "cambi vs libvmaf" $T/cambi_libvmaf
+    check "cambi vs libvmaf" $T/cambi_libvmaf --backend hip
     check "cambi records, 4K" $T/acc_parity \
         --feature name=cambi:full_ref=true --size 3840x2160 --fill smooth \
         --frames 2 --bench 20
-    check "SpEED vs libvmaf" $T/speed_test $T/speed_model.json
-    check "motion_v2 SAD = motion SAD" $T/motion_v2_test
+    check "SpEED vs libvmaf" $T/speed_test $T/speed_model.json --backend hip
+    check "motion_v2 SAD = motion SAD" $T/motion_v2_test --backend hip
     # The golden clips that travel (the big ones stay behind: 64 MB limit).
     gdir=$D/golden
     clips=$(mktemp -d)
@@ -149,6 +154,11 @@ if wants junk; then
         $T/checkgpu --seed 1 ${PARITY_ARGS:-}
 fi
 
+if wants digest; then
+    check "parity digest (quick, 2 fills)" $T/checkgpu --quick --seed 1 \
+        --fills 2 --digest "${DIGEST:-digest.txt}"
+fi
+
 if wants lent; then
     # shellcheck disable=SC2086 # PARITY_ARGS is a list of arguments
     check "parity, device pictures lent" $T/checkgpu --seed 1 --lend \
@@ -166,9 +176,11 @@ if wants bench; then
             --model version=vmaf_float_v0.6.1 \
             --model version=vmaf_v1.0.16_3d0h
     done
-    check "bench: 32 streams of 1080p" $B/tools/vqhip_bench --backend hip \
-        --streams 32 --size 1920x1080 --seconds 2 \
-        --model version=vmaf_v0.6.1
+    for n in 8 32 64; do
+        check "bench: $n streams of 1080p" $B/tools/vqhip_bench \
+            --backend hip --streams $n --size 1920x1080 --seconds 2 \
+            --model version=vmaf_v0.6.1
+    done
     check "bench: CPU, all cores" $B/tools/vqhip_bench --backend cpu \
         --size 1920x1080 --seconds 2 --model version=vmaf_v0.6.1
 fi

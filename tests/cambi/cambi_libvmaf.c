@@ -1,8 +1,9 @@
 /*
  * CAMBI against upstream libvmaf on banding pictures (cambi_frames.h).
  *
- *   cambi_libvmaf          every case on the CPU, and on the GPU when one
- *                          opens: each value must be the double libvmaf
+ *   cambi_libvmaf [--backend cpu|hip]  every case on the CPU (and with
+ *                          hip on the GPU, exit 77 without one): each
+ *                          value must be the double libvmaf
  *                          computed (cambi_expect.h, %.17g), each heatmap
  *                          file must hash like libvmaf's; then the sizes,
  *                          options and samples CAMBI refuses.
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/gpu_present.h"
 #include "cambi_frames.h"
 #include "vqhip.h"
 
@@ -388,19 +390,16 @@ int main(int argc, char **argv)
         }
         return 0;
     }
+    int hip;
+    int st = vq_test_backend(&argc, argv, "cambi_libvmaf", &hip);
+    if (st)
+        return st;
     check_cases(VQ_BACKEND_CPU, "cpu");
     check_heatmaps(VQ_BACKEND_CPU, "cpu");
     check_refusals();
-    VqContext *gpu = NULL;
-    int have_gpu = !open_ctx(&gpu, VQ_BACKEND_HIP);
-    if (have_gpu) {
-        vq_close(&gpu);
+    if (hip) {
         check_cases(VQ_BACKEND_HIP, "hip");
         check_heatmaps(VQ_BACKEND_HIP, "hip");
-    } else {
-        printf("hip: no usable GPU (%s): GPU cases not run\n",
-               vq_last_error(gpu));
-        vq_close(&gpu);
     }
     printf("cambi_libvmaf: %u failure(s)\n", n_fail);
     return n_fail ? 1 : 0;

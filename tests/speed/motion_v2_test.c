@@ -227,7 +227,10 @@ static int golden(const char *gdir, const char *cdir, int gpu)
 
 int main(int argc, char **argv)
 {
-    const int gpu = run_gpu_present();
+    int gpu;
+    int st = vq_test_backend(&argc, argv, "motion_v2_test", &gpu);
+    if (st)
+        return st;
     find_variants();
     if (argc == 3) {
         int r = golden(argv[1], argv[2], gpu);
@@ -238,6 +241,6 @@ int main(int argc, char **argv)
     }
     printf("motion_v2_test: %u passed, %u failed; CPU variants run: %s%s\n",
            n_pass, n_fail, argc == 3 ? "the best of this CPU" : variant_names,
-           gpu ? "" : " (no GPU: CPU only)");
+           gpu ? "; and the GPU" : "");
     return n_fail ? 1 : 0;
 }

@@ -111,11 +111,15 @@ static int run_clip(const char *cdir, const Clip *c, const char *spec,
 
 int main(int argc, char **argv)
 {
+    int gpu;
+    int st = vq_test_backend(&argc, argv, "speed_golden", &gpu);
+    if (st)
+        return st;
     if (argc != 3) {
-        fprintf(stderr, "usage: speed_golden GOLDEN_DIR CLIPS_DIR\n");
+        fprintf(stderr, "usage: speed_golden GOLDEN_DIR CLIPS_DIR "
+                        "[--backend cpu|hip]\n");
         return 2;
     }
-    const int gpu = run_gpu_present();
     unsigned n_pass = 0, n_fail = 0;
     RunResult *r = malloc(sizeof(*r));
     if (!r)
@@ -166,7 +170,7 @@ int main(int argc, char **argv)
         }
     }
     free(r);
-    printf("speed_golden: %u passed, %u failed%s\n", n_pass, n_fail,
-           gpu ? "" : " (no GPU: CPU only)");
+    printf("speed_golden: %u passed, %u failed (%s)\n", n_pass, n_fail,
+           gpu ? "CPU and GPU" : "CPU");
     return n_fail ? 1 : 0;
 }

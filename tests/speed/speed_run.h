@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/gpu_present.h"
+
 #include "speed_frames.h"
 #include "vqhip.h"
 
@@ -109,18 +111,6 @@ static inline int run_find(const RunResult *r, const char *name)
         if (!strcmp(r->name[k], name))
             return (int)k;
     return -1;
-}
-
-static inline int run_gpu_present(void)
-{
-    VqConfig cfg = vq_default_config();
-    cfg.backend = VQ_BACKEND_HIP;
-    cfg.strict = 1;
-    cfg.log_level = VQ_LOG_LEVEL_ERROR;
-    VqContext *ctx = NULL;
-    int e = vq_open(&ctx, &cfg);
-    vq_close(&ctx);
-    return !e;
 }
 
 #endif

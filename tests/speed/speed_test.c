@@ -432,13 +432,17 @@ static void check_semiplanar(VqBackend backend)
 
 int main(int argc, char **argv)
 {
+    int gpu;
+    int st = vq_test_backend(&argc, argv, "speed_test", &gpu);
+    if (st)
+        return st;
     if (argc == 3 && !strcmp(argv[1], "--dump"))
         return dump(argv[2]);
     if (argc != 2) {
-        fprintf(stderr, "usage: speed_test MODEL_JSON | --dump DIR\n");
+        fprintf(stderr, "usage: speed_test MODEL_JSON [--backend cpu|hip] | "
+                        "--dump DIR\n");
         return 2;
     }
-    const int gpu = run_gpu_present();
     for (size_t i = 0; i < N_CASES; i++) {
         check_case(&cases[i], VQ_BACKEND_CPU);
         if (gpu)
@@ -449,7 +453,7 @@ int main(int argc, char **argv)
     check_semiplanar(VQ_BACKEND_CPU);
     if (gpu)
         check_semiplanar(VQ_BACKEND_HIP);
-    printf("speed_test: %u passed, %u failed%s\n", n_pass, n_fail,
-           gpu ? "" : " (no GPU: CPU only)");
+    printf("speed_test: %u passed, %u failed (%s)\n", n_pass, n_fail,
+           gpu ? "CPU and GPU" : "CPU");
     return n_fail ? 1 : 0;
 }
