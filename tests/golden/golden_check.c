@@ -154,10 +154,41 @@ static int account(GoldenRun *run, const char *json_name, const char *key,
     }
 }
 
-static void compare(VqContext *ctx, GoldenRun *run, const char *json_name,
-                    json_object *gold, json_object *cpath, double **ours,
-                    unsigned n_frames, GoldenTally *t)
+/* Frame i's value of key in a log, or its pooled value (i < 0: pool). */
+static double log_value(json_object *log, const char *key, int i,
+                        const char *pool)
 {
+    if (i >= 0)
+        return jnum(json_object_object_get(json_object_object_get(
+            json_object_array_get_idx(json_object_object_get(log, "frames"), i),
+            "metrics"), key));
+    return jnum(json_object_object_get(json_object_object_get(
+        json_object_object_get(log, "pooled_metrics"), key), pool));
+}
+
+/* One value: against libvmaf's full-precision value when there is one for
+ * the key, else at libvmaf's printed precision. */
+static int same_value(double ours, json_object *gold, json_object *full,
+                      const char *key, int i, const char *pool,
+                      const GoldenKey *gk, unsigned long n_samples,
+                      double *ref)
+{
+    if (full && !golden_vendor_dependent(key)) {
+        *ref = log_value(full, key, i, pool);
+        return !strcmp(key, "ciede2000")
+                   ? golden_same_ciede(ours, *ref, n_samples)
+                   : golden_same_full(ours, *ref, gk);
+    }
+    *ref = log_value(gold, key, i, pool);
+    return golden_same(ours, *ref, gk);
+}
+
+static void compare(VqContext *ctx, GoldenRun *run, const char *json_name,
+                    json_object *gold, json_object *cpath, json_object *full,
+                    double **ours, const Clip *c, GoldenTally *t)
+{
+    const unsigned n_frames = c->frames;
+    const unsigned long n_samples = (unsigned long)c->w * c->h;
     json_object *gframes = json_object_object_get(gold, "frames");
     json_object *f0 = json_object_array_get_idx(gframes, 0);
     json_object *m0 = json_object_object_get(f0, "metrics");
@@ -174,33 +205,35 @@ static void compare(VqContext *ctx, GoldenRun *run, const char *json_name,
             continue;
         }
         json_object *src = source_for(gold, cpath, json_name, key);
-        json_object *frames = json_object_object_get(src, "frames");
+        const int at_full = full && !golden_vendor_dependent(key);
         for (unsigned i = 0; i < n_frames; i++) {
-            json_object *m = json_object_object_get(
-                json_object_array_get_idx(frames, i), "metrics");
-            double g = jnum(json_object_object_get(m, key));
-            if (!golden_same(ours[id][i], g, gk))
-                FAIL("%s frame %u %s: vqhip %.9f, libvmaf %.6f\n", json_name,
-                     i, key, ours[id][i], g);
+            double ref;
+            if (!same_value(ours[id][i], src, full, key, (int)i, NULL, gk,
+                            n_samples, &ref))
+                FAIL("%s frame %u %s: vqhip %.17g, libvmaf %.17g (%s)\n",
+                     json_name, i, key, ours[id][i], ref,
+                     at_full ? "full precision" : "printed");
         }
         static const char *const pools[] = { "min", "max", "mean", "harmonic_mean" };
         static const VqPool pool_ids[] = { VQ_POOL_MIN, VQ_POOL_MAX, VQ_POOL_MEAN,
                                            VQ_POOL_HARMONIC_MEAN };
-        json_object *gp = json_object_object_get(
-            json_object_object_get(src, "pooled_metrics"), key);
         for (unsigned p = 0; p < 4; p++) {
-            double v, g = jnum(json_object_object_get(gp, pools[p]));
+            double v, ref;
             if (vq_pooled(ctx, key, pool_ids[p], &v))
                 FAIL("%s pooled %s %s: %s\n", json_name, pools[p], key,
                      vq_last_error(ctx));
-            else if (!golden_same(v, g, gk))
-                FAIL("%s pooled %s %s: vqhip %.9f, libvmaf %.6f\n", json_name,
-                     pools[p], key, v, g);
+            else if (!same_value(v, src, full, key, -1, pools[p], gk,
+                                 n_samples, &ref))
+                FAIL("%s pooled %s %s: vqhip %.17g, libvmaf %.17g (%s)\n",
+                     json_name, pools[p], key, v, ref,
+                     at_full ? "full precision" : "printed");
         }
-        if (n_fail == before)
+        if (n_fail == before) {
             t->compared++;
-        else
+            t->full += at_full;
+        } else {
             t->failed++;
+        }
     }
     json_object *agg = json_object_object_get(gold, "aggregate_metrics");
     json_object_object_foreach(agg, akey, aval) {
@@ -257,6 +290,7 @@ static int read_manifest(Clip *clips, unsigned max)
 }
 
 static const char *extra_dir; /* --extra: reference logs made outside */
+static const char *full_dir;  /* --full: libvmaf's values at %.17g */
 
 /* dir NULL: the golden set's json/ folder. */
 static json_object *load_json_in(const char *dir, const char *name,
@@ -475,6 +509,10 @@ static void check_in(const char *dir, const Clip *c, VqBackend backend,
     char json_name[192];
     snprintf(json_name, sizeof(json_name), "%s%s", c->name, suffix);
     json_object *cpath = dir ? NULL : load_json(c->name, ".c_path.json");
+    json_object *full = full_dir ? load_json_in(full_dir, c->name, suffix)
+                                 : NULL;
+    if (full_dir && !full)
+        FAIL("%s: no full-precision reference in %s\n", json_name, full_dir);
     VqContext *ctx;
     double **ours;
     GoldenRun rinfo;
@@ -484,12 +522,13 @@ static void check_in(const char *dir, const Clip *c, VqBackend backend,
         printf("FAIL %s: not run\n", json_name);
     } else {
         compare(ctx, &rinfo, json_name, gold,
-                strcmp(suffix, ".json") ? NULL : cpath, ours, c->frames, &t);
+                strcmp(suffix, ".json") ? NULL : cpath, full, ours, c, &t);
         if (t.compared + t.absent + t.caveat + t.failed != t.total)
             FAIL("%s: %u keys in the log, %u accounted for\n", json_name,
                  t.total, t.compared + t.absent + t.caveat + t.failed);
-        printf("%s %s: %u of %u keys compared over %u frames", n_fail == before
-               ? "ok  " : "FAIL", json_name, t.compared, t.total, c->frames);
+        printf("%s %s: %u of %u keys compared over %u frames (%u at full "
+               "precision)", n_fail == before ? "ok  " : "FAIL", json_name,
+               t.compared, t.total, c->frames, t.full);
         if (t.caveat)
             printf(", %u caveat%s", t.caveat, t.caveat == 1 ? "" : "s");
         if (t.failed)
@@ -507,6 +546,8 @@ static void check_in(const char *dir, const Clip *c, VqBackend backend,
     json_object_put(gold);
     if (cpath)
         json_object_put(cpath);
+    if (full)
+        json_object_put(full);
 }
 
 static void check(const Clip *c, VqBackend backend, const char *suffix,
@@ -534,6 +575,8 @@ int main(int argc, char **argv)
             more_caveats = v;
         else if (v && !strcmp(argv[i], "--extra"))
             extra_dir = v;
+        else if (v && !strcmp(argv[i], "--full"))
+            full_dir = v;
         else if (v && !strcmp(argv[i], "--backend") &&
                  (!strcmp(v, "hip") || !strcmp(v, "cpu")))
             backend = strcmp(v, "hip") ? VQ_BACKEND_CPU : VQ_BACKEND_HIP;
@@ -584,10 +627,11 @@ int main(int argc, char **argv)
         }
         checked++;
     }
-    printf("golden: %u clip(s), %u log(s), %u keys: %u compared, %u not in "
-           "this build, %u caveats, %u failed; %u failure(s)\n", checked,
-           totals.n_logs, totals.keys.total, totals.keys.compared,
-           totals.keys.absent, totals.keys.caveat, totals.keys.failed, n_fail);
+    printf("golden: %u clip(s), %u log(s), %u keys: %u compared (%u at full "
+           "precision), %u not in this build, %u caveats, %u failed; %u "
+           "failure(s)\n", checked, totals.n_logs, totals.keys.total,
+           totals.keys.compared, totals.keys.full, totals.keys.absent,
+           totals.keys.caveat, totals.keys.failed, n_fail);
     golden_print_absent(totals.absent, totals.n_absent, "golden: ");
     return n_fail || !checked ? 1 : 0;
 }

@@ -25,6 +25,24 @@ const GoldenKey *golden_key(const char *key);
  * text; non-finite matches only non-finite (libvmaf's null). */
 int golden_same(double ours, double gold, const GoldenKey *gk);
 
+/* The same against libvmaf's value at full precision (tests/golden/ref17):
+ * with tolerance 0 the doubles must be equal; non-finite matches only
+ * non-finite. */
+int golden_same_full(double ours, double full, const GoldenKey *gk);
+
+/* ciede2000 at full precision: libvmaf adds a frame's n per-sample
+ * differences to a double one by one, vqhip adds them exactly and rounds
+ * once, so libvmaf's sum can be off by up to (n - 1) * 2^-53 of itself
+ * (recursive summation of positive terms), and the score, 45 - 20 log10 of
+ * the mean, by up to 20 / ln(10) * n * 2^-53: the bound both must keep. */
+int golden_same_ciede(double ours, double full, unsigned long n_samples);
+
+/* Keys whose libvmaf value depends on the CPU's vendor (float ADM divides
+ * with x86's approximate reciprocal, which Intel and AMD compute
+ * differently; vqhip computes Intel's): compared at libvmaf's printed
+ * precision here, at full precision against Intel values by float_exact. */
+int golden_vendor_dependent(const char *key);
+
 /* An extractor or model of one golden log's configuration that this build
  * does not have yet, and how many of the log's keys it owns. */
 typedef struct GoldenAbsent {
@@ -50,6 +68,7 @@ const char *golden_model_of(const GoldenRun *run, const char *key);
 /* One log's keys; the last four add up to total. */
 typedef struct GoldenTally {
     unsigned total, compared, absent, caveat, failed;
+    unsigned full; /* of compared: at full precision */
 } GoldenTally;
 
 typedef enum GoldenFate {
