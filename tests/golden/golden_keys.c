@@ -90,26 +90,6 @@ int golden_vendor_dependent(const char *key)
            !strncmp(key, "vmaf_float", 10);
 }
 
-static GoldenAbsent *find_absent(GoldenRun *run, const char *name)
-{
-    for (unsigned i = 0; i < run->n_absent; i++)
-        if (!strcmp(run->absent[i].name, name))
-            return &run->absent[i];
-    return NULL;
-}
-
-void golden_add_absent(GoldenRun *run, const char *name, const char *label,
-                       const char *why)
-{
-    if (find_absent(run, name) || run->n_absent == 32)
-        return;
-    GoldenAbsent *a = &run->absent[run->n_absent++];
-    snprintf(a->name, sizeof(a->name), "%s", name);
-    snprintf(a->label, sizeof(a->label), "%s", label);
-    snprintf(a->why, sizeof(a->why), "%s", why);
-    a->n_keys = 0;
-}
-
 const char *golden_model_of(const GoldenRun *run, const char *key)
 {
     const char *best = NULL;
@@ -122,12 +102,12 @@ const char *golden_model_of(const GoldenRun *run, const char *key)
     return best;
 }
 
-GoldenFate golden_account(GoldenRun *run, const char *key, int found,
-                          int not_reproducible, GoldenTally *t,
-                          const char **owner)
+GoldenFate golden_account(const GoldenRun *run, const char *key, int found,
+                          int skip, GoldenTally *t, const char **owner)
 {
     t->total++;
-    if (not_reproducible) {
+    *owner = NULL;
+    if (skip) {
         t->caveat++;
         return GOLDEN_CAVEAT;
     }
@@ -141,53 +121,18 @@ GoldenFate golden_account(GoldenRun *run, const char *key, int found,
     }
     if (found >= 0)
         return GOLDEN_COMPARE;
-    GoldenAbsent *a = find_absent(run, *owner);
-    /* In a models-only run the inputs of a model this build cannot load
-     * are written by nothing else. */
-    for (unsigned i = 0; !a && run->models_only && gk->extractor &&
-                         i < run->n_absent; i++)
-        if (golden_model_of(run, run->absent[i].name))
-            a = &run->absent[i];
-    if (!a) {
-        t->failed++;
-        return GOLDEN_MISSING;
-    }
-    a->n_keys++;
-    t->absent++;
-    return GOLDEN_ABSENT;
+    t->failed++;
+    return GOLDEN_MISSING;
 }
 
-void golden_totals_add(GoldenTotals *all, const GoldenRun *run,
-                       const GoldenTally *t)
+void golden_totals_add(GoldenTotals *all, const GoldenTally *t)
 {
     all->keys.total += t->total;
     all->keys.compared += t->compared;
     all->keys.full += t->full;
-    all->keys.absent += t->absent;
     all->keys.caveat += t->caveat;
     all->keys.failed += t->failed;
-    for (unsigned i = 0; i < run->n_absent; i++) {
-        const GoldenAbsent *a = &run->absent[i];
-        unsigned k = 0;
-        while (k < all->n_absent && strcmp(all->absent[k].label, a->label))
-            k++;
-        if (k == all->n_absent) {
-            if (k == 64)
-                continue;
-            all->absent[all->n_absent++] = *a;
-        } else {
-            all->absent[k].n_keys += a->n_keys;
-        }
-    }
-}
-
-void golden_print_absent(const GoldenAbsent *a, unsigned n, const char *indent)
-{
-    if (!n)
-        return;
-    printf("%snot in this build:", indent);
-    for (unsigned i = 0; i < n; i++)
-        printf("%s %s (%u key%s)", i ? "," : "", a[i].label, a[i].n_keys,
-               a[i].n_keys == 1 ? "" : "s");
-    printf("\n");
+    all->keys.skipped += t->skipped;
+    all->keys.from_cpath += t->from_cpath;
+    all->n_logs++;
 }

@@ -43,60 +43,42 @@ int golden_same_ciede(double ours, double full, unsigned long n_samples);
  * precision here, at full precision against Intel values by float_exact. */
 int golden_vendor_dependent(const char *key);
 
-/* An extractor or model of one golden log's configuration that this build
- * does not have yet, and how many of the log's keys it owns. */
-typedef struct GoldenAbsent {
-    char name[128];   /* extractor name, or the model's output name */
-    char label[128];  /* as printed: "float_ssim", "model vmaf_v1.0.16_3d0h" */
-    char why[256];
-    unsigned n_keys;
-} GoldenAbsent;
-
 typedef struct GoldenRun {
-    GoldenAbsent absent[32];
-    unsigned n_absent;
     char model[8][96];    /* output names of the configuration's models */
     unsigned n_model;
-    int models_only;      /* no features: keys come only from the models */
 } GoldenRun;
 
-void golden_add_absent(GoldenRun *run, const char *name, const char *label,
-                       const char *why);
 /* The model of the run that writes `key` (its name, or name_...). */
 const char *golden_model_of(const GoldenRun *run, const char *key);
 
-/* One log's keys; the last four add up to total. */
+/* One log's keys; compared, caveat and failed add up to total. skipped and
+ * from_cpath count values (frames and pooled), not keys: those that caveats
+ * exempt, skipped or taken from the C-path log instead. */
 typedef struct GoldenTally {
-    unsigned total, compared, absent, caveat, failed;
+    unsigned total, compared, caveat, failed;
     unsigned full; /* of compared: at full precision */
+    unsigned skipped, from_cpath;
 } GoldenTally;
 
 typedef enum GoldenFate {
     GOLDEN_COMPARE,   /* vqhip has it: compare (the caller counts) */
-    GOLDEN_CAVEAT,    /* not reproducible (caveats.tsv) */
-    GOLDEN_ABSENT,    /* owned by something this build does not have yet */
+    GOLDEN_CAVEAT,    /* every value exempted by a caveat (caveats.tsv) */
     GOLDEN_NO_CLASS,  /* no comparison class or owner: a failure */
     GOLDEN_MISSING,   /* its owner ran and did not write it: a failure */
 } GoldenFate;
 
 /* Counts one key of a log into t (all but GOLDEN_COMPARE) and says what
- * becomes of it; `found` >= 0 when vqhip has the key, `not_reproducible`
- * for a caveat; *owner names who should have written it. */
-GoldenFate golden_account(GoldenRun *run, const char *key, int found,
-                          int not_reproducible, GoldenTally *t,
-                          const char **owner);
+ * becomes of it; `found` >= 0 when vqhip has the key, `skip` when a caveat
+ * exempts all its values; *owner names who should have written it. */
+GoldenFate golden_account(const GoldenRun *run, const char *key, int found,
+                          int skip, GoldenTally *t, const char **owner);
 
 /* All logs together, for the summary line. */
 typedef struct GoldenTotals {
     GoldenTally keys;
-    GoldenAbsent absent[64];
-    unsigned n_absent, n_logs;
+    unsigned n_logs;
 } GoldenTotals;
 
-void golden_totals_add(GoldenTotals *all, const GoldenRun *run,
-                       const GoldenTally *t);
-/* "not in this build: float_ssim (1 key), ..." (nothing when n is 0). */
-void golden_print_absent(const GoldenAbsent *a, unsigned n,
-                         const char *indent);
+void golden_totals_add(GoldenTotals *all, const GoldenTally *t);
 
 #endif
