@@ -1,8 +1,9 @@
 /*
  * Integer motion tests.
  *
- *   motion_test            CPU path against libvmaf's numbers on synthetic
- *                          frames (motion_expect.h), and the sizes it refuses.
+ *   motion_test            CPU path against libvmaf's doubles on synthetic
+ *                          frames (motion_expect.h, bit for bit), and the
+ *                          sizes it refuses.
  *   motion_test --gpu      the GPU path against the same numbers, then GPU vs
  *                          CPU bit for bit on sizes from the minimum to 1080p
  *                          at 8/10/12/16 bits with junk in the row padding;
@@ -191,7 +192,7 @@ static const MotionExpect *expect_for(const char *name)
     return NULL;
 }
 
-/* Same output names as libvmaf, every frame, same value printed at %.6f. */
+/* Same output names as libvmaf, every frame, the same double bit for bit. */
 static int check_case(const MotionCase *c, const Result *r, const char *backend)
 {
     const MotionExpect *e = expect_for(c->name);
@@ -218,13 +219,11 @@ static int check_case(const MotionCase *c, const Result *r, const char *backend)
             continue;
         }
         for (unsigned f = 0; f < c->frames; f++) {
-            char got[64], want[64];
-            snprintf(got, sizeof(got), "%.6f", r->value[o][f]);
-            snprintf(want, sizeof(want), "%.6f", e->value[f][k]);
-            if (!r->have[o][f] || strcmp(got, want)) {
-                printf("FAIL %s (%s): %s frame %u: %s, libvmaf %s\n", c->name,
-                       backend, e->keys[k], f, r->have[o][f] ? got : "missing",
-                       want);
+            if (!r->have[o][f] ||
+                memcmp(&r->value[o][f], &e->value[f][k], sizeof(double))) {
+                printf("FAIL %s (%s): %s frame %u: %.17g%s, libvmaf %.17g\n",
+                       c->name, backend, e->keys[k], f, r->value[o][f],
+                       r->have[o][f] ? "" : " (missing)", e->value[f][k]);
                 bad = 1;
             }
         }
@@ -331,8 +330,8 @@ static int dump(const char *dir)
                         fwrite(b, 1, bps, f);
                     }
         fclose(f);
-        printf("%s %u %u %u %s\n", c->name, c->w, c->h, c->bpc,
-               *c->options ? c->options : "-");
+        printf("%s %u %u %u %u %s\n", c->name, c->w, c->h, c->bpc,
+               c->frames, *c->options ? c->options : "-");
     }
     return 0;
 }

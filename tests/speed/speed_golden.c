@@ -1,8 +1,8 @@
 /*
  * SpEED with the vmaf_v1.0.16 models' options on the golden clips, against
- * the values libvmaf's vmaf tool printed for the same options
- * (speed_golden_expect.h): every output name and every frame's %.6f text,
- * on the CPU and, when one opens, the GPU.
+ * libvmaf's doubles for the same options (speed_golden_expect.h): every
+ * output name and every frame's value, bit for bit, on the CPU and, when
+ * one opens, the GPU.
  *
  * usage: speed_golden GOLDEN_DIR CLIPS_DIR (through golden/run_golden.sh,
  * which makes the clips). Exit status: 0 pass, 1 fail, 77 no golden set.
@@ -152,12 +152,13 @@ int main(int argc, char **argv)
                     continue;
                 }
                 for (unsigned t = 0; t < c.frames && t < MAX_FRAMES; t++) {
-                    char x[64], y[64];
-                    snprintf(x, sizeof(x), "%.6f", g->value[t][k]);
-                    snprintf(y, sizeof(y), "%.6f", r->value[o][t]);
-                    if (!r->have[o][t] || strcmp(x, y)) {
-                        printf("FAIL %s [%s] frame %u %s: libvmaf %s, vqhip %s\n",
-                               c.name, bn, t, g->keys[k], x, y);
+                    if (!r->have[o][t] || memcmp(&r->value[o][t],
+                                                 &g->value[t][k],
+                                                 sizeof(double))) {
+                        printf("FAIL %s [%s] frame %u %s: libvmaf %.17g, "
+                               "vqhip %.17g%s\n", c.name, bn, t, g->keys[k],
+                               g->value[t][k], r->value[o][t],
+                               r->have[o][t] ? "" : " (missing)");
                         bad++;
                     }
                 }

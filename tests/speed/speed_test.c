@@ -2,14 +2,14 @@
  * speed_chroma and speed_temporal against libvmaf.
  *
  *   speed_test            every case on the CPU, and on the GPU when one
- *                         opens, against the values libvmaf's vmaf tool
- *                         printed (speed_expect.h): the same output names
- *                         (option suffixes included) and the same %.6f
- *                         text for every frame; then the sizes, formats and
- *                         options vqhip must refuse, and the model option
- *                         path (a string option from a model file).
+ *                         opens, against libvmaf's doubles (speed_expect.h):
+ *                         the same output names (option suffixes included)
+ *                         and the same double, bit for bit, for every frame;
+ *                         then the sizes, formats and options vqhip must
+ *                         refuse, and the model option path (a string
+ *                         option from a model file).
  *   speed_test --dump DIR writes each case's frames as raw files in the
- *                         layout libvmaf's tool reads (chroma w >> 1) and
+ *                         layout libvmaf reads (chroma w >> 1) and
  *                         prints one line per case for speed_expect.sh.
  *
  * Exit status: 0 pass, 1 fail.
@@ -163,8 +163,9 @@ static int dump(const char *dir)
             }
         fclose(f[0]);
         fclose(f[1]);
-        printf("%s %u %u %s %u %s %s\n", c->name, c->w, c->h, fmt_name(c->fmt),
-               c->bpc, c->feature, *c->options ? c->options : "-");
+        printf("%s %u %u %s %u %u %s %s\n", c->name, c->w, c->h,
+               fmt_name(c->fmt), c->bpc, c->frames, c->feature,
+               *c->options ? c->options : "-");
     }
     return 0;
 }
@@ -212,12 +213,11 @@ static void check_case(const SpeedCase *c, VqBackend backend)
             bad++;
         }
         for (unsigned t = 0; t < c->frames; t++) {
-            char a[64], b[64];
-            snprintf(a, sizeof(a), "%.6f", e->value[t][nk]);
-            snprintf(b, sizeof(b), "%.6f", r->value[k][t]);
-            if (!r->have[k][t] || strcmp(a, b)) {
-                FAIL("%s [%s] frame %u %s: libvmaf %s, vqhip %s (%.17g)\n",
-                     c->name, bname, t, e->keys[nk], a, b, r->value[k][t]);
+            if (!r->have[k][t] ||
+                memcmp(&r->value[k][t], &e->value[t][nk], sizeof(double))) {
+                FAIL("%s [%s] frame %u %s: libvmaf %.17g, vqhip %.17g%s\n",
+                     c->name, bname, t, e->keys[nk], e->value[t][nk],
+                     r->value[k][t], r->have[k][t] ? "" : " (missing)");
                 bad++;
             }
         }

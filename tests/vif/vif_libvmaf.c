@@ -2,14 +2,15 @@
  * Integer VIF against libvmaf's numbers on synthetic frames.
  *
  *   vif_libvmaf            CPU path against vif_expect.h: every key libvmaf
- *                          wrote (debug outputs included), printed with %.6f,
- *                          and the sizes it refuses.
+ *                          wrote (debug outputs included), the same double
+ *                          bit for bit, and the sizes it refuses.
  *   vif_libvmaf --gpu      the GPU path against the same numbers; exits 77
  *                          only when no GPU is present.
  *   vif_libvmaf --dump DIR writes each case's reference and distorted
  *                          frames as raw 4:4:4 files (chroma flat) and prints
  *                          one line per case for vif_expect.sh, which made
- *                          vif_expect.h with upstream libvmaf's vmaf tool.
+ *                          vif_expect.h with upstream libvmaf's API
+ *                          (libvmaf's doubles, %.17g).
  *
  * The cases cover libvmaf's smallest sizes (8 to 15 samples, where its
  * last scale reads left-over rows and columns), odd sizes, every bit depth
@@ -158,8 +159,8 @@ static int dump(const char *dir)
             }
             fclose(f);
         }
-        printf("%s %u %u %u %s\n", c->name, c->w, c->h, c->bpc,
-               *c->options ? c->options : "-");
+        printf("%s %u %u %u %u %s\n", c->name, c->w, c->h, c->bpc,
+               c->frames, *c->options ? c->options : "-");
     }
     return 0;
 }
@@ -210,13 +211,11 @@ static int run_case(const VifCase *c, VqBackend backend)
             for (unsigned i = 0; i < fs.n; i++)
                 if (!strcmp(fs.scores[i].name, e->keys[q]))
                     s = &fs.scores[i];
-            char want[64], got[64];
-            snprintf(want, sizeof(want), "%.6f", e->value[fs.index][q]);
-            snprintf(got, sizeof(got), "%.6f", s ? s->value : NAN);
-            if (!s || strcmp(want, got)) {
-                printf("FAIL %s (%s) frame %u %s: %s, libvmaf %s\n", c->name,
-                       bname, fs.index, e->keys[q], s ? got : "missing",
-                       want);
+            const double want = e->value[fs.index][q];
+            if (!s || memcmp(&s->value, &want, sizeof(want))) {
+                printf("FAIL %s (%s) frame %u %s: %.17g%s, libvmaf %.17g\n",
+                       c->name, bname, fs.index, e->keys[q],
+                       s ? s->value : NAN, s ? "" : " (missing)", want);
                 fail = 1;
             }
             n_cmp++;
