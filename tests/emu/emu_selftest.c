@@ -274,8 +274,9 @@ static int run_case(const Case *c)
     int status = 0;
     waitpid(pid, &status, 0);
     int ok;
-    if (c->dies_with)
-        ok = WIFSIGNALED(status) && strstr(err, c->dies_with) != NULL;
+    if (c->dies_with) /* killed by the fault, or ended by a sanitizer */
+        ok = !(WIFEXITED(status) && WEXITSTATUS(status) == 0) &&
+             strstr(err, c->dies_with) != NULL;
     else
         ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (err[0])

@@ -128,6 +128,7 @@ void vq_emu_shared_init(void *var, size_t size, unsigned long long *block_of)
 /* ---- faults ---- */
 
 static struct sigaction old_segv, old_bus;
+static stack_t old_stack;
 static int in_kernel;
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
@@ -148,15 +149,16 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
     fflush(stderr);
 }
 
+/* The handler above, on a stack of its own (a fiber's stack that overflowed
+ * into its guard page cannot run it), for the time of one grid; the
+ * thread's own handlers and alternate stack (a sanitizer's, say, which it
+ * frees when the thread ends) are put back after it. One grid runs at a
+ * time (the device's lock), so one stack serves every thread. */
 static void catch_faults(void)
 {
-    static char *alt;
-    if (!alt) {
-        alt = malloc(65536);
-        stack_t ss = { .ss_sp = alt, .ss_size = 65536, .ss_flags = 0 };
-        if (alt)
-            sigaltstack(&ss, NULL);
-    }
+    static char alt[64 * 1024];
+    stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt), .ss_flags = 0 };
+    sigaltstack(&ss, &old_stack);
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_sigaction = on_fault;
@@ -170,6 +172,7 @@ static void release_faults(void)
 {
     sigaction(SIGSEGV, &old_segv, NULL);
     sigaction(SIGBUS, &old_bus, NULL);
+    sigaltstack(&old_stack, NULL);
 }
 
 /* ---- blocks ---- */
