@@ -26,7 +26,10 @@
 # build fails counts as one failure and its tests do not run; only a
 # failure to install the dependencies stops at once. The exit status is 0
 # only when nothing failed; skipped tests are listed, never counted as
-# passed.
+# passed. Each stage must also report the number of tests it is known to
+# have (N_* below, FATE's from fate/vqhip.mak): a test that vanishes from a
+# build or a configure is a failure. An existing build directory
+# configured with other options than its stage's is refused.
 set -u
 cd "$(dirname "$0")"
 tools/install-deps.sh || { echo "test.sh: installing dependencies failed"; exit 1; }
@@ -58,6 +61,59 @@ for line in open(sys.argv[1]):
 EOF
 }
 
+# expect LABEL N WHY: the stage LABEL recorded exactly N results (a test
+# that vanished from a build or a configure fails here).
+expect() {
+    got=$(grep -c "	$1: " "$results")
+    [ "$got" -eq "$2" ] ||
+        record fail "$1: test count" "$got results, $2 expected ($3)"
+}
+
+# Tests each stage runs. Adding or removing a test changes these numbers
+# on purpose; FATE's come from fate/vqhip.mak (fate_count).
+N_AMD=76       # meson test, build/
+N_EMU=23       # meson test --suite gpu, build-emu/
+N_SAN=60       # meson test --suite unit --suite golden, build-san/
+
+# fate_count cpu|hip: the tests fate/vqhip.mak defines for the CPU backend
+# (fate-vqhip) or for the GPU one without CUDA frames (fate-vqhip-hip on a
+# build without CUDA).
+fate_count() {
+    if [ "$1" = cpu ]; then
+        grep '^fate-filter-vqhip-[a-z0-9-]*: CMD' fate/vqhip.mak |
+            grep -vc 'vqhip-hip-\|vqhip-cuda-'
+    else
+        grep -c '^fate-filter-vqhip-hip-[a-z0-9-]*: CMD' fate/vqhip.mak
+    fi
+}
+
+# setup DIR OPTION...: meson setup, or an existing DIR configured with the
+# same options (a build directory left from another configuration would
+# test something else).
+setup() {
+    dir=$1
+    shift
+    [ -d "$dir" ] || { meson setup "$dir" "$@"; return; }
+    python3 - "$dir" "$@" <<'EOF'
+import json, subprocess, sys
+d = sys.argv[1]
+have = {o['name']: o['value'] for o in json.loads(subprocess.check_output(
+    ['meson', 'introspect', '--buildoptions', d]))}
+bad = []
+for a in sys.argv[2:]:
+    k, v = a[2:].split('=', 1)
+    cur = have.get(k)
+    cur = ','.join(cur) if isinstance(cur, list) else \
+        ('true' if cur else 'false') if isinstance(cur, bool) else str(cur)
+    if cur != v:
+        bad.append('%s=%s (wanted %s)' % (k, cur, v))
+if bad:
+    print('test.sh: %s was configured with other options: %s; remove it'
+          % (d, ', '.join(bad)))
+    sys.exit(1)
+EOF
+}
+
 # fate_results LABEL FFMPEG_BUILD_DIR MAKE_OUTPUT MAKE_STATUS
 fate_results() {
     n=0
@@ -78,18 +134,23 @@ fate_results() {
 }
 
 step "libvqhip, AMD platform: build and tests"
-if { [ -d build ] || meson setup build -Dhip_platform=amd; } && ninja -C build; then
+if setup build -Dhip_platform=amd && ninja -C build; then
     rm -f build/meson-logs/testlog.json
     meson test -C build --print-errorlogs --num-processes 2
     meson_results amd build
 else
     record fail "amd: build"
 fi
+expect amd $N_AMD "N_AMD in test.sh"
 
 step "libvqhip, NVIDIA platform: build (compile only)"
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
-    { [ -d build-nv ] || meson setup build-nv -Dhip_platform=nvidia -Dtests=true; } &&
-        ninja -C build-nv || record fail "nvidia: build"
+    if setup build-nv -Dhip_platform=nvidia -Dtests=true && ninja -C build-nv
+    then
+        record pass "nvidia: build (compile only)"
+    else
+        record fail "nvidia: build"
+    fi
 else
     echo "nvcc not found: NVIDIA build skipped"
     record skip "nvidia: build" "nvcc not found"
@@ -98,19 +159,18 @@ fi
 step "emulated device: the kernels on the CPU, every GPU test"
 # The GPU tests of the build above skip without a GPU; here the same kernels
 # run on the emulated device (docs/TESTING.md says what it checks).
-if { [ -d build-emu ] || meson setup build-emu -Dhip_platform=emu; } &&
-        ninja -C build-emu; then
+if setup build-emu -Dhip_platform=emu && ninja -C build-emu; then
     rm -f build-emu/meson-logs/testlog.json
     meson test -C build-emu --print-errorlogs --num-processes 2 --suite gpu
     meson_results emu build-emu
 else
     record fail "emu: build"
 fi
+expect emu $N_EMU "N_EMU in test.sh"
 
 step "sanitizers (address, undefined), CPU path"
-if { [ -d build-san ] || meson setup build-san -Dhip_platform=none \
-        -Db_sanitize=address,undefined -Db_lundef=false \
-        -Dbuildtype=debugoptimized; } && ninja -C build-san; then
+if setup build-san -Dhip_platform=none -Db_sanitize=address,undefined \
+        -Db_lundef=false -Dbuildtype=debugoptimized && ninja -C build-san; then
     export ASAN_OPTIONS=detect_leaks=1
     export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     export VQHIP_MODEL_DIR="${VQHIP_MODEL_DIR:-$PWD/../shared/models}"
@@ -122,6 +182,7 @@ if { [ -d build-san ] || meson setup build-san -Dhip_platform=none \
 else
     record fail "san: build"
 fi
+expect san $N_SAN "N_SAN in test.sh"
 
 step "reliability: FATE and hostile use of the filter under sanitizers, fuzzing"
 # tools/reliability-ci.sh prints one "reliability: ok|FAIL NAME" line per
@@ -138,6 +199,8 @@ done
 if [ "${rel_status:-1}" -ne 0 ] && ! grep -q '^reliability: FAIL ' "$rel"; then
     record fail "reliability: tools/reliability-ci.sh" "exited ${rel_status:-?}"
 fi
+# FATE, its test count, filter-check, fuzzing
+expect reliability 4 "tools/reliability-ci.sh"
 rm -f "$rel"
 
 step "FFmpeg filter: Debian 12's FFmpeg 5.1 and the newest release, FATE"
@@ -151,6 +214,8 @@ for series in debian newest; do
     else
         record fail "fate $series: FFmpeg build"
     fi
+    # fate-vqhip's tests and FFmpeg's fate-filter-refcmp-psnr-yuv
+    expect "fate $series" $(( $(fate_count cpu) + 1 )) "fate/vqhip.mak"
 done
 
 step "summary"

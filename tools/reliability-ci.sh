@@ -24,8 +24,19 @@ if VQHIP_VARIANT=san \
    VQHIP_MESON_ARGS="-Dhip_platform=emu -Db_sanitize=address,undefined -Db_lundef=false" \
    FFMPEG_EXTRA_ARGS="$san_cfg" \
    tools/build-ffmpeg.sh debian; then
-    VQHIP_VARIANT=san tools/run-fate.sh debian fate-vqhip-hip
-    res $? "FATE (vqhip, and vqhip-hip on the emulated device) under ASan+UBSan"
+    fate_log=$(mktemp)
+    VQHIP_VARIANT=san tools/run-fate.sh debian fate-vqhip-hip 2>&1 |
+        tee "$fate_log"
+    st=$(sed -n 's/^run-fate: make exited with //p' "$fate_log")
+    res "${st:-1}" "FATE (vqhip, and vqhip-hip on the emulated device) under ASan+UBSan"
+    # every test fate/vqhip.mak defines for both backends ran (CUDA frames
+    # aside), and FFmpeg's refcmp-psnr-yuv
+    n=$(grep -c '^TEST' "$fate_log")
+    want=$(( $(grep -c '^fate-filter-vqhip-[a-z0-9-]*: CMD' fate/vqhip.mak) -
+             $(grep -c '^fate-filter-vqhip-cuda-[a-z0-9-]*: CMD' fate/vqhip.mak) + 1 ))
+    [ "$n" -eq "$want" ]
+    res $? "FATE under ASan+UBSan: $n tests ran, $want defined"
+    rm -f "$fate_log"
     VQHIP_MODEL_DIR=${VQHIP_MODEL_DIR:-$PWD/../shared/models} \
         tests/reliability/filter-check.sh .ffmpeg/build/debian-san/ffmpeg
     res $? "filter-check under ASan+UBSan (device faults on the emulated device)"

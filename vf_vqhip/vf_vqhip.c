@@ -124,6 +124,7 @@ typedef struct VQHIPContext {
     int verify;
     int skip_unsupported;
     int hold_mb;
+    int64_t max_pairs;     /* frames=: 0, or the pairs to score */
 
     VqContext *vq;
     AVFifo *pending;
@@ -145,6 +146,8 @@ typedef struct VQHIPContext {
 #endif
     int drm;        /* inputs are DRM PRIME or VAAPI frames */
     uint64_t nb_submitted;
+    uint64_t nb_taken;     /* pairs framesync gave the filter */
+    int64_t last_pts;      /* of the last frame sent on */
     unsigned ahead;        /* frames queued after a frame before it waits
                               for its scores: the run's depth - 1 */
     int got_event;
@@ -194,6 +197,7 @@ static const AVOption vqhip_options[] = {
     { "skip_unsupported", "Leave out features that cannot score the input's size or format instead of failing.", OFFSET(skip_unsupported), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     /* 512: with 1024, the fresh memory of the held 4K frames slowed the GPU
      * runtime's start (0.32-0.39 s against 0.20-0.22 s; docs/PERFORMANCE.md) */
+    { "frames",      "Score the first N frame pairs, then end the output (0: every pair); unlike -frames:v, exactly N at any depth.", OFFSET(max_pairs), AV_OPT_TYPE_INT64, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
     { "hold_mb",     "Set how many MiB of frames may wait while the GPU opens (0: the first frame waits for it).", OFFSET(hold_mb), AV_OPT_TYPE_INT, { .i64 = 512 }, 0, 65536, FLAGS },
     { NULL }
 };
@@ -351,6 +355,7 @@ static int release_pending(AVFilterContext *ctx)
         }
         av_fifo_drain2(s->pending, 1);
         s->nb_output++;
+        s->last_pts = p.frame->pts;
         ret = ff_filter_frame(ctx->outputs[0], p.frame);
         if (ret < 0)
             return ret;
@@ -707,6 +712,11 @@ static int do_vqhip(FFFrameSync *fs)
     ret = ff_framesync_dualinput_get(fs, &master, &ref);
     if (ret < 0)
         return ret;
+    if (s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs) {
+        av_frame_free(&master); /* past frames=: the run has ended */
+        return 0;
+    }
+    s->nb_taken++;
     s->got_event = 1;
     if (!s->opening && !av_fifo_can_read(s->held))
         return process_pair(ctx, master, ref, ctx->is_disabled);
@@ -1132,10 +1142,12 @@ static int config_output(AVFilterLink *outlink)
     return 0;
 }
 
+static int end_run(AVFilterContext *ctx);
+
 static int activate_in_context(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
-    int ret, err;
+    int ret;
 
     s->got_event = 0;
     /* A frame held back until the output asked for it. */
@@ -1150,6 +1162,16 @@ static int activate_in_context(AVFilterContext *ctx)
     ret = ff_framesync_activate(&s->fs);
     if (ret < 0)
         return ret;
+    if (!s->flushed && s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs) {
+        /* frames=: the run ends as at the inputs' end, whatever the output
+         * asked for and however far the filter read ahead */
+        ff_inlink_set_status(ctx->inputs[0], AVERROR_EOF);
+        ff_inlink_set_status(ctx->inputs[1], AVERROR_EOF);
+        if ((ret = end_run(ctx)) < 0)
+            return ret;
+        ff_outlink_set_status(ctx->outputs[0], AVERROR_EOF, s->last_pts);
+        return 0;
+    }
     if (!s->fs.eof) {
         /* framesync handles one frame per call. When that frame is still
          * waiting for its scores and the output wants one, come back for
@@ -1162,12 +1184,21 @@ static int activate_in_context(AVFilterContext *ctx)
     }
     if (s->flushed)
         return 0;
-    if ((ret = release_held(ctx)) < 0)
-        return ret;
-
     /* framesync has just set EOF on the output. Frames sent now still reach
      * the next filter before that status: a link reports its status only
      * once its queue is empty. */
+    return end_run(ctx);
+}
+
+/* The inputs ended (or frames= was reached): the held and pending frames
+ * are scored and sent on, the log is written. */
+static int end_run(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    int ret, err;
+
+    if ((ret = release_held(ctx)) < 0)
+        return ret;
     s->flushed = 1;
     if (!s->nb_submitted) {
         /* Never a summary or log that looks like a measurement of nothing. */

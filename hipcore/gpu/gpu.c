@@ -1,4 +1,5 @@
 /* The GPU through HIP (a build without a HIP platform has fake_gpu.c). */
+#include <dlfcn.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,16 +120,41 @@ static int run_probe(VqGpu *gpu)
     return 0;
 }
 
+/* Whether the platform's driver library is there at all. A runtime says
+ * "insufficient driver" both when there is none (no GPU: a machine like any
+ * other) and when it is too old (a GPU the runtime cannot use: an error). */
+static bool driver_installed(void)
+{
+#if defined(VQ_HIP_PLATFORM_NVIDIA)
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+#elif defined(VQ_HIP_PLATFORM_AMD)
+    void *h = dlopen("libhsa-runtime64.so.1", RTLD_LAZY | RTLD_LOCAL);
+#else
+    void *h = NULL;
+#endif
+    if (h)
+        dlclose(h);
+    return h != NULL;
+}
+
 int vq_gpu_count(char *why, size_t why_size)
 {
     int count = 0;
     hipError_t r = hipGetDeviceCount(&count);
     char msg[256];
     int ret = count;
-    if (r == hipErrorNoDevice || r == hipErrorInsufficientDriver) {
+    if (r == hipErrorNoDevice || (r == hipErrorInsufficientDriver &&
+                                  !driver_installed())) {
         snprintf(msg, sizeof(msg), "no %s GPU present: %s",
-                 vq_gpu_platform(), hipGetErrorName(r));
+                 vq_gpu_platform(), r == hipErrorNoDevice
+                     ? hipGetErrorName(r) : "no GPU driver is installed");
         ret = 0;
+    } else if (r == hipErrorInsufficientDriver) {
+        /* a GPU may well be there: the runtime cannot use its driver */
+        snprintf(msg, sizeof(msg), "the %s GPU driver is older than this "
+                 "runtime needs (%s): update the driver",
+                 vq_gpu_platform(), hipGetErrorName(r));
+        ret = VQ_EDEVICE;
     } else if (r != hipSuccess) {
         snprintf(msg, sizeof(msg), "the %s GPU runtime failed: %s (%s)",
                  vq_gpu_platform(), hipGetErrorString(r), hipGetErrorName(r));

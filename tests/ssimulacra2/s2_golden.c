@@ -2,13 +2,15 @@
  * ssimulacra2 against libjxl's tool on the golden clips (ref_libjxl.tsv,
  * made by make_ref.sh): libjxl on zscale's float RGB (libjxl_float) and on
  * its 16-bit PNGs (libjxl_png16). Judged: per frame |vqhip - libjxl_float|
- * <= 0.01 where that score is below 90; near 100 the metric is
- * ill-conditioned, so there the difference is printed, not judged; so is
- * 4:2:2 above 8 bits, where zimg rounds the upsampled chroma to integers
- * (up to half a chroma step: 1e-3 in RGB; vqhip interpolates exactly). The
- * difference from libjxl_png16 is printed for every frame and summarised
- * (it includes the PNG's 16-bit rounding, which vqhip does not do; see
- * README.md). Each clip runs with its colour description in the
+ * <= TOL and |vqhip - libjxl_png16| <= TOL_PNG where libjxl's score is
+ * below 90; near 100 the metric is ill-conditioned, so there the
+ * difference is printed, not judged; so is 4:2:2 above 8 bits, where zimg
+ * rounds the upsampled chroma to integers (up to half a chroma step: 1e-3
+ * in RGB; vqhip interpolates exactly). The two tolerances are the largest
+ * differences measured (0.005634 and 0.010180: vqhip's scores are the same
+ * bits on every CPU and GPU, so these do not move), rounded up in the
+ * third significant digit; the PNG's is larger because it includes the
+ * PNG's 16-bit rounding of the RGB, which vqhip does not do (README.md). Each clip runs with its colour description in the
  * pictures; clips up to 1280x720 whose matrix is named run a second time
  * with unspecified pictures and the matrix= / range= options, which must
  * give the same scores bit for bit. With --backend hip every clip also
@@ -29,7 +31,8 @@
 #include "yuv_input.h"
 
 #define MAX_ROWS 256
-#define TOL 0.01
+#define TOL 0.006
+#define TOL_PNG 0.0105
 #define NEAR_100 90.0
 
 typedef struct Row {
@@ -223,7 +226,10 @@ int main(int argc, char **argv)
             double v = s[r->frame], d = fabs(v - r->score);
             int zimg_rounds = c.fmt == VQ_PIX_FMT_422 && c.bpc > 8;
             int is_near = r->score >= NEAR_100 || zimg_rounds;
-            int bad = rc || isnan(v) || (!is_near && !(d <= TOL));
+            double dp = fabs(v - r->png16);
+            int judge_png = r->png16 < NEAR_100 && !zimg_rounds;
+            int bad = rc || isnan(v) || (!is_near && !(d <= TOL)) ||
+                      (judge_png && !(dp <= TOL_PNG));
             if (twice && !rc && memcmp(&s[r->frame], &s2[r->frame], sizeof(double))) {
                 printf("FAIL %s frame %u: options give %.9f, pictures %.9f\n",
                        c.name, r->frame, s2[r->frame], v);
@@ -235,7 +241,6 @@ int main(int argc, char **argv)
                        r->frame, v, sc[r->frame]);
                 bad = 1;
             }
-            double dp = fabs(v - r->png16);
             printf("%s %s frame %u: vqhip %.6f libjxl %.6f |diff| %.6f%s; "
                    "png16 %.6f |diff| %.6f\n",
                    bad ? "FAIL" : "ok  ", c.name, r->frame, v, r->score, d,
@@ -243,9 +248,9 @@ int main(int argc, char **argv)
                    : is_near ? " (libjxl >= 90: reported, not judged)" : "",
                    r->png16, dp);
             fails += bad;
-            if (r->png16 < NEAR_100 && !zimg_rounds) {
+            if (judge_png) {
                 png_compared++;
-                png_within += dp <= TOL;
+                png_within += dp <= TOL_PNG;
                 max_png = dp > max_png ? dp : max_png;
             }
             if (is_near) {
@@ -261,11 +266,11 @@ int main(int argc, char **argv)
         free(sc);
     }
     fclose(mf);
-    printf("%u clips, %u frames compared (max |diff| %.6f, tolerance %.2f), "
+    printf("%u clips, %u frames compared (max |diff| %.6f, tolerance %g), "
            "%u frames reported (max |diff| %.6f), %u failed; against the "
-           "16-bit PNG scores: %u of %u compared frames within %.2f (max "
+           "16-bit PNG scores: %u of %u compared frames within %g (max "
            "|diff| %.6f)\n",
            n_clips, compared, max_diff, TOL, near, max_near, fails, png_within,
-           png_compared, TOL, max_png);
+           png_compared, TOL_PNG, max_png);
     return fails || !n_clips ? 1 : 0;
 }
