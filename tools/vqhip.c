@@ -41,6 +41,8 @@ static void usage(FILE *f)
         "      --zero-copy        read frames into pinned memory the GPU reads in place\n"
         "                         (faster; a GPU fault with frames in flight then ends the run)\n"
         "      --verify N         also compute every N-th GPU frame on the CPU and compare\n"
+        "      --hold_mb N        open the GPU while the first frames are read: up to N MiB\n"
+        "                         of them wait for it (default 0: open it before reading)\n"
         "  -o, --output FILE      log file\n"
         "      --xml | --json | --csv | --sub   log format (default xml)\n"
         "  -q, --quiet            no per-frame lines\n"
@@ -189,7 +191,7 @@ int main(int argc, char **argv)
 
     enum { O_FEATURE = 256, O_MODEL, O_NOPRED, O_BACKEND, O_DEVICE, O_STRICT,
            O_DEPTH, O_THREADS, O_SUB, O_FRAMES, O_XML, O_JSON, O_CSV, O_SUBFMT,
-           O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY };
+           O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD };
     static const struct option longopts[] = {
         { "reference", required_argument, NULL, 'r' },
         { "distorted", required_argument, NULL, 'd' },
@@ -215,6 +217,7 @@ int main(int argc, char **argv)
         { "sub", no_argument, NULL, O_SUBFMT },
         { "verify", required_argument, NULL, O_VERIFY },
         { "zero-copy", no_argument, NULL, O_ZEROCOPY },
+        { "hold_mb", required_argument, NULL, O_HOLD },
         { "list", no_argument, NULL, O_LIST },
         { "help", no_argument, NULL, O_HELP },
         { NULL, 0, NULL, 0 },
@@ -290,6 +293,15 @@ int main(int argc, char **argv)
                 return 1;
             break;
         case O_ZEROCOPY: zero_copy = 1; break;
+        case O_HOLD: {
+            /* the GPU opens on a thread of the library's (open_async) */
+            unsigned mb;
+            if (parse_uint("--hold_mb", optarg, 0, 65536, &mb))
+                return 1;
+            cfg.open_async = mb > 0;
+            cfg.open_hold_bytes = (size_t)mb << 20;
+            break;
+        }
         case O_VERIFY:
             if (parse_uint("--verify", optarg, 0, 1u << 30, &cfg.verify))
                 return 1;

@@ -36,7 +36,7 @@ static bool fake_wanted(void)
 }
 
 /* What vq_gpu_open() can open: the fake device when asked for, else none. */
-int vq_gpu_count(char *why, size_t why_size)
+int vq_gpu_devices(char *why, size_t why_size)
 {
     bool fake = fake_wanted();
     if (why && why_size)

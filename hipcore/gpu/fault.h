@@ -19,7 +19,7 @@
 
 #include <stdbool.h>
 
-#include "../error.h"
+#include "base/error.h"
 
 #define VQ_FAULT_MAX 8
 

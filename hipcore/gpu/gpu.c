@@ -137,7 +137,7 @@ static bool driver_installed(void)
     return h != NULL;
 }
 
-int vq_gpu_count(char *why, size_t why_size)
+int vq_gpu_devices(char *why, size_t why_size)
 {
     int count = 0;
     hipError_t r = hipGetDeviceCount(&count);

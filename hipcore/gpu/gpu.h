@@ -11,12 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../error.h"
+#include "base/error.h"
 #include "../../kernels/vq_kernel_api.h"
 
 typedef struct VqGpu VqGpu;
 typedef struct VqEventImpl *VqEvent;
 
+/* How many GPUs the runtime sees (vq_gpu_count, vqhip.h). */
+int vq_gpu_devices(char *why, size_t why_size);
 /* Opens device `index` (or, with use_current, the device of the context
  * current on this thread, which must be `index`), creates the streams and
  * runs the probe kernel. */

@@ -387,6 +387,16 @@ void vq_staging_held_frame(const VqStaging *st, const VqSlot *slot,
     }
 }
 
+VqSlot *vq_staging_held_slot(VqStaging *st, unsigned index)
+{
+    for (unsigned k = 0; st && k < st->depth; k++) {
+        VqSlot *slot = &st->slot[k];
+        if (slot->held && slot->index == index)
+            return slot;
+    }
+    return NULL;
+}
+
 int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                       const VqFrame *dis)
 {

@@ -27,8 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../picture.h"
-#include "../threadpool.h"
+#include "core/picture.h"
+#include "base/threadpool.h"
 #include "gpu.h"
 
 typedef struct VqSlot {
@@ -67,7 +67,8 @@ typedef struct VqStaging {
     unsigned planes;           /* VQ_PLANE_* to stage */
     unsigned depth;            /* slots: frames in flight plus the frames
                                   before them that temporal extractors'
-                                  CPU state would need (pipeline.c) */
+                                  CPU state would need
+                                  (run/pipeline_setup.c) */
     size_t acc_size;
     VqSlot *slot;
     VqThreadPool *pool;        /* host copies run on it when set */
@@ -120,6 +121,8 @@ void vq_staging_hold(VqStaging *st, VqSlot *slot, const VqFrame *ref,
  * (k: 0 reference, 1 distorted). */
 void vq_staging_held_frame(const VqStaging *st, const VqSlot *slot,
                            unsigned k, VqFrame *out);
+/* The slot holding frame `index` with its host copy (held), or NULL. */
+VqSlot *vq_staging_held_slot(VqStaging *st, unsigned index);
 /* Enqueues the accumulator download and records the slot's `done` event. */
 int vq_staging_finish(VqStaging *st, VqSlot *slot);
 

@@ -37,6 +37,15 @@ extern "C" {
 #define VQHIP_VERSION_MINOR 1
 #define VQHIP_VERSION_PATCH 0
 
+/* What libvqhip exports: the functions declared here, nothing else (the
+ * library is built with hidden visibility and a version script made from
+ * the VQ_API declarations of this header). */
+#if defined(__GNUC__) || defined(__clang__)
+#define VQ_API __attribute__((visibility("default")))
+#else
+#define VQ_API
+#endif
+
 /* Error codes (always negative). */
 enum {
     VQ_EINVAL = -1,       /* bad argument, option or picture */
@@ -126,7 +135,40 @@ typedef struct VqConfig {
      * left out with a warning and the others go on; unless a model needs
      * it. 0: the run fails. */
     int skip_unsupported;
+    /*
+     * Opening the GPU in the background. Nonzero: vq_open returns at once
+     * and the GPU runtime starts on a thread of its own (tenths of a
+     * second, on some systems seconds) while the caller selects features
+     * and models, calls vq_configure and submits pairs:
+     *  - Until the GPU is open, vq_submit and vq_submit_retained hold the
+     *    pairs (each checked as usual first): vq_submit copies the planes
+     *    the features read, vq_submit_retained keeps the caller's planes
+     *    and releases them once they were scored. At most open_hold_bytes
+     *    of planes wait (vq_default_config: VQ_DEFAULT_OPEN_HOLD_BYTES; 0:
+     *    the first pair waits); a pair that would go past it waits in its
+     *    call for the open. vq_run_info counts held pairs as submitted.
+     *  - Once the GPU is open, the next call that looks (vq_submit*,
+     *    vq_receive) scores the held pairs first, in order;
+     *    vq_receive_wait, vq_flush, vq_submit_device*, vq_host_alloc and
+     *    vq_import_dmabuf wait for the open. An error in a held pair (a
+     *    model's NaN, say) is returned by the call that scores it.
+     *  - If the GPU cannot be opened the run goes on on the CPU, with the
+     *    warning of an open in vq_open; with strict, the call that finds
+     *    out fails (VQ_EDEVICE, "GPU backend unavailable (strict): ...")
+     *    and so does the run.
+     *  - vq_configure checks the size and format and starts the extractors
+     *    at once; their backends are chosen once the GPU is open. Until
+     *    then vq_backend_name and vq_device_name give "" and
+     *    vq_output_backend NULL.
+     * No effect with backend CPU, or with use_current_context (that
+     * context is current on the caller's thread: the GPU opens in vq_open).
+     */
+    int open_async;
+    size_t open_hold_bytes;
 } VqConfig;
+
+/* VqConfig.open_hold_bytes of vq_default_config(): 512 MiB. */
+#define VQ_DEFAULT_OPEN_HOLD_BYTES ((size_t)512 << 20)
 
 /*
  * Colour description of a picture, as FFmpeg's AVFrame carries it. Zero is
@@ -201,35 +243,35 @@ typedef struct VqFrameScores {
 
 typedef struct VqContext VqContext;
 
-VqConfig vq_default_config(void);
+VQ_API VqConfig vq_default_config(void);
 
 /* Opens a context. On failure *ctx may still be set so that vq_last_error()
  * can explain; vq_close() it either way. */
-int vq_open(VqContext **ctx, const VqConfig *cfg);
-void vq_close(VqContext **ctx);
+VQ_API int vq_open(VqContext **ctx, const VqConfig *cfg);
+VQ_API void vq_close(VqContext **ctx);
 
 /* What went wrong in the last failing call ("" if nothing). */
-const char *vq_last_error(const VqContext *ctx);
-const char *vq_strerror(int err);
-const char *vq_version(void);
+VQ_API const char *vq_last_error(const VqContext *ctx);
+VQ_API const char *vq_strerror(int err);
+VQ_API const char *vq_version(void);
 
 /* How many GPUs this build's HIP runtime sees: 0 when none is present (no
  * device, no GPU driver, or a build without a HIP platform), VQ_EDEVICE when
  * the runtime fails in another way. `why` (may be NULL) gets a one-line
  * explanation. Tells "no GPU here" from "a GPU that does not work", which
  * vq_open() reports alike. */
-int vq_gpu_count(char *why, size_t why_size);
+VQ_API int vq_gpu_count(char *why, size_t why_size);
 
 /* Feature selection, before the first picture, in libvmaf's syntax:
  * "psnr", "name=psnr:enable_chroma=true:enable_mse=true". */
-int vq_use_feature(VqContext *ctx, const char *spec);
+VQ_API int vq_use_feature(VqContext *ctx, const char *spec);
 /* Model selection: "version=vmaf_v0.6.1", "path=my.json:name=mine",
  * optionally ":enable_transform=true", ":disable_clip=true". */
-int vq_use_model(VqContext *ctx, const char *spec);
+VQ_API int vq_use_model(VqContext *ctx, const char *spec);
 
 /* Lists every feature extractor this build knows, with its options, into buf
  * (one per line, "name: opt1 opt2 ..."); returns the length needed. */
-size_t vq_list_features(char *buf, size_t size);
+VQ_API size_t vq_list_features(char *buf, size_t size);
 
 /* Optional, before the first picture: sets the run's pixel format, depth
  * and size from `geometry` (its planes are not read) and starts the
@@ -237,17 +279,17 @@ size_t vq_list_features(char *buf, size_t size);
  * now (VQ_EUNSUPPORTED), e.g. when a filter graph is configured. Pictures
  * must then match it. The colour description (matrix, range, chroma_loc)
  * is taken from the first pair submitted, not from `geometry`. */
-int vq_configure(VqContext *ctx, const VqPicture *geometry);
+VQ_API int vq_configure(VqContext *ctx, const VqPicture *geometry);
 
 /* The planes the selected extractors read, bit p for plane p, once the run
  * has started (vq_configure or the first pair; 0 before). A reader may
  * leave the other planes' samples unread: libvqhip never looks at them,
  * though their pointers and strides must still be set. */
-unsigned vq_planes_read(const VqContext *ctx);
+VQ_API unsigned vq_planes_read(const VqContext *ctx);
 
 /* Feeds one reference/distorted pair. Both pictures must have the same format,
  * bit depth and size as the first pair. Returns 0, or a negative error. */
-int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis);
+VQ_API int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis);
 
 /*
  * As vq_submit, without the copy that vq_submit makes of every frame the
@@ -260,7 +302,7 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis);
  * another order than they were submitted.
  */
 typedef void (*VqReleaseFn)(void *opaque);
-int vq_submit_retained(VqContext *ctx, const VqPicture *ref,
+VQ_API int vq_submit_retained(VqContext *ctx, const VqPicture *ref,
                        const VqPicture *dis, VqReleaseFn release,
                        void *opaque);
 /*
@@ -279,7 +321,7 @@ typedef struct VqDevicePicture {
     void *stream;
 } VqDevicePicture;
 
-int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
+VQ_API int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
                      const VqDevicePicture *dis);
 /*
  * As vq_submit_device, without the device-to-device copy: the kernels read
@@ -295,7 +337,7 @@ int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
  * vq_submit_device. The planes must not change until release.
  */
 #define VQ_DEVICE_ALIGN 256
-int vq_submit_device_retained(VqContext *ctx, const VqDevicePicture *ref,
+VQ_API int vq_submit_device_retained(VqContext *ctx, const VqDevicePicture *ref,
                               const VqDevicePicture *dis, VqReleaseFn release,
                               void *opaque);
 /*
@@ -306,8 +348,8 @@ int vq_submit_device_retained(VqContext *ctx, const VqDevicePicture *ref,
  * buffer may be refilled. Without a GPU it is plain memory. Free with
  * vq_host_free() before vq_close() (vq_close frees what is left).
  */
-void *vq_host_alloc(VqContext *ctx, size_t size);
-void vq_host_free(VqContext *ctx, void *ptr);
+VQ_API void *vq_host_alloc(VqContext *ctx, size_t size);
+VQ_API void vq_host_free(VqContext *ctx, void *ptr);
 
 /*
  * Frames shared by file descriptor (dma-buf: a VAAPI surface exported as
@@ -318,43 +360,44 @@ void vq_host_free(VqContext *ctx, void *ptr);
  * consumed; release the import once the frame was submitted.
  */
 typedef struct VqImport VqImport;
-int vq_import_dmabuf(VqContext *ctx, int fd, size_t size, VqImport **imp,
+VQ_API int vq_import_dmabuf(VqContext *ctx, int fd, size_t size, VqImport **imp,
                      void **dev);
-void vq_import_release(VqContext *ctx, VqImport **imp);
+VQ_API void vq_import_release(VqContext *ctx, VqImport **imp);
 
 /* No more pictures: temporal features of the last frame become final. */
-int vq_flush(VqContext *ctx);
+VQ_API int vq_flush(VqContext *ctx);
 /* Next frame's scores in frame order: 0 and *out set, VQ_EAGAIN when the next
  * frame is not complete yet, VQ_EOF after vq_flush() when all were delivered. */
-int vq_receive(VqContext *ctx, VqFrameScores *out);
+VQ_API int vq_receive(VqContext *ctx, VqFrameScores *out);
 /* As vq_receive, but first waits for the GPU and CPU work already submitted,
  * so VQ_EAGAIN means the next frame needs more input (a temporal feature
  * waiting for the following frame), never that work is still running. */
-int vq_receive_wait(VqContext *ctx, VqFrameScores *out);
+VQ_API int vq_receive_wait(VqContext *ctx, VqFrameScores *out);
 
 /* After the run: pooled value of one output over all (subsampled) frames. */
-int vq_pooled(VqContext *ctx, const char *name, VqPool pool, double *out);
+VQ_API int vq_pooled(VqContext *ctx, const char *name, VqPool pool, double *out);
 /* Aggregate outputs (apsnr_y, ...): count, and the i-th name/value. */
-unsigned vq_aggregate_count(const VqContext *ctx);
-int vq_aggregate(const VqContext *ctx, unsigned i, VqScore *out);
+VQ_API unsigned vq_aggregate_count(const VqContext *ctx);
+VQ_API int vq_aggregate(const VqContext *ctx, unsigned i, VqScore *out);
 /* Models in the order they were added, by their main output's name
  * ("vmaf", or the name= given). */
-unsigned vq_model_count(const VqContext *ctx);
-const char *vq_model_output(const VqContext *ctx, unsigned i);
+VQ_API unsigned vq_model_count(const VqContext *ctx);
+VQ_API const char *vq_model_output(const VqContext *ctx, unsigned i);
 /* Output names in log order, and their count. */
-unsigned vq_output_count(const VqContext *ctx);
-const char *vq_output_name(const VqContext *ctx, unsigned i);
+VQ_API unsigned vq_output_count(const VqContext *ctx);
+VQ_API const char *vq_output_name(const VqContext *ctx, unsigned i);
 /* Which backend computed an output ("hip" or "cpu"), by output name, after
  * the first vq_submit(); NULL for an unknown name. */
-const char *vq_output_backend(const VqContext *ctx, const char *name);
+VQ_API const char *vq_output_backend(const VqContext *ctx, const char *name);
 /* "hip", "cpu" or "hip+cpu" for the context as a whole (after the first
  * vq_submit()), and the GPU's name ("" without one). */
-const char *vq_backend_name(const VqContext *ctx);
-const char *vq_device_name(const VqContext *ctx);
+VQ_API const char *vq_backend_name(const VqContext *ctx);
+VQ_API const char *vq_device_name(const VqContext *ctx);
 
 /* How the run went, for summaries and reports. */
 typedef struct VqRunInfo {
-    unsigned submitted, received;
+    unsigned submitted, received; /* submitted: pairs accepted (held
+                                     ones included: open_async) */
     int complete;            /* flushed, every frame received, no error, not
                                 marked incomplete */
     const char *incomplete;  /* why not ("" when complete) */
@@ -373,17 +416,17 @@ typedef struct VqRunInfo {
     uint64_t bytes_to_device; /* picture planes copied host to device for
                                  frames so far (0 on the CPU) */
 } VqRunInfo;
-int vq_run_info(const VqContext *ctx, VqRunInfo *info);
+VQ_API int vq_run_info(const VqContext *ctx, VqRunInfo *info);
 /* Marks the run as incomplete (e.g. interrupted by a signal): the log says
  * so. */
-void vq_set_incomplete(VqContext *ctx, const char *reason);
+VQ_API void vq_set_incomplete(VqContext *ctx, const char *reason);
 
 /* Writes the log of everything received so far, in libvmaf's layout. The
  * file appears complete or not at all: it is written under a temporary
  * name beside `path` and renamed. "-" writes to standard output. */
-int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt);
-int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt);
-int vq_pool_from_name(const char *name, VqPool *pool);
+VQ_API int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt);
+VQ_API int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt);
+VQ_API int vq_pool_from_name(const char *name, VqPool *pool);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../c_locale.h"
+#include "base/c_locale.h"
 #include "builtin_models.h"
 #include "model_priv.h"
 

@@ -10,9 +10,9 @@
 
 #include <stddef.h>
 
-#include "../collector.h"
-#include "../error.h"
-#include "../extractor.h"
+#include "core/collector.h"
+#include "base/error.h"
+#include "core/extractor.h"
 
 typedef struct VqModel VqModel;
 

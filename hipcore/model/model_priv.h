@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../extractor.h"
+#include "core/extractor.h"
 #include "model.h"
 
 #define VQ_MODEL_MAX_FEATURES 64

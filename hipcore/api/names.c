@@ -1,0 +1,57 @@
+/* The library's version, error texts, and names of enum values. */
+#include <string.h>
+
+#include "context.h"
+#include "gpu/gpu.h"
+
+const char *vq_version(void)
+{
+    return VQHIP_VERSION_STRING;
+}
+
+const char *vq_strerror(int err)
+{
+    switch (err) {
+    case 0: return "success";
+    case VQ_EINVAL: return "invalid argument";
+    case VQ_ENOMEM: return "out of memory";
+    case VQ_EAGAIN: return "no frame ready yet";
+    case VQ_EOF: return "end of stream";
+    case VQ_EDEVICE: return "GPU device error";
+    case VQ_EUNSUPPORTED: return "not supported";
+    case VQ_EIO: return "I/O error";
+    case VQ_ENOTFOUND: return "not found";
+    case VQ_EMODEL: return "invalid model";
+    case VQ_ESTATE: return "call not valid in this state";
+    default: return "unknown error";
+    }
+}
+
+int vq_gpu_count(char *why, size_t why_size)
+{
+    return vq_gpu_devices(why, why_size);
+}
+
+int vq_pool_from_name(const char *name, VqPool *pool)
+{
+    static const char *const names[] = { "mean", "min", "max", "harmonic_mean" };
+    for (unsigned i = 0; name && i < 4; i++) {
+        if (!strcmp(name, names[i])) {
+            *pool = (VqPool)i;
+            return 0;
+        }
+    }
+    return VQ_EINVAL;
+}
+
+int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt)
+{
+    static const char *const names[] = { "xml", "json", "csv", "sub" };
+    for (unsigned i = 0; name && i < 4; i++) {
+        if (!strcmp(name, names[i])) {
+            *fmt = (VqLogFmt)i;
+            return 0;
+        }
+    }
+    return VQ_EINVAL;
+}

@@ -1,0 +1,10 @@
+#include <time.h>
+
+#include "clock.h"
+
+double vq_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}

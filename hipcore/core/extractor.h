@@ -1,0 +1,167 @@
+/*
+ * The feature-extractor descriptor: everything the core knows about one
+ * extractor. One static VqFexDesc per hipcore/extractors/<name>.c, listed in
+ * registry.c.
+ *
+ * Per frame, an extractor turns a reference/distorted pair into an
+ * accumulator record of acc_size bytes (integer sums, or per-block partials
+ * in a fixed order). The CPU path fills it with cpu_run; the GPU path fills
+ * the same record on the device with gpu_run and the core copies it back.
+ * One finalize, shared by both backends, turns the record into output values.
+ * That is what makes integer features bit-exact between backends.
+ */
+#ifndef VQHIP_EXTRACTOR_H
+#define VQHIP_EXTRACTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "options.h"
+#include "picture.h"
+
+struct VqCollector;
+struct VqGpu;
+struct VqDevFrame;
+
+/* Above this many luma samples a frame's kernels fill a large GPU on
+ * their own, and extractors whose frames are independent (vif, adm) keep
+ * one set of device state instead of two: on an H200, vmaf_v0.6.1 from
+ * device frames ran 15% faster at 1080p with two sets and 1.4% slower at
+ * 4K (sizes in between not measured). */
+#define VQ_GPU_SETS_MAX_PIXELS (2560u * 1440u)
+
+typedef enum VqExactness {
+    VQ_EXACT_BITWISE = 0, /* GPU output == CPU output, bit for bit */
+    VQ_EXACT_TOLERANCE,   /* |GPU - CPU| <= tolerance */
+} VqExactness;
+
+enum {
+    /* Needs every frame in order (never subsampled). */
+    VQ_FEX_TEMPORAL = 1 << 0,
+    /* Reads the pictures' colour description (VqFormat matrix, range,
+     * chroma_loc): init checks it; a change later in the run is warned
+     * about. After vq_configure, init runs again at the first pair with
+     * that pair's description (same layout; docs/EXTRACTORS.md). */
+    VQ_FEX_USES_COLOR = 1 << 1,
+};
+
+#define VQ_FEX_MAX_OUTPUTS 32
+
+typedef struct VqFex VqFex;
+
+typedef struct VqFexDesc {
+    const char *name;
+    const VqOption *options;     /* NULL-name terminated; may be NULL */
+    size_t priv_size;            /* options + CPU state, zeroed at creation */
+    const char *const *outputs;  /* base output names, NULL terminated */
+    unsigned flags;              /* VQ_FEX_* */
+    VqExactness exactness;
+    double tolerance;            /* for VQ_EXACT_TOLERANCE */
+
+    /* Checks the format against the options; sets fex->planes,
+     * fex->acc_size, fex->scratch_size and fex->lag; allocates CPU state. */
+    int (*init)(VqFex *fex, const VqFormat *fmt);
+    /* CPU path: fills acc (acc_size bytes, zeroed by the caller). Frames may
+     * run concurrently on worker threads: cpu_run may read priv but writes
+     * only acc and scratch (fex->scratch_size bytes, 64-byte aligned, one
+     * buffer per worker, kept between frames, not cleared). A VQ_FEX_TEMPORAL
+     * extractor's frames run one at a time in frame order, so it may also
+     * keep state in priv. */
+    int (*cpu_run)(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+                   unsigned index, void *acc, void *scratch);
+    /* GPU path (NULL when there is none): device state, then per frame the
+     * kernels that fill acc_dev (zeroed on the stream before) on the
+     * compute stream. */
+    /* Frames whose GPU work may run at the same time (0 or 1: one after
+     * the other). With more, gpu_init finds the number the core offers in
+     * fex->gpu_sets and keeps that many sets of device state (it may lower
+     * it); each gpu_run then uses set fex->gpu_seq % fex->gpu_sets, and the
+     * core puts every frame of one set on one stream, in frame order.
+     * Work that spans frames (a temporal extractor's previous picture)
+     * orders itself across sets with events. */
+    unsigned gpu_sets;
+    int (*gpu_init)(VqFex *fex, struct VqGpu *gpu);
+    int (*gpu_run)(VqFex *fex, struct VqGpu *gpu,
+                   const struct VqDevFrame *ref, const struct VqDevFrame *dis,
+                   unsigned index, void *acc_dev);
+    void (*gpu_close)(VqFex *fex, struct VqGpu *gpu);
+    /* Shared by both backends: accumulator record -> outputs (vq_fex_emit).
+     * Called on one thread, in frame order; may update priv, but keeps no
+     * state behind pointers (verify= saves and restores priv around dry
+     * runs). */
+    int (*finalize)(VqFex *fex, const void *acc, unsigned index);
+    /* End of stream: last temporal outputs and aggregates. */
+    int (*flush)(VqFex *fex);
+    void (*close)(VqFex *fex);
+} VqFexDesc;
+
+struct VqFex {
+    const VqFexDesc *desc;
+    void *priv;
+    VqFormat fmt;
+    unsigned planes;        /* VQ_PLANE_* bits the extractor reads */
+    unsigned lag;           /* frame i is final once frame i + lag was
+                               finalized, or at flush (motion2: 1) */
+    size_t acc_size;
+    size_t acc_off;         /* offset of this extractor's record in its
+                               backend's per-frame buffer (vq_acc_layout) */
+    size_t scratch_size;    /* per-worker CPU scratch (see cpu_run) */
+    size_t part_scratch_size; /* per-thread scratch of vq_fex_parallel */
+    unsigned order;         /* selection order in its context (0 first);
+                               the log order follows it, as libvmaf's */
+    bool on_gpu;            /* chosen backend for this run */
+    bool gpu_ready;         /* gpu_init succeeded, gpu_close not yet called */
+    void *gpu_priv;         /* owned by the extractor's gpu_* functions */
+    unsigned gpu_sets;      /* sets of device state (desc->gpu_sets) */
+    unsigned gpu_seq;       /* GPU runs before this one (set: gpu_seq %
+                               gpu_sets) */
+    unsigned gpu_lane0;     /* the lane of set 0 */
+    unsigned n_finalized;   /* frames passed through finalize (or skipped) */
+    bool flushed;
+    unsigned n_outputs;
+    char *out_name[VQ_FEX_MAX_OUTPUTS]; /* resolved log names */
+    int out_id[VQ_FEX_MAX_OUTPUTS];     /* collector series, -1 until written */
+    struct VqCollector *coll;
+    VqErrBuf *err;
+    struct VqCpuRun *cpu;   /* the core's CPU run, for vq_fex_parallel */
+    unsigned cpu_index;     /* this extractor's index in that run */
+};
+
+/*
+ * Work inside one frame, split (rows in bands): called from cpu_run, runs
+ * fn(arg, part, scratch) for every part in [0, n) on the context's worker
+ * threads, the calling one included, and returns when all have run.
+ * scratch is fex->part_scratch_size bytes (64-byte aligned, kept, not
+ * cleared) of the thread that runs the part, distinct from cpu_run's
+ * scratch. Parts run in any order and concurrently: each writes only
+ * memory of its own (its own accumulator record, say, that cpu_run then
+ * adds in a fixed order, or its own rows of a shared image) and does not
+ * call vq_fex_parallel. Returns 0, or VQ_ENOMEM with no part run.
+ */
+typedef void (*VqFexPartFn)(void *arg, unsigned part, void *scratch);
+int vq_fex_parallel(VqFex *fex, unsigned n, VqFexPartFn fn, void *arg);
+
+/* How many threads vq_fex_parallel's parts can run on (1: no workers, or
+ * cpu_run called outside the CPU run's jobs: the fake device, verify=, a
+ * fallback's warm-up, where the parts would run one after the other). */
+unsigned vq_fex_threads(const VqFex *fex);
+
+/* Writes output k (index into desc->outputs) of frame `index`. */
+int vq_fex_emit(VqFex *fex, unsigned k, unsigned index, double value);
+/* Writes an aggregate value (e.g. apsnr_y) under output k's name. */
+int vq_fex_emit_aggregate(VqFex *fex, const char *name, double value);
+
+/* Accumulator records of one backend's extractors (those with on_gpu ==
+ * gpu) share one buffer per frame: sets each one's acc_off, a multiple of
+ * VQ_ACC_ALIGN, and returns the buffer's size. The only place the layout
+ * is computed; the GPU and CPU paths both read fex->acc_off. */
+#define VQ_ACC_ALIGN 256
+size_t vq_acc_layout(VqFex *const *fex, unsigned n, bool gpu);
+
+/* Registry. */
+const VqFexDesc *vq_fex_find(const char *name);
+const VqFexDesc *const *vq_fex_registry(void);
+
+#endif
