@@ -15,6 +15,8 @@
 #      fuzzing
 #   7. builds Debian 12's FFmpeg and the newest release with the filter and
 #      runs its FATE tests on both
+#   8. runs every shell command README.md shows and checks the links of
+#      README.md and docs/ (tests/docs/readme_commands.sh)
 #
 # Every stage runs even when an earlier one had failing tests, so that the
 # end shows all results: each test's result is collected (meson's
@@ -71,9 +73,9 @@ expect() {
 
 # Tests each stage runs. Adding or removing a test changes these numbers
 # on purpose; FATE's come from fate/vqhip.mak (fate_count).
-N_AMD=76       # meson test, build/
+N_AMD=82       # meson test, build/
 N_EMU=23       # meson test --suite gpu, build-emu/
-N_SAN=60       # meson test --suite unit --suite golden, build-san/
+N_SAN=66       # meson test --suite unit --suite golden, build-san/
 
 # fate_count cpu|hip: the tests fate/vqhip.mak defines for the CPU backend
 # (fate-vqhip) or for the GPU one without CUDA frames (fate-vqhip-hip on a
@@ -217,6 +219,14 @@ for series in debian newest; do
     # fate-vqhip's tests and FFmpeg's fate-filter-refcmp-psnr-yuv
     expect "fate $series" $(( $(fate_count cpu) + 1 )) "fate/vqhip.mak"
 done
+
+step "docs: README's commands and the docs' links"
+# every shell block of README.md runs, every relative link leads somewhere
+if tests/docs/readme_commands.sh .ffmpeg/build/debian/ffmpeg build; then
+    record pass "docs: README commands and links"
+else
+    record fail "docs: README commands and links" "tests/docs/readme_commands.sh"
+fi
 
 step "summary"
 list() { # list STATUS HEADING

@@ -9,10 +9,15 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 
+# vqhip_report (tools/report): FFmpeg's libraries for --ref/--dis, zlib for
+# its heatmap PNGs; its tests (tests/report) need numpy in Debian's
+# /usr/bin/python3 and a headless Chromium, the fonts for a readable page.
 pkgs="meson ninja-build pkg-config gcc g++ libjson-c-dev
       hipcc libamdhip64-dev
       ffmpeg dpkg-dev xz-utils nasm make libdrm-dev libva-dev
-      clang libclang-rt-14-dev"
+      clang libclang-rt-14-dev
+      libavformat-dev libavcodec-dev libswscale-dev libavutil-dev zlib1g-dev
+      python3-numpy chromium fonts-dejavu-core"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
