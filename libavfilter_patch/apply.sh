@@ -1,10 +1,24 @@
 #!/bin/sh
 # Wires the vqhip filter into an FFmpeg source tree of any supported series
 # (5.1 .. 9.0): configure (--enable-libvqhip), libavfilter/Makefile,
-# libavfilter/allfilters.c, doc/filters.texi, the filter source and the FATE
+# libavfilter/allfilters.c, the filter source, doc/filters.texi and the FATE
 # tests.
 #
-# Usage: libavfilter_patch/apply.sh FFMPEG_SOURCE_DIR
+# Usage: libavfilter_patch/apply.sh [--only PART]... [--upstream] FFMPEG_SOURCE_DIR
+#
+#   --only PART  one part of the wiring (repeatable; default: all three):
+#                  filter  configure, libavfilter/Makefile, allfilters.c,
+#                          libavfilter/vf_vqhip.c
+#                  doc     doc/filters.texi
+#                  fate    tests/fate/vqhip.mak, tests/Makefile, the
+#                          references, a helper in tests/fate-run.sh
+#   --upstream   the form of a patch for FFmpeg (format-patch.sh): the doc
+#                section without the markers that let a re-run replace it,
+#                a Changelog entry and libavfilter's minor version bumped.
+#                For a tree that does not have the filter yet.
+#
+# The filter is written for the newest FFmpeg; adapt.sh rewrites it for the
+# API of an older tree as it is installed (no version checks in the filter).
 #
 # Re-runnable: every edit first checks whether it is already there, and a
 # file is rewritten only when its content changes, so a second run changes
@@ -14,12 +28,26 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
-src=${1:?usage: $0 FFMPEG_SOURCE_DIR}
 
 die() {
     echo "apply.sh: $*" >&2
     exit 1
 }
+
+parts=''
+upstream=0
+while [ $# -gt 1 ]; do
+    case $1 in
+    --only)
+        case ${2:-} in filter|doc|fate) parts="$parts $2" ;; *) die "--only filter|doc|fate" ;; esac
+        shift 2 ;;
+    --upstream) upstream=1; shift ;;
+    *) break ;;
+    esac
+done
+[ $# -eq 1 ] || die "usage: $0 [--only filter|doc|fate]... [--upstream] FFMPEG_SOURCE_DIR"
+src=$1
+parts=${parts:- filter doc fate}
 
 [ -f "$src/configure" ] && [ -f "$src/libavfilter/allfilters.c" ] ||
     die "$src is not an FFmpeg source tree"
@@ -65,74 +93,132 @@ insert_line() {
     replace "$file" "$tmp/edit"
 }
 
-# --- configure: the library, its option, the filter's dependency ----------
-insert_line configure after '^  --enable-libvmaf ' \
-    '  --enable-libvqhip        enable vqhip filter via libvqhip [no]'
-insert_line configure after '^    libvmaf$' \
-    '    libvqhip'
-insert_line configure before '^zmq_filter_deps=' \
-    'vqhip_filter_deps="libvqhip"'
-insert_line configure before '^enabled libvo_amrwbenc ' \
-    'enabled libvqhip          && require_pkg_config libvqhip libvqhip vqhip.h vq_open'
+# insert_file FILE ANCHOR_ERE TEXT_FILE: inserts TEXT_FILE before the first
+# line that matches ANCHOR_ERE.
+insert_file() {
+    anchor=$2 text=$3 awk '
+        !done && $0 ~ ENVIRON["anchor"] {
+            while ((getline l < ENVIRON["text"]) > 0)
+                print l
+            done = 1
+        }
+        { print }
+        END { if (!done) exit 3 }' "$src/$1" > "$tmp/edit" ||
+        die "$1: no line matches /$2/ (unsupported FFmpeg version?)"
+    replace "$src/$1" "$tmp/edit"
+}
 
-# --- libavfilter: build rule, registration, source ------------------------
-insert_line libavfilter/Makefile before '^OBJS-\$\(CONFIG_VSTACK_FILTER\)' \
-    'OBJS-$(CONFIG_VQHIP_FILTER)                  += vf_vqhip.o framesync.o'
+# --- filter: configure, build rule, registration, source -------------------
+wire_filter() {
+    insert_line configure after '^  --enable-libvmaf ' \
+        '  --enable-libvqhip        enable vqhip filter via libvqhip [no]'
+    insert_line configure after '^    libvmaf$' \
+        '    libvqhip'
+    insert_line configure before '^zmq_filter_deps=' \
+        'vqhip_filter_deps="libvqhip"'
+    insert_line configure before '^enabled libvo_amrwbenc ' \
+        'enabled libvqhip          && require_pkg_config libvqhip libvqhip vqhip.h vq_open'
 
-# From 8.0 on, allfilters.c lists FFFilter (which wraps AVFilter).
-if grep -q '^extern const FFFilter ff_vf_psnr;' "$src/libavfilter/allfilters.c"; then
-    filter_type=FFFilter
-else
-    filter_type=AVFilter
-fi
-insert_line libavfilter/allfilters.c before '^extern const (AV|FF)Filter ff_vf_vstack;' \
-    "extern const $filter_type ff_vf_vqhip;"
+    insert_line libavfilter/Makefile before '^OBJS-\$\(CONFIG_VSTACK_FILTER\)' \
+        'OBJS-$(CONFIG_VQHIP_FILTER)                  += vf_vqhip.o framesync.o'
 
-install_file "$repo/vf_vqhip/vf_vqhip.c" "$src/libavfilter/vf_vqhip.c"
+    # From 8.0 on, allfilters.c lists FFFilter (which wraps AVFilter).
+    if grep -q '^extern const FFFilter ff_vf_psnr;' "$src/libavfilter/allfilters.c"; then
+        filter_type=FFFilter
+    else
+        filter_type=AVFilter
+    fi
+    insert_line libavfilter/allfilters.c before '^extern const (AV|FF)Filter ff_vf_vstack;' \
+        "extern const $filter_type ff_vf_vqhip;"
 
-# --- doc/filters.texi: the section between the markers is rewritten -------
-texi=$src/doc/filters.texi
-begin='@c vqhip: begin (inserted by vqhip libavfilter_patch/apply.sh)'
-end='@c vqhip: end'
-begin=$begin end=$end awk '
-    $0 == ENVIRON["begin"] { skip = 1 }
-    !skip { print }
-    $0 == ENVIRON["end"] { skip = 0 }' "$texi" > "$tmp/doc-stripped"
-{ echo "$begin"; cat "$here/vqhip.texi"; echo "$end"; } > "$tmp/doc-section"
-if grep -q '^@anchor{vstack}$' "$tmp/doc-stripped"; then
-    doc_anchor='^@anchor\{vstack\}$'
-else
-    doc_anchor='^@section vstack$'
-fi
-anchor=$doc_anchor section=$tmp/doc-section awk '
-    !done && $0 ~ ENVIRON["anchor"] {
-        while ((getline l < ENVIRON["section"]) > 0)
-            print l
-        done = 1
-    }
-    { print }
-    END { if (!done) exit 3 }' "$tmp/doc-stripped" > "$tmp/doc" ||
-    die "doc/filters.texi: no vstack section to insert before"
-replace "$texi" "$tmp/doc"
+    if ! "$here/adapt.sh" "$src" < "$repo/vf_vqhip/vf_vqhip.c" \
+            > "$tmp/vf_vqhip.c" 2> "$tmp/adapt.log"; then
+        cat "$tmp/adapt.log" >&2
+        die "libavfilter/vf_vqhip.c: adapt.sh failed"
+    fi
+    sed 's/^adapt.sh: /apply.sh: vf_vqhip.c for this tree: /' "$tmp/adapt.log"
+    replace "$src/libavfilter/vf_vqhip.c" "$tmp/vf_vqhip.c"
 
-# --- FATE ------------------------------------------------------------------
-install_file "$repo/fate/vqhip.mak" "$src/tests/fate/vqhip.mak"
-for ref in "$repo"/fate/ref/*; do
-    [ -f "$ref" ] || continue
-    install_file "$ref" "$src/tests/ref/fate/$(basename "$ref")"
-done
-insert_line tests/Makefile before '^include \$\(SRC_PATH\)/tests/fate/vqf\.mak$' \
-    'include $(SRC_PATH)/tests/fate/vqhip.mak'
+    if [ $upstream = 1 ]; then
+        changelog
+        bump_minor
+    fi
+}
 
-# vqhip_refcmp_after: tests/fate-run.sh's refcmp_metadata, with a filter
-# chain applied to both inputs after the blur (a conversion to a layout the
-# blur does not take, e.g. scale,format=nv12, or hwupload to one CUDA
-# device given by -filter_hw_device: hwupload_cuda ignores that device and
-# makes its own CUDA context per instance, and frames of two contexts cannot
-# be compared);
-# arguments after the fuzz go to ffmpeg (-init_hw_device ...).
-fr=$src/tests/fate-run.sh
-if ! grep -q '^vqhip_refcmp_after()' "$fr"; then
+# A new filter is a Changelog entry under "version <next>:" (added above
+# the newest release when the tree is a release's).
+changelog() {
+    grep -qx -- '- vqhip filter' "$src/Changelog" && return 0
+    if grep -qx 'version <next>:' "$src/Changelog"; then
+        insert_line Changelog after '^version <next>:$' '- vqhip filter'
+    else
+        printf 'version <next>:\n- vqhip filter\n\n' > "$tmp/next"
+        insert_file Changelog '^version [0-9]' "$tmp/next"
+    fi
+}
+
+# ... and a minor version bump of libavfilter (micro back to 100).
+bump_minor() {
+    v=$src/libavfilter/version.h
+    minor=$(sed -n 's/^#define LIBAVFILTER_VERSION_MINOR *\([0-9]*\)$/\1/p' "$v")
+    [ -n "$minor" ] || die "libavfilter/version.h: no LIBAVFILTER_VERSION_MINOR"
+    sed -e "s/^\(#define LIBAVFILTER_VERSION_MINOR *\)$minor\$/\1$((minor + 1))/" \
+        -e 's/^\(#define LIBAVFILTER_VERSION_MICRO *\)[0-9]*$/\1100/' "$v" > "$tmp/version.h"
+    replace "$v" "$tmp/version.h"
+}
+
+# --- doc/filters.texi --------------------------------------------------------
+# For a build tree, between markers that a re-run replaces; for a patch
+# (--upstream), the section alone. Alphabetically before vstack.
+wire_doc() {
+    texi=$src/doc/filters.texi
+    begin='@c vqhip: begin (inserted by vqhip libavfilter_patch/apply.sh)'
+    end='@c vqhip: end'
+    begin=$begin end=$end awk '
+        $0 == ENVIRON["begin"] { skip = 1 }
+        !skip { print }
+        $0 == ENVIRON["end"] { skip = 0 }' "$texi" > "$tmp/doc-stripped"
+    if [ $upstream = 1 ]; then
+        grep -qx '@section vqhip' "$tmp/doc-stripped" && return 0
+        { cat "$here/vqhip.texi"; echo; } > "$tmp/doc-section"
+    else
+        { echo "$begin"; cat "$here/vqhip.texi"; echo "$end"; } > "$tmp/doc-section"
+    fi
+    if grep -q '^@anchor{vstack}$' "$tmp/doc-stripped"; then
+        doc_anchor='^@anchor\{vstack\}$'
+    else
+        doc_anchor='^@section vstack$'
+    fi
+    anchor=$doc_anchor section=$tmp/doc-section awk '
+        !done && $0 ~ ENVIRON["anchor"] {
+            while ((getline l < ENVIRON["section"]) > 0)
+                print l
+            done = 1
+        }
+        { print }
+        END { if (!done) exit 3 }' "$tmp/doc-stripped" > "$tmp/doc" ||
+        die "doc/filters.texi: no vstack section to insert before"
+    replace "$texi" "$tmp/doc"
+}
+
+# --- FATE ----------------------------------------------------------------------
+wire_fate() {
+    install_file "$repo/fate/vqhip.mak" "$src/tests/fate/vqhip.mak"
+    for ref in "$repo"/fate/ref/*; do
+        [ -f "$ref" ] || continue
+        install_file "$ref" "$src/tests/ref/fate/$(basename "$ref")"
+    done
+    insert_line tests/Makefile before '^include \$\(SRC_PATH\)/tests/fate/vqf\.mak$' \
+        'include $(SRC_PATH)/tests/fate/vqhip.mak'
+
+    # vqhip_refcmp_after: tests/fate-run.sh's refcmp_metadata, with a filter
+    # chain applied to both inputs after the blur (a conversion to a layout
+    # the blur does not take, e.g. scale,format=nv12, or hwupload to one
+    # CUDA device given by -filter_hw_device: hwupload_cuda ignores that
+    # device and makes its own CUDA context per instance, and frames of two
+    # contexts cannot be compared); arguments after the fuzz go to ffmpeg
+    # (-init_hw_device ...).
+    grep -q '^vqhip_refcmp_after()' "$src/tests/fate-run.sh" && return 0
     cat > "$tmp/fn" <<'FN'
 vqhip_refcmp_after(){
     refcmp=$1
@@ -146,16 +232,11 @@ vqhip_refcmp_after(){
 }
 
 FN
-    fn=$tmp/fn awk '
-        !done && /^refcmp_metadata\(\)\{$/ {
-            while ((getline l < ENVIRON["fn"]) > 0)
-                print l
-            done = 1
-        }
-        { print }
-        END { if (!done) exit 3 }' "$fr" > "$tmp/fate-run" ||
-        die "tests/fate-run.sh: no refcmp_metadata function to insert before"
-    replace "$fr" "$tmp/fate-run"
-fi
+    insert_file tests/fate-run.sh '^refcmp_metadata\(\)\{$' "$tmp/fn"
+}
 
-echo "apply.sh: $src has the vqhip filter ($filter_type)"
+for part in $parts; do
+    "wire_$part"
+done
+
+echo "apply.sh: $src has the vqhip filter ($(echo "$parts" | sed 's/^ //; s/ /, /g'))"

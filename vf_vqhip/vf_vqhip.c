@@ -1,111 +1,84 @@
 /*
  * Copyright (c) 2026 the vqhip authors
  *
- * This file is part of vqhip and is built inside FFmpeg's tree (see
- * libavfilter_patch/apply.sh). It is distributed under the BSD-2-Clause
- * license, which is compatible with FFmpeg's LGPL.
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
 /**
  * @file
- * Video quality metrics of the VMAF family (PSNR, SSIM, VIF, ADM, motion,
- * VMAF models, ...) between two input videos, computed by libvqhip on the
- * GPU through HIP or on the CPU.
+ * Calculate video quality metrics of the VMAF family (VMAF models, PSNR,
+ * SSIM, VIF, ADM, motion, ...) between two input videos with libvqhip, on
+ * the GPU through HIP or on the CPU.
  */
 
-#include <errno.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <vqhip.h>
 
 #include "config.h"
+
 #include "libavutil/avstring.h"
 #include "libavutil/fifo.h"
+#include "libavutil/file_open.h"
+#include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
+#include "libavutil/random_seed.h"
 #include "libavutil/thread.h"
 #include "avfilter.h"
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
-#include "version.h"
 
-/* CUDA hardware frames (hwupload_cuda, -hwaccel cuda) go to libvqhip's
- * device input without a copy through the host, when FFmpeg has CUDA and
- * libvqhip runs on NVIDIA. */
 #if CONFIG_CUDA
-#include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_cuda_internal.h"
-#define VQHIP_CUDA 1
-#else
-#define VQHIP_CUDA 0
 #endif
-
-/* DRM PRIME frames (and VAAPI frames, mapped to DRM PRIME) are imported into
- * HIP by dma-buf file descriptor and read in place (libvqhip on AMD). */
 #if CONFIG_LIBDRM
-#include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_drm.h"
-#define VQHIP_DRM 1
-#else
-#define VQHIP_DRM 0
 #endif
 
 /*
- * API drift between the supported series (5.1 .. 9.0):
- * - 7.1 (lavfi 10.4.100; 7.0 is 10.1.100) merged internal.h into filters.h and
- *   moved the link's frame rate into FilterLink;
- * - 8.0 (lavfi 11) wraps the public AVFilter in FFFilter.
+ * The filter's state.
+ *
+ *   INIT ---config_output------------------------------------------> RUNNING
+ *   RUNNING ---the reference or the enable= range ended---> PASSTHROUGH
+ *   RUNNING, PASSTHROUGH ---the inputs ended, or frames=---------> ENDED
+ *   any state ---an error reported-------------------------------> FAILED
+ *
+ * uninit() prints the summary of a run that scored frames unless it FAILED,
+ * and marks it incomplete unless it ENDED.
  */
-#if LIBAVFILTER_VERSION_INT < AV_VERSION_INT(10, 2, 100)
-#include "internal.h"
-#define VQHIP_HAVE_FILTERLINK 0
-#else
-#define VQHIP_HAVE_FILTERLINK 1
-#endif
-
-#if LIBAVFILTER_VERSION_MAJOR >= 11
-#define VQHIP_FILTER_TYPE FFFilter
-#define VQHIP_PUBLIC(field) .p.field
-#else
-#define VQHIP_FILTER_TYPE AVFilter
-#define VQHIP_PUBLIC(field) .field
-#endif
-
-static void copy_frame_rate(AVFilterLink *dst, AVFilterLink *src)
-{
-#if VQHIP_HAVE_FILTERLINK
-    ff_filter_link(dst)->frame_rate = ff_filter_link(src)->frame_rate;
-#else
-    dst->frame_rate = src->frame_rate;
-#endif
-}
-
-static AVBufferRef **link_hw_frames(AVFilterLink *link)
-{
-#if VQHIP_HAVE_FILTERLINK
-    return &ff_filter_link(link)->hw_frames_ctx;
-#else
-    return &link->hw_frames_ctx;
-#endif
-}
+enum VQHIPState {
+    STATE_INIT,         ///< options checked (init); the run opens in config_output
+    STATE_RUNNING,      ///< the run is configured: pairs are scored
+    STATE_PASSTHROUGH,  /**< the run ended before the inputs did (the reference
+                             ended with eof_action=pass, or the enable= range
+                             with a temporal feature): its last frames are
+                             final, later main frames pass on unscored */
+    STATE_ENDED,        /**< the inputs ended or frames= was reached: every
+                             frame is scored and sent on at once */
+    STATE_FAILED,       ///< an error was reported: no summary
+};
 
 /* A main frame waiting for its scores, or (scored == 0) for the frames
  * before it to leave. */
-typedef struct VQHIPPending {
+typedef struct PendingFrame {
     AVFrame *frame;
     int scored;
-} VQHIPPending;
-
-/* A frame pair that arrived while the GPU was opening, with what enable=
- * said of it then. */
-typedef struct VQHIPHeld {
-    AVFrame *main, *ref;
-    int disabled;
-} VQHIPHeld;
+} PendingFrame;
 
 typedef struct VQHIPContext {
     const AVClass *class;
@@ -123,48 +96,38 @@ typedef struct VQHIPContext {
     int depth;
     int verify;
     int skip_unsupported;
+    int64_t max_pairs;      ///< frames=: 0, or the pairs to score
     int hold_mb;
-    int64_t max_pairs;     /* frames=: 0, or the pairs to score */
 
+    enum VQHIPState state;
     VqContext *vq;
-    AVFifo *pending;
-    /* The GPU opens on a thread of its own (the GPU runtime's start takes a
-     * few tenths of a second); the frame pairs that arrive meanwhile are
-     * held, up to hold_mb, and scored in order once it is open. */
-    pthread_t opener;
-    int opening;           /* the opener runs or was not joined yet */
-    atomic_int open_done;  /* the opener finished */
-    int open_ret;
-    AVFifo *held;          /* VQHIPHeld */
-    size_t held_bytes;
-    uint64_t nb_held;      /* pairs held in all */
     VqPixFmt vq_fmt;
     unsigned bpc;
-    int n_stored;   /* planes of a frame in its layout (semi-planar: 2) */
-#if VQHIP_CUDA
-    AVCUDADeviceContext *cuda; /* set when the inputs are CUDA frames */
+    int n_stored;           ///< planes of a frame in its layout (semi-planar: 2)
+#if CONFIG_CUDA
+    AVCUDADeviceContext *cuda; ///< set when the inputs are CUDA frames
 #endif
-    int drm;        /* inputs are DRM PRIME or VAAPI frames */
+
+    AVFifo *pending;        ///< PendingFrame, oldest first
+    unsigned ahead;         /**< frames queued after a frame before it waits
+                                 for its scores: the run's depth - 1 */
+    int ahead_known;        /**< the run's depth is known (with the GPU
+                                 opening in the background: once it is open) */
+    unsigned lag;           ///< the run's temporal lag (VqRunInfo.lag)
+    int got_event;          ///< framesync gave a pair in this activation
+
+    uint64_t nb_taken;      ///< pairs framesync gave the filter
     uint64_t nb_submitted;
-    uint64_t nb_taken;     /* pairs framesync gave the filter */
-    int64_t last_pts;      /* of the last frame sent on */
-    unsigned ahead;        /* frames queued after a frame before it waits
-                              for its scores: the run's depth - 1 */
-    int got_event;
-    int flushed;
-    int lib_flushed;       /* vq_flush called before the end: the
-                              reference or the enable= range ended */
-    unsigned lag;          /* the run's temporal lag (VqRunInfo.lag) */
-    uint64_t nb_after_range; /* frames in enable= after the run ended */
-    int failed;
-    int configured;        /* a run started: the log is this run's */
-    int64_t nb_output;     /* frames sent on */
-    int log_written;
-    uint64_t nb_unscored;  /* main frames passed on without a reference */
-    uint64_t nb_ref_repeats; /* reference frames scored more than once */
+    int64_t nb_output;      ///< frames sent on
+    int64_t last_pts;       ///< of the last frame sent on
     int64_t last_ref_pts;
+    uint64_t nb_unscored;   ///< main frames passed on without a reference
+    uint64_t nb_ref_repeats; ///< reference frames scored more than once
+    uint64_t nb_after_range; ///< frames in enable= after the run ended
     int range_warned;
-    char why[256];         /* why the run is incomplete, if it is */
+    int log_owed;           /**< the run started and its log is not written
+                                 yet: uninit writes it, marked incomplete */
+    char why[256];          ///< why the run is incomplete, if it is
 } VQHIPContext;
 
 #define OFFSET(x) offsetof(VQHIPContext, x)
@@ -195,16 +158,15 @@ static const AVOption vqhip_options[] = {
     { "depth",       "Set the number of frames in flight (0: library default; 1: each frame leaves as soon as its scores exist).", OFFSET(depth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
     { "verify",      "Also compute every n-th GPU frame on the CPU and compare (0: off).", OFFSET(verify), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "skip_unsupported", "Leave out features that cannot score the input's size or format instead of failing.", OFFSET(skip_unsupported), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    /* 512: with 1024, the fresh memory of the held 4K frames slowed the GPU
-     * runtime's start (0.32-0.39 s against 0.20-0.22 s; docs/PERFORMANCE.md) */
     { "frames",      "Score the first N frame pairs, then end the output (0: every pair); unlike -frames:v, exactly N at any depth.", OFFSET(max_pairs), AV_OPT_TYPE_INT64, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
+    /* 512: VQ_DEFAULT_OPEN_HOLD_BYTES, libvqhip's default */
     { "hold_mb",     "Set how many MiB of frames may wait while the GPU opens (0: the first frame waits for it).", OFFSET(hold_mb), AV_OPT_TYPE_INT, { .i64 = 512 }, 0, 65536, FLAGS },
     { NULL }
 };
 
 FRAMESYNC_DEFINE_CLASS(vqhip, VQHIPContext, fs);
 
-static int vq_averror(int err)
+static int error_map(int err)
 {
     switch (err) {
     case VQ_ENOMEM:       return AVERROR(ENOMEM);
@@ -219,53 +181,21 @@ static int vq_averror(int err)
 /* Logs what libvqhip said about its last failure (its messages name the
  * feature, model or input concerned and list the valid choices); returns
  * the AVERROR. */
-static int vq_report(AVFilterContext *ctx, int err, const char *call)
+static int report_error(AVFilterContext *ctx, int err, const char *call)
 {
     VQHIPContext *s = ctx->priv;
     const char *msg = s->vq ? vq_last_error(s->vq) : "";
 
-    s->failed = 1;
+    s->state = STATE_FAILED;
     snprintf(s->why, sizeof(s->why), "%s", *msg ? msg : vq_strerror(err));
     if (*msg)
         av_log(ctx, AV_LOG_ERROR, "%s\n", msg);
     else
         av_log(ctx, AV_LOG_ERROR, "%s: %s\n", call, vq_strerror(err));
-    return vq_averror(err);
+    return error_map(err);
 }
 
-/* With CUDA frames, libvqhip's streams and buffers live in the frames' CUDA
- * context: it is made current around every call into libvqhip. */
-static int vq_enter(AVFilterContext *ctx)
-{
-#if VQHIP_CUDA
-    VQHIPContext *s = ctx->priv;
-    if (s->cuda) {
-        CudaFunctions *cu = s->cuda->internal->cuda_dl;
-        if (cu->cuCtxPushCurrent(s->cuda->cuda_ctx) != CUDA_SUCCESS) {
-            av_log(ctx, AV_LOG_ERROR, "cannot make the CUDA context current\n");
-            return AVERROR_EXTERNAL;
-        }
-    }
-#else
-    (void)ctx;
-#endif
-    return 0;
-}
-
-static void vq_leave(AVFilterContext *ctx)
-{
-#if VQHIP_CUDA
-    VQHIPContext *s = ctx->priv;
-    if (s->cuda) {
-        CUcontext dummy;
-        s->cuda->internal->cuda_dl->cuCtxPopCurrent(&dummy);
-    }
-#else
-    (void)ctx;
-#endif
-}
-
-static void vq_log_callback(void *opaque, VqLogLevel level, const char *msg)
+static void log_callback(void *opaque, VqLogLevel level, const char *msg)
 {
     static const int av_level[] = {
         [VQ_LOG_LEVEL_ERROR]   = AV_LOG_ERROR,
@@ -291,7 +221,7 @@ static int use_each(AVFilterContext *ctx, const char *list, const char *call,
          spec = av_strtok(NULL, "|", &save)) {
         int err = use(s->vq, spec);
         if (err < 0)
-            ret = vq_report(ctx, err, call);
+            ret = report_error(ctx, err, call);
     }
     av_free(copy);
     return ret;
@@ -306,79 +236,9 @@ static void set_meta(AVDictionary **metadata, const char *name, double d)
     av_dict_set(metadata, key, value, 0);
 }
 
-/* Sends on pending frames, oldest first, while the output asks for frames
- * (after vq_flush(): all of them). Before a scored frame waits for its
- * scores, the filter reads ahead until `ahead` (depth - 1) frames were
- * queued after it, so the GPU (or the CPU workers) work on them while
- * the next inputs are read; a frame also waits for more input when a
- * temporal feature needs the next frame (VQ_EAGAIN). Both depend only on
- * the frames read, never on how fast the work went, and frames are
- * received only as they leave: what a run cut short (-frames:v) scored and
- * pooled is the frames that went out, the same at any depth. */
-static int release_pending(AVFilterContext *ctx)
-{
-    VQHIPContext *s = ctx->priv;
-    VQHIPPending p;
-    int ret;
-
-    while (av_fifo_peek(s->pending, &p, 1, 0) >= 0) {
-        /* Before the end, a frame leaves only when the output asks for one:
-         * the frames scored, pooled and logged are then the frames that
-         * went out, whatever the depth, also when the output closes early
-         * (-frames:v). */
-        if (!s->flushed && !ff_outlink_frame_wanted(ctx->outputs[0]))
-            return 0;
-        if (p.scored) {
-            VqFrameScores scores;
-            int err;
-            /* frames without a reference (eof_action=pass, outside enable=)
-             * count too: no frame waits for submissions that may not come,
-             * and at most `ahead` frames are held behind it */
-            int ended = s->flushed || s->lib_flushed;
-            if (!ended && av_fifo_can_read(s->pending) <= s->ahead)
-                return 0; /* read ahead first */
-            err = vq_receive_wait(s->vq, &scores);
-            if (err == VQ_EAGAIN && !ended)
-                return 0;
-            if (err == VQ_EAGAIN || err == VQ_EOF) {
-                av_log(ctx, AV_LOG_ERROR, "libvqhip returned fewer frames "
-                       "than were submitted\n");
-                return AVERROR_BUG;
-            }
-            if (err < 0)
-                return vq_report(ctx, err, "vq_receive");
-            for (unsigned i = 0; i < scores.n; i++)
-                set_meta(&p.frame->metadata, scores.scores[i].name,
-                         scores.scores[i].value);
-            av_dict_set(&p.frame->metadata, "lavfi.vqhip.backend",
-                        scores.backend, 0);
-        }
-        av_fifo_drain2(s->pending, 1);
-        s->nb_output++;
-        s->last_pts = p.frame->pts;
-        ret = ff_filter_frame(ctx->outputs[0], p.frame);
-        if (ret < 0)
-            return ret;
-    }
-    return 0;
-}
-
-static int queue_frame(AVFilterContext *ctx, AVFrame *frame, int scored)
-{
-    VQHIPContext *s = ctx->priv;
-    VQHIPPending p = { .frame = frame, .scored = scored };
-    int ret = av_fifo_write(s->pending, &p, 1);
-
-    if (ret < 0) {
-        av_frame_free(&frame);
-        return ret;
-    }
-    return release_pending(ctx);
-}
-
 /* The frame's colour description in libvqhip's terms (ssimulacra2 converts
  * to RGB with it); what libvqhip does not know is VQ_MATRIX_OTHER. */
-static VqMatrix vq_matrix(enum AVColorSpace cs)
+static VqMatrix matrix_map(enum AVColorSpace cs)
 {
     switch (cs) {
     case AVCOL_SPC_UNSPECIFIED: return VQ_MATRIX_UNSPECIFIED;
@@ -393,7 +253,7 @@ static VqMatrix vq_matrix(enum AVColorSpace cs)
     }
 }
 
-static VqChromaLoc vq_chroma_loc(enum AVChromaLocation loc)
+static VqChromaLoc chroma_loc_map(enum AVChromaLocation loc)
 {
     switch (loc) {
     case AVCHROMA_LOC_LEFT:       return VQ_CHROMA_LOC_LEFT;
@@ -408,11 +268,11 @@ static VqChromaLoc vq_chroma_loc(enum AVChromaLocation loc)
 
 static void set_color(VqPicture *pic, const AVFrame *f)
 {
-    pic->matrix     = vq_matrix(f->colorspace);
+    pic->matrix     = matrix_map(f->colorspace);
     pic->range      = f->color_range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL :
                       f->color_range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED :
                                                            VQ_RANGE_UNSPECIFIED;
-    pic->chroma_loc = vq_chroma_loc(f->chroma_location);
+    pic->chroma_loc = chroma_loc_map(f->chroma_location);
 }
 
 static void wrap_picture(VqPicture *pic, const AVFrame *f,
@@ -429,76 +289,6 @@ static void wrap_picture(VqPicture *pic, const AVFrame *f,
     }
     set_color(pic, f);
 }
-
-#if VQHIP_DRM
-/* A DRM PRIME frame's planes (in layer order) as device pointers of its
- * imported objects; VAAPI frames are first mapped to DRM PRIME. */
-typedef struct DrmImport {
-    AVFrame *mapped;
-    VqImport *imp[AV_DRM_MAX_PLANES];
-} DrmImport;
-
-static void drm_release(VQHIPContext *s, DrmImport *d)
-{
-    for (int i = 0; i < AV_DRM_MAX_PLANES; i++)
-        vq_import_release(s->vq, &d->imp[i]);
-    av_frame_free(&d->mapped);
-}
-
-static int drm_import(AVFilterContext *ctx, const AVFrame *f, DrmImport *d,
-                      VqDevicePicture *pic)
-{
-    VQHIPContext *s = ctx->priv;
-    const AVDRMFrameDescriptor *desc;
-    void *base[AV_DRM_MAX_PLANES] = { 0 };
-    int n = 0, ret;
-
-    memset(d, 0, sizeof(*d));
-    if (f->format == AV_PIX_FMT_VAAPI) {
-        if (!(d->mapped = av_frame_alloc()))
-            return AVERROR(ENOMEM);
-        d->mapped->format = AV_PIX_FMT_DRM_PRIME;
-        if ((ret = av_hwframe_map(d->mapped, f, AV_HWFRAME_MAP_READ)) < 0) {
-            av_log(ctx, AV_LOG_ERROR, "cannot map a VAAPI frame to DRM PRIME\n");
-            return ret;
-        }
-        f = d->mapped;
-    }
-    desc = (const AVDRMFrameDescriptor *)f->data[0];
-    for (int i = 0; i < desc->nb_objects; i++) {
-        /* DRM_FORMAT_MOD_LINEAR is 0: other layouts are tiled. */
-        if (desc->objects[i].format_modifier != 0) {
-            av_log(ctx, AV_LOG_ERROR, "DRM frame object %d is not "
-                   "pitch-linear (modifier 0x%"PRIx64"): use hwdownload\n",
-                   i, desc->objects[i].format_modifier);
-            return AVERROR(ENOSYS);
-        }
-        ret = vq_import_dmabuf(s->vq, desc->objects[i].fd,
-                               desc->objects[i].size, &d->imp[i], &base[i]);
-        if (ret < 0)
-            return vq_report(ctx, ret, "vq_import_dmabuf");
-    }
-    memset(pic, 0, sizeof(*pic));
-    pic->device = s->device;
-    pic->pic.fmt = s->vq_fmt;
-    pic->pic.bpc = s->bpc;
-    pic->pic.w = f->width;
-    pic->pic.h = f->height;
-    set_color(&pic->pic, f);
-    for (int l = 0; l < desc->nb_layers; l++)
-        for (int p = 0; p < desc->layers[l].nb_planes && n < 3; p++, n++) {
-            const AVDRMPlaneDescriptor *pl = &desc->layers[l].planes[p];
-            pic->pic.data[n] = (const uint8_t *)base[pl->object_index] + pl->offset;
-            pic->pic.stride[n] = pl->pitch;
-        }
-    if (n != s->n_stored) {
-        av_log(ctx, AV_LOG_ERROR, "DRM frame has %d planes, %d expected\n",
-               n, s->n_stored);
-        return AVERROR(EINVAL);
-    }
-    return 0;
-}
-#endif
 
 /* A pair of frames lent to libvqhip (vq_submit_retained,
  * vq_submit_device_retained): its references are dropped when libvqhip has
@@ -531,6 +321,199 @@ static LentPair *lent_pair(const AVFrame *ref, const AVFrame *dis)
     return lp;
 }
 
+#if CONFIG_CUDA
+/* CUDA frames (hwupload_cuda, -hwaccel cuda) go to libvqhip's device input
+ * without a copy through the host, when libvqhip runs on NVIDIA. Its
+ * streams and buffers then live in the frames' CUDA context, which is made
+ * current around every call into libvqhip. */
+static int cuda_enter(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+
+    if (s->cuda) {
+        CudaFunctions *cu = s->cuda->internal->cuda_dl;
+        if (cu->cuCtxPushCurrent(s->cuda->cuda_ctx) != CUDA_SUCCESS) {
+            av_log(ctx, AV_LOG_ERROR, "cannot make the CUDA context current\n");
+            return AVERROR_EXTERNAL;
+        }
+    }
+    return 0;
+}
+
+static void cuda_leave(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+
+    if (s->cuda) {
+        CUcontext dummy;
+        s->cuda->internal->cuda_dl->cuCtxPopCurrent(&dummy);
+    }
+}
+
+/* The frames' software format; both inputs must share one CUDA context. */
+static const AVPixFmtDescriptor *cuda_sw_format(AVFilterContext *ctx,
+                                                AVFilterLink *link)
+{
+    VQHIPContext *s = ctx->priv;
+    FilterLink *l = ff_filter_link(link);
+    AVHWFramesContext *frames;
+    AVCUDADeviceContext *dev;
+
+    if (!l->hw_frames_ctx) {
+        av_log(ctx, AV_LOG_ERROR, "CUDA frames without a frames "
+               "context on input %s\n", link == ctx->inputs[0]
+               ? "main" : "reference");
+        return NULL;
+    }
+    frames = (AVHWFramesContext *)l->hw_frames_ctx->data;
+    dev = frames->device_ctx->hwctx;
+    if (s->cuda && s->cuda->cuda_ctx != dev->cuda_ctx) {
+        av_log(ctx, AV_LOG_ERROR, "the main and reference CUDA frames "
+               "come from different CUDA contexts (each hwupload_cuda, "
+               "and each input decoded without -hwaccel_device, makes "
+               "its own): give both one device, e.g. -init_hw_device "
+               "cuda=gpu -filter_hw_device gpu with hwupload, or "
+               "-hwaccel_device gpu\n");
+        return NULL;
+    }
+    s->cuda = dev;
+    return av_pix_fmt_desc_get(frames->sw_format);
+}
+
+static int cuda_submit(AVFilterContext *ctx, const AVFrame *ref,
+                       const AVFrame *dis)
+{
+    VQHIPContext *s = ctx->priv;
+    /* data[] of CUDA frames are device pointers, written on the device
+     * context's stream. */
+    VqDevicePicture dr = { .device = s->device, .stream = s->cuda->stream };
+    VqDevicePicture dd = dr;
+    LentPair *lp;
+    int err;
+
+    wrap_picture(&dr.pic, ref, s);
+    wrap_picture(&dd.pic, dis, s);
+    /* The kernels read the frames in place while references to them are
+     * held (the pool of CUDA frames grows on demand); copied device to
+     * device only when no reference can be made. */
+    lp = lent_pair(ref, dis);
+    err = lp ? vq_submit_device_retained(s->vq, &dr, &dd, lent_pair_free, lp)
+             : vq_submit_device(s->vq, &dr, &dd);
+    return err < 0 ? report_error(ctx, err, "vq_submit_device") : 0;
+}
+#else
+static int cuda_enter(AVFilterContext *ctx)
+{
+    return 0;
+}
+
+static void cuda_leave(AVFilterContext *ctx)
+{
+}
+#endif
+
+#if CONFIG_LIBDRM
+/* DRM PRIME frames (and VAAPI frames, mapped to DRM PRIME) are imported
+ * into HIP by dma-buf file descriptor and read in place (libvqhip on AMD).
+ * An imported frame's planes, in layer order, are device pointers into its
+ * imported objects. */
+typedef struct DRMImport {
+    AVFrame *mapped;
+    VqImport *imp[AV_DRM_MAX_PLANES];
+} DRMImport;
+
+static const AVPixFmtDescriptor *drm_sw_format(AVFilterContext *ctx,
+                                               AVFilterLink *link)
+{
+    FilterLink *l = ff_filter_link(link);
+
+    if (!l->hw_frames_ctx)
+        return NULL;
+    return av_pix_fmt_desc_get(((AVHWFramesContext *)l->hw_frames_ctx->data)->sw_format);
+}
+
+static void drm_release(VQHIPContext *s, DRMImport *d)
+{
+    for (int i = 0; i < AV_DRM_MAX_PLANES; i++)
+        vq_import_release(s->vq, &d->imp[i]);
+    av_frame_free(&d->mapped);
+}
+
+static int drm_import(AVFilterContext *ctx, const AVFrame *f, DRMImport *d,
+                      VqDevicePicture *pic)
+{
+    VQHIPContext *s = ctx->priv;
+    const AVDRMFrameDescriptor *desc;
+    void *base[AV_DRM_MAX_PLANES] = { 0 };
+    int n = 0, ret;
+
+    memset(d, 0, sizeof(*d));
+    if (f->format == AV_PIX_FMT_VAAPI) {
+        if (!(d->mapped = av_frame_alloc()))
+            return AVERROR(ENOMEM);
+        d->mapped->format = AV_PIX_FMT_DRM_PRIME;
+        if ((ret = av_hwframe_map(d->mapped, f, AV_HWFRAME_MAP_READ)) < 0) {
+            av_log(ctx, AV_LOG_ERROR, "cannot map a VAAPI frame to DRM PRIME\n");
+            return ret;
+        }
+        f = d->mapped;
+    }
+    desc = (const AVDRMFrameDescriptor *)f->data[0];
+    for (int i = 0; i < desc->nb_objects; i++) {
+        /* DRM_FORMAT_MOD_LINEAR is 0: other layouts are tiled. */
+        if (desc->objects[i].format_modifier != 0) {
+            av_log(ctx, AV_LOG_ERROR, "DRM frame object %d is not "
+                   "pitch-linear (modifier 0x%"PRIx64"): use hwdownload\n",
+                   i, desc->objects[i].format_modifier);
+            return AVERROR(ENOSYS);
+        }
+        ret = vq_import_dmabuf(s->vq, desc->objects[i].fd,
+                               desc->objects[i].size, &d->imp[i], &base[i]);
+        if (ret < 0)
+            return report_error(ctx, ret, "vq_import_dmabuf");
+    }
+    memset(pic, 0, sizeof(*pic));
+    pic->device = s->device;
+    pic->pic.fmt = s->vq_fmt;
+    pic->pic.bpc = s->bpc;
+    pic->pic.w = f->width;
+    pic->pic.h = f->height;
+    set_color(&pic->pic, f);
+    for (int l = 0; l < desc->nb_layers; l++)
+        for (int p = 0; p < desc->layers[l].nb_planes && n < 3; p++, n++) {
+            const AVDRMPlaneDescriptor *pl = &desc->layers[l].planes[p];
+            pic->pic.data[n] = (const uint8_t *)base[pl->object_index] + pl->offset;
+            pic->pic.stride[n] = pl->pitch;
+        }
+    if (n != s->n_stored) {
+        av_log(ctx, AV_LOG_ERROR, "DRM frame has %d planes, %d expected\n",
+               n, s->n_stored);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+static int drm_submit(AVFilterContext *ctx, const AVFrame *ref,
+                      const AVFrame *dis)
+{
+    VQHIPContext *s = ctx->priv;
+    DRMImport ir, id;
+    VqDevicePicture dr, dd;
+    int ret = drm_import(ctx, ref, &ir, &dr);
+
+    if (ret >= 0)
+        ret = drm_import(ctx, dis, &id, &dd);
+    else
+        memset(&id, 0, sizeof(id));
+    /* vq_submit_device has read the planes when it returns. */
+    if (ret >= 0 && (ret = vq_submit_device(s->vq, &dr, &dd)) < 0)
+        ret = report_error(ctx, ret, "vq_submit_device");
+    drm_release(s, &ir);
+    drm_release(s, &id);
+    return ret < 0 ? ret : 0;
+}
+#endif
+
 /* Hands a frame pair to libvqhip; returns 0 or an AVERROR (logged). */
 static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
 {
@@ -538,40 +521,18 @@ static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
     VqPicture r, d;
     LentPair *lp;
     int err;
-#if VQHIP_CUDA
-    if (s->cuda) {
-        /* data[] of CUDA frames are device pointers, written on the
-         * device context's stream. */
-        VqDevicePicture dr = { .device = s->device, .stream = s->cuda->stream };
-        VqDevicePicture dd = dr;
-        wrap_picture(&dr.pic, ref, s);
-        wrap_picture(&dd.pic, dis, s);
-        /* The kernels read the frames in place while references to them
-         * are held (the pool of CUDA frames grows on demand); copied
-         * device to device only when no reference can be made. */
-        lp = lent_pair(ref, dis);
-        err = lp ? vq_submit_device_retained(s->vq, &dr, &dd, lent_pair_free, lp)
-                 : vq_submit_device(s->vq, &dr, &dd);
-        return err < 0 ? vq_report(ctx, err, "vq_submit_device") : 0;
-    }
+
+    switch (ref->format) {
+#if CONFIG_CUDA
+    case AV_PIX_FMT_CUDA:
+        return cuda_submit(ctx, ref, dis);
 #endif
-#if VQHIP_DRM
-    if (s->drm) {
-        DrmImport ir, id;
-        VqDevicePicture dr, dd;
-        int ret = drm_import(ctx, ref, &ir, &dr);
-        if (ret >= 0)
-            ret = drm_import(ctx, dis, &id, &dd);
-        else
-            memset(&id, 0, sizeof(id));
-        /* vq_submit_device has read the planes when it returns. */
-        if (ret >= 0 && (ret = vq_submit_device(s->vq, &dr, &dd)) < 0)
-            ret = vq_report(ctx, ret, "vq_submit_device");
-        drm_release(s, &ir);
-        drm_release(s, &id);
-        return ret < 0 ? ret : 0;
-    }
+#if CONFIG_LIBDRM
+    case AV_PIX_FMT_DRM_PRIME:
+    case AV_PIX_FMT_VAAPI:
+        return drm_submit(ctx, ref, dis);
 #endif
+    }
     wrap_picture(&r, ref, s);
     wrap_picture(&d, dis, s);
     /* The CPU backend reads the planes in place, holding references,
@@ -579,7 +540,97 @@ static int submit(AVFilterContext *ctx, const AVFrame *ref, const AVFrame *dis)
     lp = lent_pair(ref, dis);
     err = lp ? vq_submit_retained(s->vq, &r, &d, lent_pair_free, lp)
              : vq_submit(s->vq, &r, &d);
-    return err < 0 ? vq_report(ctx, err, "vq_submit") : 0;
+    return err < 0 ? report_error(ctx, err, "vq_submit") : 0;
+}
+
+/* Whether the depth libvqhip chose for the run is known, and then sets
+ * `ahead`. With the GPU opening in the background (hold_mb), the depth is
+ * chosen once it is open; until then no frame waits for its scores, and
+ * the pairs wait in libvqhip (at most hold_mb of them; past that,
+ * vq_submit waits for the open). */
+static int run_depth_known(VQHIPContext *s)
+{
+    VqRunInfo info;
+
+    if (s->ahead_known)
+        return 1;
+    if (!*vq_backend_name(s->vq) || vq_run_info(s->vq, &info) < 0 || !info.depth)
+        return 0;
+    s->ahead = info.depth - 1;
+    s->ahead_known = 1;
+    return 1;
+}
+
+/* Sends on pending frames, oldest first, while the output asks for frames
+ * (once the inputs ended: all of them). Before a scored frame waits for its
+ * scores, the filter reads ahead until `ahead` (depth - 1) frames were
+ * queued after it, so the GPU (or the CPU workers) work on them while
+ * the next inputs are read; a frame also waits for more input when a
+ * temporal feature needs the next frame (VQ_EAGAIN). Both depend only on
+ * the frames read, never on how fast the work went, and frames are
+ * received only as they leave: what a run cut short (-frames:v) scored and
+ * pooled is the frames that went out, the same at any depth. */
+static int release_pending(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    PendingFrame p;
+    int ret;
+
+    while (av_fifo_peek(s->pending, &p, 1, 0) >= 0) {
+        /* Before the end, a frame leaves only when the output asks for one:
+         * the frames scored, pooled and logged are then the frames that
+         * went out, whatever the depth, also when the output closes early
+         * (-frames:v). */
+        if (s->state != STATE_ENDED && !ff_outlink_frame_wanted(ctx->outputs[0]))
+            return 0;
+        if (p.scored) {
+            VqFrameScores scores;
+            int err;
+            /* frames without a reference (eof_action=pass, outside enable=)
+             * count too: no frame waits for submissions that may not come,
+             * and at most `ahead` frames are held behind it */
+            int ended = s->state == STATE_ENDED || s->state == STATE_PASSTHROUGH;
+            if (!ended && !run_depth_known(s))
+                return 0; /* the GPU is opening: pairs wait in libvqhip */
+            if (!ended && av_fifo_can_read(s->pending) <= s->ahead)
+                return 0; /* read ahead first */
+            err = vq_receive_wait(s->vq, &scores);
+            if (err == VQ_EAGAIN && !ended)
+                return 0;
+            if (err == VQ_EAGAIN || err == VQ_EOF) {
+                av_log(ctx, AV_LOG_ERROR, "libvqhip returned fewer frames "
+                       "than were submitted\n");
+                return AVERROR_BUG;
+            }
+            if (err < 0)
+                return report_error(ctx, err, "vq_receive");
+            for (unsigned i = 0; i < scores.n; i++)
+                set_meta(&p.frame->metadata, scores.scores[i].name,
+                         scores.scores[i].value);
+            av_dict_set(&p.frame->metadata, "lavfi.vqhip.backend",
+                        scores.backend, 0);
+        }
+        av_fifo_drain2(s->pending, 1);
+        s->nb_output++;
+        s->last_pts = p.frame->pts;
+        ret = ff_filter_frame(ctx->outputs[0], p.frame);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static int queue_frame(AVFilterContext *ctx, AVFrame *frame, int scored)
+{
+    VQHIPContext *s = ctx->priv;
+    PendingFrame p = { .frame = frame, .scored = scored };
+    int ret = av_fifo_write(s->pending, &p, 1);
+
+    if (ret < 0) {
+        av_frame_free(&frame);
+        return ret;
+    }
+    return release_pending(ctx);
 }
 
 /* Scores one pair (ref may be NULL: no reference) or passes the main frame
@@ -590,7 +641,7 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
     VQHIPContext *s = ctx->priv;
     int ret;
 
-    if (s->nb_submitted && !s->lib_flushed &&
+    if (s->nb_submitted && s->state == STATE_RUNNING &&
         ((!disabled && !ref) || (disabled && s->lag))) {
         /* The run ends here, in two cases. framesync gives no reference
          * frame once one was given only after the reference ended
@@ -602,21 +653,21 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
          * scored frame is final now, as at the end of the input, and
          * neither it nor the frames behind it wait. */
         int err = vq_flush(s->vq);
-        s->lib_flushed = 1;
+        s->state = STATE_PASSTHROUGH;
         if (err < 0) {
             av_frame_free(&master);
-            return vq_report(ctx, err, "vq_flush");
+            return report_error(ctx, err, "vq_flush");
         }
     }
     if (!disabled && !ref) {
         s->nb_unscored++;
-    } else if (!disabled && s->lib_flushed && !s->nb_after_range++) {
+    } else if (!disabled && s->state == STATE_PASSTHROUGH && !s->nb_after_range++) {
         av_log(ctx, AV_LOG_WARNING, "a frame inside enable= again, after "
                "the run ended with the previous range: with temporal "
                "features (motion) a run covers one contiguous enable= "
                "range, so this and later frames are not scored\n");
     }
-    if (disabled || !ref || s->lib_flushed)
+    if (disabled || !ref || s->state == STATE_PASSTHROUGH)
         return queue_frame(ctx, master, 0);
 
     if (master->width != ctx->inputs[0]->w || master->height != ctx->inputs[0]->h ||
@@ -629,7 +680,7 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
                ctx->inputs[0]->w, ctx->inputs[0]->h);
         snprintf(s->why, sizeof(s->why), "the frame size changed at frame "
                  "%"PRIu64, s->nb_submitted);
-        s->failed = 1;
+        s->state = STATE_FAILED;
         av_frame_free(&master);
         return AVERROR(EINVAL);
     }
@@ -651,101 +702,28 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
         return ret;
     }
     if (!s->nb_submitted++) {
-        /* the depth the library chose for this run, known from now on */
+        /* the temporal lag is known once the run is configured */
         VqRunInfo info;
         vq_run_info(s->vq, &info);
-        s->ahead = info.depth > 1 ? info.depth - 1 : 0;
         s->lag = info.lag;
     }
     return queue_frame(ctx, master, 1);
 }
 
-static size_t frame_bytes(const AVFrame *f)
+/* Whether the main input carries hardware frames (known once the inputs
+ * are configured; init's check opens before that, on the CPU). */
+static int hw_input(AVFilterContext *ctx)
 {
-    size_t n = 0;
-    for (int i = 0; f && i < AV_NUM_DATA_POINTERS && f->buf[i]; i++)
-        n += f->buf[i]->size;
-    for (int i = 0; f && i < f->nb_extended_buf; i++)
-        n += f->extended_buf[i]->size;
-    return n;
-}
+    const AVPixFmtDescriptor *desc;
 
-/* Waits for the opener; the open's result, also on every later call (a
- * failed open leaves no context to score with). */
-static int join_opener(AVFilterContext *ctx)
-{
-    VQHIPContext *s = ctx->priv;
-
-    if (!s->opening)
-        return s->open_ret;
-    pthread_join(s->opener, NULL);
-    s->opening = 0;
-    if (s->nb_held)
-        av_log(ctx, AV_LOG_VERBOSE, "%"PRIu64" frame pairs (%zu KiB) waited "
-               "while the GPU opened\n", s->nb_held, s->held_bytes >> 10);
-    return s->open_ret;
-}
-
-/* Once the GPU is open: the held pairs, oldest first. */
-static int release_held(AVFilterContext *ctx)
-{
-    VQHIPContext *s = ctx->priv;
-    VQHIPHeld h;
-    int ret = join_opener(ctx);
-
-    while (ret >= 0 && av_fifo_read(s->held, &h, 1) >= 0) {
-        s->held_bytes -= frame_bytes(h.main) + frame_bytes(h.ref);
-        ret = process_pair(ctx, h.main, h.ref, h.disabled);
-        av_frame_free(&h.ref);
-    }
-    return ret;
-}
-
-static int do_vqhip(FFFrameSync *fs)
-{
-    AVFilterContext *ctx = fs->parent;
-    VQHIPContext *s = ctx->priv;
-    AVFrame *master, *ref;
-    VQHIPHeld h;
-    int ret;
-
-    ret = ff_framesync_dualinput_get(fs, &master, &ref);
-    if (ret < 0)
-        return ret;
-    if (s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs) {
-        av_frame_free(&master); /* past frames=: the run has ended */
+    if (!ctx->inputs[0] || ctx->inputs[0]->format < 0)
         return 0;
-    }
-    s->nb_taken++;
-    s->got_event = 1;
-    if (!s->opening && !av_fifo_can_read(s->held))
-        return process_pair(ctx, master, ref, ctx->is_disabled);
-
-    /* the GPU is opening: the pair waits (framesync keeps its reference
-     * frame, so the pair holds a reference of its own) */
-    h.main = master;
-    h.ref = ref ? av_frame_clone(ref) : NULL;
-    h.disabled = ctx->is_disabled;
-    if (ref && !h.ref) {
-        av_frame_free(&master);
-        return AVERROR(ENOMEM);
-    }
-    ret = av_fifo_write(s->held, &h, 1);
-    if (ret < 0) {
-        av_frame_free(&master);
-        av_frame_free(&h.ref);
-        return ret;
-    }
-    s->nb_held++;
-    s->held_bytes += frame_bytes(h.main) + frame_bytes(h.ref);
-    if (s->opening && !atomic_load(&s->open_done) &&
-        s->held_bytes < (size_t)s->hold_mb << 20)
-        return 0;
-    return release_held(ctx);
+    desc = av_pix_fmt_desc_get(ctx->inputs[0]->format);
+    return desc && (desc->flags & AV_PIX_FMT_FLAG_HWACCEL);
 }
 
 /* Opens s->vq on the given backend and selects the features and models. */
-static int open_vq(AVFilterContext *ctx, VqBackend backend)
+static int open_vqhip(AVFilterContext *ctx, VqBackend backend)
 {
     VQHIPContext *s = ctx->priv;
     VqConfig cfg = vq_default_config();
@@ -759,11 +737,19 @@ static int open_vq(AVFilterContext *ctx, VqBackend backend)
     cfg.n_threads   = s->n_threads;
     cfg.verify      = s->verify;
     cfg.skip_unsupported = s->skip_unsupported;
-    cfg.log         = vq_log_callback;
+    cfg.log         = log_callback;
     cfg.log_opaque  = ctx;
     cfg.log_level   = VQ_LOG_LEVEL_DEBUG;
-#if VQHIP_CUDA
-    /* libvqhip works in the CUDA context that vq_enter() makes current. */
+    /* The GPU runtime takes tenths of a second to start: it starts on
+     * libvqhip's thread while the first pairs arrive, up to hold_mb of
+     * them waiting. Hardware frames are not held (they would drain their
+     * pool): they wait for the open. */
+    if (backend != VQ_BACKEND_CPU && s->hold_mb && !hw_input(ctx)) {
+        cfg.open_async      = 1;
+        cfg.open_hold_bytes = (size_t)s->hold_mb << 20;
+    }
+#if CONFIG_CUDA
+    /* libvqhip works in the CUDA context that cuda_enter() makes current. */
     cfg.use_current_context = s->cuda != NULL;
     if (s->cuda && backend == VQ_BACKEND_CPU) {
         av_log(ctx, AV_LOG_ERROR, "CUDA frames need backend=hip or auto "
@@ -774,7 +760,7 @@ static int open_vq(AVFilterContext *ctx, VqBackend backend)
 
     err = vq_open(&s->vq, &cfg);
     if (err < 0)
-        return vq_report(ctx, err, "vq_open");
+        return report_error(ctx, err, "vq_open");
     /* Models first, then features, as libvmaf's filter: the log lists
      * outputs in that order. */
     if ((s->model_cfg || !s->feature_cfg) &&
@@ -786,12 +772,67 @@ static int open_vq(AVFilterContext *ctx, VqBackend backend)
     return 0;
 }
 
+/* Opens libvqhip on the filter's backend (unless init did: the CPU) and
+ * configures the run for the inputs' size and format. */
+static int start_run(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    /* The size is known now: an extractor that cannot score it says so
+     * here, not at the first frame. */
+    VqPicture geometry = { .fmt = s->vq_fmt, .bpc = s->bpc,
+                           .w = mainlink->w, .h = mainlink->h };
+    int ret;
+
+    if (!s->vq) {
+        if ((ret = cuda_enter(ctx)) < 0)
+            return ret;
+        ret = open_vqhip(ctx, s->backend);
+        cuda_leave(ctx);
+        if (ret < 0)
+            return ret;
+    }
+    if ((ret = cuda_enter(ctx)) < 0)
+        return ret;
+    ret = vq_configure(s->vq, &geometry);
+    cuda_leave(ctx);
+    if (ret < 0)
+        return report_error(ctx, ret, "vq_configure");
+    return 0;
+}
+
+static void run_started(VQHIPContext *s)
+{
+    s->state = STATE_RUNNING;
+    s->log_owed = 1;
+}
+
+static int do_vqhip(FFFrameSync *fs)
+{
+    AVFilterContext *ctx = fs->parent;
+    VQHIPContext *s = ctx->priv;
+    AVFrame *master, *ref;
+    int ret;
+
+    ret = ff_framesync_dualinput_get(fs, &master, &ref);
+    if (ret < 0)
+        return ret;
+    if (s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs) {
+        av_frame_free(&master); /* past frames=: the run has ended */
+        return 0;
+    }
+    s->nb_taken++;
+    s->got_event = 1;
+    return process_pair(ctx, master, ref, ctx->is_disabled);
+}
+
 /* Fails now rather than after the whole run when the log cannot be
- * written; creates nothing. libvqhip writes the log under a temporary name
- * beside it and renames it (devices and pipes are written in place). */
+ * written. libvqhip writes the log under a temporary name beside log_path
+ * and renames it (devices and pipes are written in place): a file of that
+ * kind is made and removed, and where the folder takes none, log_path
+ * must be there already, open for writing. */
 static int check_log_path(AVFilterContext *ctx, const char *path)
 {
-    struct stat st;
     char *tmp;
     FILE *f;
     int ret = 0;
@@ -802,23 +843,23 @@ static int check_log_path(AVFilterContext *ctx, const char *path)
                "when nothing else goes there)\n");
         return AVERROR(EINVAL);
     }
-    if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
-        f = fopen(path, "a");
+    if (!(tmp = av_asprintf("%s.tmp-%08"PRIx32, path, av_get_random_seed())))
+        return AVERROR(ENOMEM);
+    if ((f = avpriv_fopen_utf8(tmp, "w"))) {
+        fclose(f);
+        remove(tmp);
     } else {
-        if (!(tmp = av_asprintf("%s.tmp-%ld", path, (long)getpid())))
-            return AVERROR(ENOMEM);
-        if ((f = fopen(tmp, "w")))
-            remove(tmp);
-        av_free(tmp);
-    }
-    if (!f) {
         ret = AVERROR(errno);
+    }
+    av_free(tmp);
+    if (ret < 0 && (f = avpriv_fopen_utf8(path, "a"))) {
+        fclose(f);
+        ret = 0;
+    }
+    if (ret < 0)
         av_log(ctx, AV_LOG_ERROR, "Could not open log file %s: %s\n", path,
                av_err2str(ret));
-        return ret;
-    }
-    fclose(f);
-    return 0;
+    return ret;
 }
 
 static av_cold int init(AVFilterContext *ctx)
@@ -829,9 +870,8 @@ static av_cold int init(AVFilterContext *ctx)
     if (s->log_path && (ret = check_log_path(ctx, s->log_path)) < 0)
         return ret;
 
-    s->pending = av_fifo_alloc2(4, sizeof(VQHIPPending), AV_FIFO_FLAG_AUTO_GROW);
-    s->held = av_fifo_alloc2(4, sizeof(VQHIPHeld), AV_FIFO_FLAG_AUTO_GROW);
-    if (!s->pending || !s->held)
+    s->pending = av_fifo_alloc2(4, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
+    if (!s->pending)
         return AVERROR(ENOMEM);
     s->fs.on_event = do_vqhip;
 
@@ -839,7 +879,7 @@ static av_cold int init(AVFilterContext *ctx)
      * opened in config_output: ffmpeg's CLI initialises a filter graph once
      * just to learn its inputs and outputs, and that one is never
      * configured, so the device is probed (and a fallback reported) once. */
-    ret = open_vq(ctx, VQ_BACKEND_CPU);
+    ret = open_vqhip(ctx, VQ_BACKEND_CPU);
     if (ret < 0 || s->backend == VQ_BACKEND_CPU)
         return ret;
     vq_close(&s->vq);
@@ -856,16 +896,11 @@ static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_NV12, AV_PIX_FMT_NV16, AV_PIX_FMT_NV24, AV_PIX_FMT_NV20LE,
     AV_PIX_FMT_P010LE, AV_PIX_FMT_P016LE,
     AV_PIX_FMT_P210LE, AV_PIX_FMT_P216LE, AV_PIX_FMT_P410LE, AV_PIX_FMT_P416LE,
-#ifdef AV_PIX_FMT_P012
-    AV_PIX_FMT_P012LE,
-#endif
-#ifdef AV_PIX_FMT_P212
-    AV_PIX_FMT_P212LE, AV_PIX_FMT_P412LE,
-#endif
-#if VQHIP_CUDA
+    AV_PIX_FMT_P012LE, AV_PIX_FMT_P212LE, AV_PIX_FMT_P412LE,
+#if CONFIG_CUDA
     AV_PIX_FMT_CUDA,
 #endif
-#if VQHIP_DRM
+#if CONFIG_LIBDRM
     AV_PIX_FMT_DRM_PRIME,
 #if CONFIG_VAAPI
     AV_PIX_FMT_VAAPI,
@@ -874,11 +909,22 @@ static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_NONE
 };
 
-/* Colour spaces and ranges take part in format negotiation in the series
- * this filter supports from FFmpeg 7.0 (lavfi 10) on; a filter that sets
- * none gets one list shared by all its links, and then a scaler converts
- * one input to the other's range. */
-#define VQHIP_NEGOTIATES_COLOR (LIBAVFILTER_VERSION_INT >= AV_VERSION_INT(10, 0, 100))
+/* Colour spaces and ranges, negotiated as the formats are. */
+static int query_color_props(AVFilterFormatsConfig **cfg_in,
+                             AVFilterFormatsConfig **cfg_out)
+{
+    AVFilterFormats *spaces = ff_all_color_spaces();
+    AVFilterFormats *ranges = ff_all_color_ranges();
+    int ret;
+
+    if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[1]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[1]->color_ranges)) < 0 ||
+        (ret = ff_formats_ref(spaces, &cfg_in[0]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(spaces, &cfg_out[0]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(ranges, &cfg_in[0]->color_ranges)) < 0)
+        return ret;
+    return ff_formats_ref(ranges, &cfg_out[0]->color_ranges);
+}
 
 /* The output carries the main frames, so it shares the main input's format
  * (and colour space and range); the reference input negotiates on its own,
@@ -886,43 +932,29 @@ static const enum AVPixelFormat pix_fmts[] = {
  * config_input_ref, and one in another range is warned about (ssimulacra2
  * reads each picture's own description), instead of being converted
  * silently. */
-static int query_formats(AVFilterContext *ctx)
+static int query_formats(const AVFilterContext *ctx,
+                         AVFilterFormatsConfig **cfg_in,
+                         AVFilterFormatsConfig **cfg_out)
 {
     AVFilterFormats *main_fmts;
     int ret;
 
     ret = ff_formats_ref(ff_make_format_list((const int *)pix_fmts),
-                         &ctx->inputs[1]->outcfg.formats);
+                         &cfg_in[1]->formats);
     if (ret < 0)
         return ret;
     main_fmts = ff_make_format_list((const int *)pix_fmts);
-    if ((ret = ff_formats_ref(main_fmts, &ctx->inputs[0]->outcfg.formats)) < 0)
+    if ((ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0)
         return ret;
-    if ((ret = ff_formats_ref(main_fmts, &ctx->outputs[0]->incfg.formats)) < 0)
+    if ((ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0)
         return ret;
-#if VQHIP_NEGOTIATES_COLOR
-    {
-        AVFilterFormats *spaces = ff_all_color_spaces();
-        AVFilterFormats *ranges = ff_all_color_ranges();
-        if ((ret = ff_formats_ref(ff_all_color_spaces(),
-                                  &ctx->inputs[1]->outcfg.color_spaces)) < 0 ||
-            (ret = ff_formats_ref(ff_all_color_ranges(),
-                                  &ctx->inputs[1]->outcfg.color_ranges)) < 0 ||
-            (ret = ff_formats_ref(spaces, &ctx->inputs[0]->outcfg.color_spaces)) < 0 ||
-            (ret = ff_formats_ref(spaces, &ctx->outputs[0]->incfg.color_spaces)) < 0 ||
-            (ret = ff_formats_ref(ranges, &ctx->inputs[0]->outcfg.color_ranges)) < 0)
-            return ret;
-        return ff_formats_ref(ranges, &ctx->outputs[0]->incfg.color_ranges);
-    }
-#else
-    return 0;
-#endif
+    return query_color_props(cfg_in, cfg_out);
 }
 
 /* libvqhip's name for a software pixel format, its bit depth and how many
  * planes its frames have. */
-static int vq_format_of(const AVPixFmtDescriptor *desc, VqPixFmt *fmt,
-                        unsigned *bpc, int *n_stored)
+static int pix_fmt_map(const AVPixFmtDescriptor *desc, VqPixFmt *fmt,
+                       unsigned *bpc, int *n_stored)
 {
     static const VqPixFmt semi[2][3] = {
         { VQ_PIX_FMT_NV12, VQ_PIX_FMT_NV16, VQ_PIX_FMT_NV24 },
@@ -956,54 +988,24 @@ static void describe_link(char *buf, size_t size, const AVFilterLink *link)
              desc ? desc->name : "none", desc ? desc->comp[0].depth : 0);
 }
 
-/* The software format behind a link (the frames' format for hardware
- * frames), and for CUDA frames the device context. */
+/* The software format behind a link: the frames' format for hardware
+ * frames (NULL, said, when they cannot be used). */
 static const AVPixFmtDescriptor *link_sw_format(AVFilterContext *ctx,
                                                 AVFilterLink *link)
 {
-#if VQHIP_DRM
-    if (link->format == AV_PIX_FMT_DRM_PRIME || link->format == AV_PIX_FMT_VAAPI) {
-        VQHIPContext *s = ctx->priv;
-        AVBufferRef *ref = *link_hw_frames(link);
-        if (!ref)
-            return NULL;
-        s->drm = 1;
-        return av_pix_fmt_desc_get(((AVHWFramesContext *)ref->data)->sw_format);
-    }
+    switch (link->format) {
+#if CONFIG_CUDA
+    case AV_PIX_FMT_CUDA:
+        return cuda_sw_format(ctx, link);
 #endif
-    if (link->format != AV_PIX_FMT_CUDA)
+#if CONFIG_LIBDRM
+    case AV_PIX_FMT_DRM_PRIME:
+    case AV_PIX_FMT_VAAPI:
+        return drm_sw_format(ctx, link);
+#endif
+    default:
         return av_pix_fmt_desc_get(link->format);
-#if VQHIP_CUDA
-    {
-        VQHIPContext *s = ctx->priv;
-        AVBufferRef *ref = *link_hw_frames(link);
-        AVHWFramesContext *frames;
-        AVCUDADeviceContext *dev;
-
-        if (!ref) {
-            av_log(ctx, AV_LOG_ERROR, "CUDA frames without a frames "
-                   "context on input %s\n", link == ctx->inputs[0]
-                   ? "main" : "reference");
-            return NULL;
-        }
-        frames = (AVHWFramesContext *)ref->data;
-        dev = frames->device_ctx->hwctx;
-        if (s->cuda && s->cuda->cuda_ctx != dev->cuda_ctx) {
-            av_log(ctx, AV_LOG_ERROR, "the main and reference CUDA frames "
-                   "come from different CUDA contexts (each hwupload_cuda, "
-                   "and each input decoded without -hwaccel_device, makes "
-                   "its own): give both one device, e.g. -init_hw_device "
-                   "cuda=gpu -filter_hw_device gpu with hwupload, or "
-                   "-hwaccel_device gpu\n");
-            return NULL;
-        }
-        s->cuda = dev;
-        return av_pix_fmt_desc_get(frames->sw_format);
     }
-#else
-    (void)ctx;
-    return NULL;
-#endif
 }
 
 static int config_input_ref(AVFilterLink *inlink)
@@ -1031,7 +1033,7 @@ static int config_input_ref(AVFilterLink *inlink)
                "same.\n", main_desc, ref_text);
         return AVERROR(EINVAL);
     }
-    if (vq_format_of(desc, &s->vq_fmt, &s->bpc, &s->n_stored) < 0) {
+    if (pix_fmt_map(desc, &s->vq_fmt, &s->bpc, &s->n_stored) < 0) {
         av_log(ctx, AV_LOG_ERROR, "pixel format %s is not supported\n",
                desc->name);
         return AVERROR(EINVAL);
@@ -1039,53 +1041,13 @@ static int config_input_ref(AVFilterLink *inlink)
     return 0;
 }
 
-/* Opens libvqhip on the filter's backend (unless init did: the CPU) and
- * configures the run for the inputs' size and format. */
-static int start_run(AVFilterContext *ctx)
-{
-    VQHIPContext *s = ctx->priv;
-    AVFilterLink *mainlink = ctx->inputs[0];
-    int ret;
-
-    if (!s->vq) {
-        if ((ret = vq_enter(ctx)) < 0)
-            return ret;
-        ret = open_vq(ctx, s->backend);
-        vq_leave(ctx);
-        if (ret < 0)
-            return ret;
-    }
-    /* The size is known now: an extractor that cannot score it says so
-     * here, not at the first frame. */
-    if (!s->configured) {
-        VqPicture geometry = { .fmt = s->vq_fmt, .bpc = s->bpc,
-                               .w = mainlink->w, .h = mainlink->h };
-        if ((ret = vq_enter(ctx)) < 0)
-            return ret;
-        ret = vq_configure(s->vq, &geometry);
-        vq_leave(ctx);
-        if (ret < 0)
-            return vq_report(ctx, ret, "vq_configure");
-        s->configured = 1;
-    }
-    return 0;
-}
-
-static void *opener_main(void *arg)
-{
-    AVFilterContext *ctx = arg;
-    VQHIPContext *s = ctx->priv;
-
-    s->open_ret = start_run(ctx);
-    atomic_store(&s->open_done, 1);
-    return NULL;
-}
-
 static int config_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
     VQHIPContext *s = ctx->priv;
     AVFilterLink *mainlink = ctx->inputs[0];
+    FilterLink *il = ff_filter_link(mainlink);
+    FilterLink *ol = ff_filter_link(outlink);
     int ret;
 
     ret = ff_framesync_init_dualinput(&s->fs, ctx);
@@ -1095,41 +1057,25 @@ static int config_output(AVFilterLink *outlink)
     outlink->h = mainlink->h;
     outlink->time_base = mainlink->time_base;
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
-    copy_frame_rate(outlink, mainlink);
+    ol->frame_rate = il->frame_rate;
     if ((ret = ff_framesync_configure(&s->fs)) < 0)
         return ret;
 
     outlink->time_base = s->fs.time_base;
 
-    if ((ret = join_opener(ctx)) < 0)
-        return ret;
-    /* Software frames: the GPU opens while the first frames arrive. Frames
-     * of a hardware pool (CUDA, DRM) are not held (the decoder would run
-     * out of them), nor are frames when hold_mb is 0: the GPU opens now. */
-    if (!s->vq && !s->configured && s->hold_mb && !s->drm
-#if VQHIP_CUDA
-        && !s->cuda
-#endif
-        ) {
-        atomic_store(&s->open_done, 0);
-        if (!pthread_create(&s->opener, NULL, opener_main, ctx)) {
-            s->opening = 1;
-            ret = 0;
-        } else {
-            ret = start_run(ctx);
-        }
-    } else {
-        ret = start_run(ctx);
+    /* The GPU opens now, or in the background (hold_mb) while the first
+     * pairs arrive. */
+    if (s->state == STATE_INIT) {
+        if ((ret = start_run(ctx)) < 0)
+            return ret;
+        run_started(s);
     }
-    if (ret < 0)
-        return ret;
     /* The output passes the main frames on, hardware frames included: the
      * filter is marked hardware-frame aware, so the link's frames context
      * is set here (libavfilter asserts that only such filters set it). */
-    if (*link_hw_frames(mainlink)) {
-        AVBufferRef **out = link_hw_frames(outlink);
-        av_buffer_unref(out);
-        if (!(*out = av_buffer_ref(*link_hw_frames(mainlink))))
+    if (il->hw_frames_ctx) {
+        av_buffer_unref(&ol->hw_frames_ctx);
+        if (!(ol->hw_frames_ctx = av_buffer_ref(il->hw_frames_ctx)))
             return AVERROR(ENOMEM);
     }
 
@@ -1142,7 +1088,37 @@ static int config_output(AVFilterLink *outlink)
     return 0;
 }
 
-static int end_run(AVFilterContext *ctx);
+/* The inputs ended (or frames= was reached): the pending frames are
+ * scored and sent on, the log is written. */
+static int end_run(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    int ret, err;
+
+    s->state = STATE_ENDED;
+    if (!s->nb_submitted) {
+        /* Never a summary or log that looks like a measurement of nothing. */
+        av_log(ctx, AV_LOG_ERROR, "no frame pair was scored: an input ended "
+               "before its first frame (or every frame was outside the "
+               "enable= range)\n");
+        snprintf(s->why, sizeof(s->why), "no frame pair was scored");
+        s->state = STATE_FAILED;
+        return AVERROR(EINVAL);
+    }
+    err = vq_flush(s->vq);
+    if (err < 0)
+        return report_error(ctx, err, "vq_flush");
+    if ((ret = release_pending(ctx)) < 0)
+        return ret;
+    /* The log is written now, while a failure (a full disk) can still stop
+     * ffmpeg with an error; uninit writes it only for runs cut short. */
+    if (s->log_path) {
+        s->log_owed = 0;
+        if ((err = vq_write_log(s->vq, s->log_path, s->log_fmt)) < 0)
+            return report_error(ctx, err, "vq_write_log");
+    }
+    return 0;
+}
 
 static int activate_in_context(AVFilterContext *ctx)
 {
@@ -1151,7 +1127,7 @@ static int activate_in_context(AVFilterContext *ctx)
 
     s->got_event = 0;
     /* A frame held back until the output asked for it. */
-    if (!s->flushed && av_fifo_can_read(s->pending) &&
+    if (s->state != STATE_ENDED && av_fifo_can_read(s->pending) &&
         ff_outlink_frame_wanted(ctx->outputs[0])) {
         int64_t before = s->nb_output;
         if ((ret = release_pending(ctx)) < 0)
@@ -1162,7 +1138,8 @@ static int activate_in_context(AVFilterContext *ctx)
     ret = ff_framesync_activate(&s->fs);
     if (ret < 0)
         return ret;
-    if (!s->flushed && s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs) {
+    if (s->state != STATE_ENDED && s->max_pairs &&
+        s->nb_taken >= (uint64_t)s->max_pairs) {
         /* frames=: the run ends as at the inputs' end, whatever the output
          * asked for and however far the filter read ahead */
         ff_inlink_set_status(ctx->inputs[0], AVERROR_EOF);
@@ -1176,13 +1153,12 @@ static int activate_in_context(AVFilterContext *ctx)
         /* framesync handles one frame per call. When that frame is still
          * waiting for its scores and the output wants one, come back for
          * the next input (nothing went out that would bring a request). */
-        if (s->got_event && (av_fifo_can_read(s->pending) ||
-                             av_fifo_can_read(s->held)) &&
+        if (s->got_event && av_fifo_can_read(s->pending) &&
             ff_outlink_frame_wanted(ctx->outputs[0]))
             ff_filter_set_ready(ctx, 100);
         return 0;
     }
-    if (s->flushed)
+    if (s->state == STATE_ENDED)
         return 0;
     /* framesync has just set EOF on the output. Frames sent now still reach
      * the next filter before that status: a link reports its status only
@@ -1190,47 +1166,13 @@ static int activate_in_context(AVFilterContext *ctx)
     return end_run(ctx);
 }
 
-/* The inputs ended (or frames= was reached): the held and pending frames
- * are scored and sent on, the log is written. */
-static int end_run(AVFilterContext *ctx)
-{
-    VQHIPContext *s = ctx->priv;
-    int ret, err;
-
-    if ((ret = release_held(ctx)) < 0)
-        return ret;
-    s->flushed = 1;
-    if (!s->nb_submitted) {
-        /* Never a summary or log that looks like a measurement of nothing. */
-        av_log(ctx, AV_LOG_ERROR, "no frame pair was scored: an input ended "
-               "before its first frame (or every frame was outside the "
-               "enable= range)\n");
-        snprintf(s->why, sizeof(s->why), "no frame pair was scored");
-        s->failed = 1;
-        return AVERROR(EINVAL);
-    }
-    err = vq_flush(s->vq);
-    if (err < 0)
-        return vq_report(ctx, err, "vq_flush");
-    if ((ret = release_pending(ctx)) < 0)
-        return ret;
-    /* The log is written now, while a failure (a full disk) can still stop
-     * ffmpeg with an error; uninit writes it only for runs cut short. */
-    if (s->log_path) {
-        s->log_written = 1;
-        if ((err = vq_write_log(s->vq, s->log_path, s->log_fmt)) < 0)
-            return vq_report(ctx, err, "vq_write_log");
-    }
-    return 0;
-}
-
 static int activate(AVFilterContext *ctx)
 {
-    int ret = vq_enter(ctx);
+    int ret = cuda_enter(ctx);
     if (ret < 0)
         return ret;
     ret = activate_in_context(ctx);
-    vq_leave(ctx);
+    cuda_leave(ctx);
     return ret;
 }
 
@@ -1242,7 +1184,6 @@ static void print_summary(AVFilterContext *ctx)
     };
     VQHIPContext *s = ctx->priv;
     const char *device = vq_device_name(s->vq);
-
     VqRunInfo info;
 
     vq_run_info(s->vq, &info);
@@ -1278,7 +1219,7 @@ static void print_summary(AVFilterContext *ctx)
         double value;
         int err = vq_pooled(s->vq, name, s->pool, &value);
         if (err < 0)
-            vq_report(ctx, err, name);
+            report_error(ctx, err, name);
         else
             av_log(ctx, AV_LOG_INFO, "%s score: %f\n", name, value);
     }
@@ -1298,48 +1239,38 @@ static void print_summary(AVFilterContext *ctx)
 static av_cold void uninit(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
-    VQHIPPending p;
-    VQHIPHeld h;
+    PendingFrame p;
 
-    join_opener(ctx);
     ff_framesync_uninit(&s->fs);
     while (s->pending && av_fifo_read(s->pending, &p, 1) >= 0)
         av_frame_free(&p.frame);
     av_fifo_freep2(&s->pending);
-    while (s->held && av_fifo_read(s->held, &h, 1) >= 0) {
-        av_frame_free(&h.main);
-        av_frame_free(&h.ref);
-    }
-    av_fifo_freep2(&s->held);
 
-    if (s->vq && vq_enter(ctx) < 0)
+    if (s->vq && cuda_enter(ctx) < 0)
         return; /* without its context the GPU state cannot be released */
-    if (s->vq && s->nb_submitted && !s->failed) {
-        int err = 0;
+    if (s->vq && s->nb_submitted && s->state != STATE_FAILED) {
         /* The output closed early (e.g. -frames:v): the summary and the
          * log hold the frames that went out (frames still in flight were
          * never received: they were not part of the output), and the log
          * says the run was cut short. */
-        if (!s->flushed)
+        if (s->state != STATE_ENDED)
             snprintf(s->why, sizeof(s->why), "the filter graph closed after "
                      "%"PRId64" frames went out, before its inputs ended",
                      s->nb_output);
-        if (err >= 0)
-            print_summary(ctx);
+        print_summary(ctx);
     }
     /* Once a run started, the log is this run's, complete or marked
      * incomplete: never an earlier run's file left in place. */
-    if (s->vq && s->configured && s->log_path && !s->log_written) {
-        int err;
+    if (s->vq && s->log_owed && s->log_path) {
         if (*s->why)
             vq_set_incomplete(s->vq, s->why);
-        if ((err = vq_write_log(s->vq, s->log_path, s->log_fmt)) < 0)
+        if (vq_write_log(s->vq, s->log_path, s->log_fmt) < 0)
             av_log(ctx, AV_LOG_ERROR, "the log was not written: %s\n",
                    vq_last_error(s->vq));
     }
     if (s->vq) {
         vq_close(&s->vq);
-        vq_leave(ctx);
+        cuda_leave(ctx);
     }
 }
 
@@ -1362,19 +1293,19 @@ static const AVFilterPad vqhip_outputs[] = {
     },
 };
 
-const VQHIP_FILTER_TYPE ff_vf_vqhip = {
-    VQHIP_PUBLIC(name)        = "vqhip",
-    VQHIP_PUBLIC(description) = NULL_IF_CONFIG_SMALL("Calculate VMAF-family video quality metrics (libvqhip: GPU through HIP, or CPU)."),
-    VQHIP_PUBLIC(priv_class)  = &vqhip_class,
-    VQHIP_PUBLIC(flags)       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
-                                AVFILTER_FLAG_METADATA_ONLY,
-    .preinit       = vqhip_framesync_preinit,
-    .init          = init,
-    .uninit        = uninit,
-    .activate      = activate,
-    .priv_size     = sizeof(VQHIPContext),
+const FFFilter ff_vf_vqhip = {
+    .p.name         = "vqhip",
+    .p.description  = NULL_IF_CONFIG_SMALL("Calculate VMAF-family video quality metrics (libvqhip: GPU through HIP, or CPU)."),
+    .p.priv_class   = &vqhip_class,
+    .p.flags        = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
+                      AVFILTER_FLAG_METADATA_ONLY,
+    .preinit        = vqhip_framesync_preinit,
+    .init           = init,
+    .uninit         = uninit,
+    .activate       = activate,
+    .priv_size      = sizeof(VQHIPContext),
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
     FILTER_INPUTS(vqhip_inputs),
     FILTER_OUTPUTS(vqhip_outputs),
-    FILTER_QUERY_FUNC(query_formats),
+    FILTER_QUERY_FUNC2(query_formats),
 };
