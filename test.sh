@@ -15,7 +15,9 @@
 #      fuzzing
 #   7. builds Debian 12's FFmpeg and the newest release with the filter and
 #      runs its FATE tests on both
-#   8. runs every shell command README.md shows and checks the links of
+#   8. makes the filter's format-patch series for the newest release and
+#      applies it with git am (tests/ffmpeg/format_patch.sh)
+#   9. runs every shell command README.md shows and checks the links of
 #      README.md and docs/ (tests/docs/readme_commands.sh)
 #
 # Every stage runs even when an earlier one had failing tests, so that the
@@ -219,6 +221,15 @@ for series in debian newest; do
     # fate-vqhip's tests and FFmpeg's fate-filter-refcmp-psnr-yuv
     expect "fate $series" $(( $(fate_count cpu) + 1 )) "fate/vqhip.mak"
 done
+
+step "FFmpeg filter: the format-patch series on the newest release"
+tarball=$(ls .ffmpeg/dl/ffmpeg_*.orig.tar.xz 2>/dev/null | sort -V | tail -n 1)
+if [ -n "$tarball" ] && [ -d .ffmpeg/src/newest ] &&
+   tests/ffmpeg/format_patch.sh "$tarball" .ffmpeg/src/newest; then
+    record pass "ffmpeg: format-patch series applies (git am)"
+else
+    record fail "ffmpeg: format-patch series applies (git am)" "tests/ffmpeg/format_patch.sh"
+fi
 
 step "docs: README's commands and the docs' links"
 # every shell block of README.md runs, every relative link leads somewhere

@@ -69,7 +69,7 @@ if [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$src" ]; then
 else
     mkdir "$work"
     (cd "$src" && tar --exclude=./.vqhip-source --exclude=./.git -cf - .) |
-        (cd "$work" && tar -xf -)
+        (cd "$work" && tar --no-same-owner -xf -)
     version=$(cat "$work/VERSION" 2>/dev/null || cat "$work/RELEASE" 2>/dev/null || echo "tree")
     g init --quiet
     g add -A -f
