@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds everything and runs the main job on a built-in default input
 # (README, first command):
-#   1. installs what is missing (tools/install-deps.sh)
+#   1. installs what is missing (scripts/install-deps.sh)
 #   2. builds libvqhip (AMD kernels; the GPU is used when one is present,
 #      otherwise the CPU path, with a warning that says so)
 #   3. builds Debian 12's FFmpeg 5.1 with the vqhip filter (.ffmpeg/)
@@ -10,10 +10,10 @@
 #      summary
 set -eu
 cd "$(dirname "$0")"
-tools/install-deps.sh
+scripts/install-deps.sh
 [ -d build ] || meson setup build
 ninja -C build
-tools/build-ffmpeg.sh debian
+scripts/build-ffmpeg.sh debian
 
 ff=.ffmpeg/build/debian/ffmpeg
 demo=build/demo

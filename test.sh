@@ -1,6 +1,6 @@
 #!/bin/sh
 # The whole test suite (README, second command; CI runs exactly this):
-#   1. installs what is missing (tools/install-deps.sh)
+#   1. installs what is missing (scripts/install-deps.sh)
 #   2. builds libvqhip with the AMD kernels (hipcc, gfx1036 and others) and
 #      runs unit, golden and GPU-parity tests (GPU tests skip only when no
 #      GPU is present)
@@ -9,7 +9,7 @@
 #      host, run by hipcore/gpu/emu/) and runs every GPU test on it
 #   5. builds with address and undefined-behaviour sanitizers and runs the
 #      unit and golden tests under them
-#   6. reliability (tools/reliability-ci.sh): a sanitized FFmpeg with the
+#   6. reliability (scripts/reliability-ci.sh): a sanitized FFmpeg with the
 #      filter on the emulated device, its FATE tests (GPU ones included) and
 #      tests/reliability/filter-check.sh (device faults), then bounded
 #      fuzzing
@@ -23,7 +23,7 @@
 # Every stage runs even when an earlier one had failing tests, so that the
 # end shows all results: each test's result is collected (meson's
 # testlog.json after each meson test run; FATE's per-test .rep files for the
-# tests make announced with "TEST"; each check tools/reliability-ci.sh
+# tests make announced with "TEST"; each check scripts/reliability-ci.sh
 # reports), and the last line is
 #   N passed, N failed, N skipped
 # preceded by the names of every skipped and failed test. A stage whose
@@ -36,7 +36,7 @@
 # configured with other options than its stage's is refused.
 set -u
 cd "$(dirname "$0")"
-tools/install-deps.sh || { echo "test.sh: installing dependencies failed"; exit 1; }
+scripts/install-deps.sh || { echo "test.sh: installing dependencies failed"; exit 1; }
 
 results=$(mktemp "${TMPDIR:-/tmp}/vqhip-results.XXXXXX")
 trap 'rm -f "$results"' EXIT
@@ -189,10 +189,10 @@ fi
 expect san $N_SAN "N_SAN in test.sh"
 
 step "reliability: FATE and hostile use of the filter under sanitizers, fuzzing"
-# tools/reliability-ci.sh prints one "reliability: ok|FAIL NAME" line per
+# scripts/reliability-ci.sh prints one "reliability: ok|FAIL NAME" line per
 # check; each is one result here.
 rel=$(mktemp "${TMPDIR:-/tmp}/vqhip-reliability.XXXXXX")
-{ tools/reliability-ci.sh 2>&1; echo "reliability-ci exited $?"; } | tee "$rel"
+{ scripts/reliability-ci.sh 2>&1; echo "reliability-ci exited $?"; } | tee "$rel"
 rel_status=$(sed -n 's/^reliability-ci exited //p' "$rel")
 sed -n 's/^reliability: ok  *//p' "$rel" | while IFS= read -r name; do
     record pass "reliability: $name"
@@ -201,18 +201,18 @@ sed -n 's/^reliability: FAIL  *//p' "$rel" | while IFS= read -r name; do
     record fail "reliability: $name"
 done
 if [ "${rel_status:-1}" -ne 0 ] && ! grep -q '^reliability: FAIL ' "$rel"; then
-    record fail "reliability: tools/reliability-ci.sh" "exited ${rel_status:-?}"
+    record fail "reliability: scripts/reliability-ci.sh" "exited ${rel_status:-?}"
 fi
 # FATE, its test count, filter-check, fuzzing
-expect reliability 4 "tools/reliability-ci.sh"
+expect reliability 4 "scripts/reliability-ci.sh"
 rm -f "$rel"
 
 step "FFmpeg filter: Debian 12's FFmpeg 5.1 and the newest release, FATE"
 for series in debian newest; do
-    if tools/build-ffmpeg.sh "$series"; then
+    if scripts/build-ffmpeg.sh "$series"; then
         out=.ffmpeg/fate-$series.log
         rm -f ".ffmpeg/build/$series/tests/data/fate/"*.rep
-        tools/run-fate.sh "$series" 2>&1 | tee "$out"
+        scripts/run-fate.sh "$series" 2>&1 | tee "$out"
         status=$(sed -n 's/^run-fate: make exited with //p' "$out")
         fate_results "fate $series" ".ffmpeg/build/$series" "$out" "${status:-1}"
     else

@@ -8,7 +8,7 @@
 #        [PATH/TO/libvmaf/tools/vmaf]
 # The ffmpeg needs the lavfi filters testsrc2, split, avgblur, format, scale,
 # extractplanes, psnr and metadata, the rawvideo and framecrc muxers
-# (tools/build-ffmpeg.sh builds one). Without the vmaf tool, the references
+# (scripts/build-ffmpeg.sh builds one). Without the vmaf tool, the references
 # that come from libvmaf are left as they are.
 set -eu
 

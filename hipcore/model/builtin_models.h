@@ -1,6 +1,6 @@
 /*
  * libvmaf's model files built into the library (-Dbuiltin_models=true, the
- * default): tools/embed-models.py writes the table from the JSON files in
+ * default): scripts/embed-models.py writes the table from the JSON files in
  * models/ at build time. version=<name> finds them with no file on disk.
  */
 #ifndef VQHIP_BUILTIN_MODELS_H

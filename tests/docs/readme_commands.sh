@@ -5,7 +5,7 @@
 #   tests/docs/readme_commands.sh FFMPEG BUILD_DIR
 #   tests/docs/readme_commands.sh --links
 #
-# FFMPEG is an ffmpeg built with the vqhip filter (tools/build-ffmpeg.sh:
+# FFMPEG is an ffmpeg built with the vqhip filter (scripts/build-ffmpeg.sh:
 # .ffmpeg/build/debian/ffmpeg; its ffprobe is used when it is beside it);
 # BUILD_DIR is a meson build of this repository (build/). --links checks
 # only the links and needs neither.

@@ -7,7 +7,7 @@
 #   tests/ffmpeg/format_patch.sh TARBALL APPLIED_TREE
 #
 # TARBALL is an FFmpeg release (.ffmpeg/dl/ffmpeg_X.orig.tar.xz, fetched by
-# tools/build-ffmpeg.sh newest); APPLIED_TREE is the tree apply.sh wired
+# scripts/build-ffmpeg.sh newest); APPLIED_TREE is the tree apply.sh wired
 # for that release's build (.ffmpeg/src/newest). Exit 0 when every check
 # holds.
 set -eu

@@ -12,7 +12,7 @@ if [ ! -f "$golden/manifest.tsv" ]; then
 fi
 if ! cmp -s "$golden/manifest.tsv" "$clips/manifest.tsv" 2>/dev/null; then
     if ! command -v ffmpeg >/dev/null; then
-        echo "ffmpeg is needed to generate the golden clips (tools/install-deps.sh installs it)"
+        echo "ffmpeg is needed to generate the golden clips (scripts/install-deps.sh installs it)"
         exit 1
     fi
     rm -rf "$clips"

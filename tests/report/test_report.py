@@ -369,7 +369,7 @@ def test_heatmaps(tool, tmp):
 def test_browser(tool, logdir, tmp, keep):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
-        print("SKIP: no chromium (tools/install-deps.sh installs it)")
+        print("SKIP: no chromium (scripts/install-deps.sh installs it)")
         sys.exit(77)
     a, b = os.path.join(tmp, "enc_a.json"), os.path.join(tmp, "enc_b.json")
     synth(a, 3000, "--windows", "--seed", "11")

@@ -1,9 +1,9 @@
 #!/bin/sh
-# Runs the vqhip FATE tests in an FFmpeg tree built by tools/build-ffmpeg.sh.
+# Runs the vqhip FATE tests in an FFmpeg tree built by scripts/build-ffmpeg.sh.
 #
-# Usage: tools/run-fate.sh debian|newest [MAKE ARGS...]
-#   e.g. tools/run-fate.sh newest V=1
-#        tools/run-fate.sh newest fate-vqhip-hip   (also the GPU tests)
+# Usage: scripts/run-fate.sh debian|newest [MAKE ARGS...]
+#   e.g. scripts/run-fate.sh newest V=1
+#        scripts/run-fate.sh newest fate-vqhip-hip   (also the GPU tests)
 #
 # The tests and references are re-installed from fate/ first (apply.sh is
 # idempotent), so edits there need no rebuild. FFmpeg's own
@@ -23,7 +23,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 src=$repo/.ffmpeg/src/$series
 build=$repo/.ffmpeg/build/$series${VQHIP_VARIANT:+-$VQHIP_VARIANT}
 [ -x "$build/ffmpeg" ] ||
-    { echo "no FFmpeg build for $series: run tools/build-ffmpeg.sh $series" >&2; exit 1; }
+    { echo "no FFmpeg build for $series: run scripts/build-ffmpeg.sh $series" >&2; exit 1; }
 
 "$repo/libavfilter_patch/apply.sh" "$src" >/dev/null
 # -k: every test runs even when one fails. The last line says how make

@@ -3,7 +3,7 @@
 # a copy of its corpus; prints executions and crashes. A crashing input is
 # kept in BUILD/artifacts/TARGET/ (add it to tests/fuzz/regress_TARGET/
 # once fixed: every build replays those).
-#   tools/fuzz.sh BUILD_DIR [SECONDS]
+#   scripts/fuzz.sh BUILD_DIR [SECONDS]
 set -u
 build=${1:?usage: fuzz.sh BUILD_DIR [SECONDS]}
 secs=${2:-60}

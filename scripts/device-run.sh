@@ -1,6 +1,6 @@
 #!/bin/sh
 # GPU verification on a machine without FFmpeg or network, from the bundle
-# tools/pack-gpu-check.sh makes (.device/, carried into the repository root
+# scripts/pack-gpu-check.sh makes (.device/, carried into the repository root
 # there). Runs from the repository root:
 #
 #   .device/run.sh [checks]      checks: any of the words below (default: all)
@@ -24,7 +24,7 @@
 #     bench    vqhip_bench on the GPU (every extractor, the models, frames
 #              in host, pinned and device memory, several streams) and on
 #              the CPU (vmaf_v0.6.1, all cores)
-#     soak     20,000 1080p frames on the GPU (tools/long-run.sh gpu: strict,
+#     soak     20,000 1080p frames on the GPU (scripts/long-run.sh gpu: strict,
 #              verify every 100th, RSS and device memory at 1,000 and at
 #              the end), and what verify=1, 10, 100 cost (vmaf_v0.6.1)
 #     io       the CLI and ffmpeg -lavfi vqhip on raw files against reading
@@ -35,7 +35,7 @@
 #              filter's behaviour: errors, framesync, enable=, -frames:v,
 #              faults) and tests/reliability/cli-check.sh (the CLI's)
 #     cpu      the CPU path against libvmaf's vmaf tool on 1 thread and all
-#              cores, 1080p and 4K (tools/cpu-vs-libvmaf.sh), when
+#              cores, 1080p and 4K (scripts/cpu-vs-libvmaf.sh), when
 #              LIBVMAF names a libvmaf build carried there (never part of
 #              the bundle); not in the default set
 #
@@ -199,7 +199,7 @@ if wants cpu; then
                   $ff -nostdin -v error -f lavfi \
                       -i "$src,gblur=sigma=1.2,noise=alls=12:allf=t" \
                       -pix_fmt yuv420p -f rawvideo -y "$dir/dis$1-$2.yuv"; } || return 1
-            VQHIP=$B/tools/vqhip tools/cpu-vs-libvmaf.sh "$LIBVMAF" \
+            VQHIP=$B/tools/vqhip scripts/cpu-vs-libvmaf.sh "$LIBVMAF" \
                 "$dir/ref$1-$2.yuv" "$dir/dis$1-$2.yuv" "$w" "$h" "$3" 3 \
                 --model version=vmaf_v0.6.1
         }
@@ -215,7 +215,7 @@ if wants cpu; then
 fi
 
 if wants soak; then
-    check "long run: 20,000 1080p frames, GPU" tools/long-run.sh gpu $B 20000
+    check "long run: 20,000 1080p frames, GPU" scripts/long-run.sh gpu $B 20000
     for n in 0 1 10 100; do
         check "bench: vmaf_v0.6.1, verify=$n" $B/tools/vqhip_bench \
             --backend hip --size 1920x1080 --seconds "${BENCH_SECONDS:-1}" \

@@ -2,12 +2,12 @@
 # Long runs: memory must stay flat, scores must not drift, nothing may be
 # lost. Prints peak RSS (and device memory) at frame 1,000 and at the end.
 #
-#   tools/long-run.sh gpu BUILD_DIR [FRAMES]     20,000 1080p frames through
+#   scripts/long-run.sh gpu BUILD_DIR [FRAMES]     20,000 1080p frames through
 #       libvqhip on the GPU (vqhip_soak, strict, verify every 100th frame);
 #       device memory from nvidia-smi or rocm-smi when present
-#   tools/long-run.sh filter FFMPEG [FRAMES]     100,000 small frames through
+#   scripts/long-run.sh filter FFMPEG [FRAMES]     100,000 small frames through
 #       the vqhip filter on the CPU (peak RSS by /usr/bin/time or getrusage)
-#   tools/long-run.sh cpu BUILD_DIR [FRAMES]     vqhip_soak on the CPU
+#   scripts/long-run.sh cpu BUILD_DIR [FRAMES]     vqhip_soak on the CPU
 set -eu
 mode=${1:-}
 case $mode in

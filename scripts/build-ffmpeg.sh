@@ -2,7 +2,7 @@
 # Builds a minimal static FFmpeg with the vqhip filter, against a static
 # libvqhip built from this repository.
 #
-# Usage: tools/build-ffmpeg.sh debian|newest
+# Usage: scripts/build-ffmpeg.sh debian|newest
 #
 #   debian  Debian 12's FFmpeg 5.1 (Debian's source package)
 #   newest  the newest FFmpeg release in Debian's archive
@@ -18,8 +18,8 @@
 #   VQHIP_MESON_ARGS   extra meson options for libvqhip, used when its build
 #                      directory is first set up
 #   FFMPEG_EXTRA_ARGS  extra FFmpeg configure options, split on spaces
-#                      (after the others; tools/pack-gpu-check.sh:
-#                      --disable-zlib; tools/reliability-ci.sh: sanitizer
+#                      (after the others; scripts/pack-gpu-check.sh:
+#                      --disable-zlib; scripts/reliability-ci.sh: sanitizer
 #                      flags)
 #   VQHIP_VARIANT      a name for another libvqhip configuration: its
 #                      libvqhip and FFmpeg builds go to prefix-NAME/ and
@@ -46,7 +46,7 @@ prefix=$FFDIR/prefix$variant
 vqbuild=$FFDIR/vqhip-build$variant
 build=$FFDIR/build/$series$variant
 times=$FFDIR/build-times.txt
-. "$repo/tools/ffmpeg-source.sh"
+. "$repo/scripts/ffmpeg-source.sh"
 
 mkdir -p "$FFDIR"
 now() { date +%s; }

@@ -2,7 +2,7 @@
 # GPU verification in one call: the parity harness, then the benchmark.
 # Run on a machine with a GPU from the repository root, with a build made
 # for its platform (e.g. meson setup build-nv -Dhip_platform=nvidia).
-# usage: tools/gpu-check.sh [BUILD_DIR] [checkgpu args...]
+# usage: scripts/gpu-check.sh [BUILD_DIR] [checkgpu args...]
 set -u
 build=${1:-build-nv}
 [ $# -gt 0 ] && shift

@@ -23,7 +23,7 @@ for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
         missing="$missing $p"
 done
-# FFmpeg's source is fetched by tools/build-ffmpeg.sh with its own apt
+# FFmpeg's source is fetched by scripts/build-ffmpeg.sh with its own apt
 # configuration; nothing here touches /etc/apt.
 if [ -n "$missing" ]; then
     echo "installing:$missing"

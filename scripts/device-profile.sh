@@ -2,7 +2,7 @@
 # Where the GPU time of one extractor goes, on a machine with an NVIDIA GPU
 # and Nsight Compute (ncu): per-kernel durations (kernels serialised by ncu),
 # the host-side split (VQHIP_STATS=1), and fps with one stream against lanes.
-# usage: tools/device-profile.sh BUILD_DIR SIZE FEATURE_OR_MODEL...
+# usage: scripts/device-profile.sh BUILD_DIR SIZE FEATURE_OR_MODEL...
 #   an item starting with "model:" is passed as --model, else --feature
 # BENCH_ARGS: more vqhip_bench arguments (e.g. "--input device").
 # NCU_KERNEL: a regular expression; the first matching kernel launched after

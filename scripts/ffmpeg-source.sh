@@ -1,4 +1,4 @@
-# Sourced by tools/build-ffmpeg.sh: fetches FFmpeg's source from Debian's
+# Sourced by scripts/build-ffmpeg.sh: fetches FFmpeg's source from Debian's
 # archive into $FFDIR (the repository's ignored .ffmpeg/ folder).
 #
 #   debian  Debian 12's FFmpeg 5.1: the newest "+deb12u" source package,

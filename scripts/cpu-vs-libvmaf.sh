@@ -4,9 +4,9 @@
 # seconds (user + sys) and wall seconds, the medians, frames per second and
 # the ratios libvmaf / vqhip (above 1: vqhip is faster).
 #
-# usage: tools/cpu-vs-libvmaf.sh VMAF_TOOL REF.yuv DIS.yuv WIDTH HEIGHT \
+# usage: scripts/cpu-vs-libvmaf.sh VMAF_TOOL REF.yuv DIS.yuv WIDTH HEIGHT \
 #            THREADS ROUNDS [arguments for both tools...]
-#   e.g. tools/cpu-vs-libvmaf.sh /opt/vmaf/build/tools/vmaf ref.yuv dis.yuv \
+#   e.g. scripts/cpu-vs-libvmaf.sh /opt/vmaf/build/tools/vmaf ref.yuv dis.yuv \
 #            1920 1080 16 5 --model version=vmaf_v0.6.1
 #        ... 1920 1080 1 5 --no_prediction --feature psnr
 # Environment: VQHIP (default build/tools/vqhip), VQHIP_MODEL_DIR (models

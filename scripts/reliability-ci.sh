@@ -23,9 +23,9 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 if VQHIP_VARIANT=san \
    VQHIP_MESON_ARGS="-Dhip_platform=emu -Db_sanitize=address,undefined -Db_lundef=false" \
    FFMPEG_EXTRA_ARGS="$san_cfg" \
-   tools/build-ffmpeg.sh debian; then
+   scripts/build-ffmpeg.sh debian; then
     fate_log=$(mktemp)
-    VQHIP_VARIANT=san tools/run-fate.sh debian fate-vqhip-hip 2>&1 |
+    VQHIP_VARIANT=san scripts/run-fate.sh debian fate-vqhip-hip 2>&1 |
         tee "$fate_log"
     st=$(sed -n 's/^run-fate: make exited with //p' "$fate_log")
     res "${st:-1}" "FATE (vqhip, and vqhip-hip on the emulated device) under ASan+UBSan"
@@ -50,7 +50,7 @@ if command -v clang >/dev/null; then
     if { [ -d build-fuzz ] || CC=clang meson setup build-fuzz -Dfuzzing=true \
             -Dhip_platform=none -Dbuildtype=debugoptimized; } &&
        ninja -C build-fuzz -j "${JOBS:-2}"; then
-        tools/fuzz.sh build-fuzz "${FUZZ_SECONDS:-60}"
+        scripts/fuzz.sh build-fuzz "${FUZZ_SECONDS:-60}"
         res $? "fuzzing (model, options, y4m, picture; ${FUZZ_SECONDS:-60} s each)"
     else
         res 1 "fuzzing build"
