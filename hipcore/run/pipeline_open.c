@@ -54,6 +54,9 @@ int vq_pipeline_settle(VqPipeline *p, bool wait)
         if (err)
             vq_pipeline_stop_stages(p);
     }
+    if (!err && p->held.n)
+        vq_log(&p->log, VQ_LOG_LEVEL_INFO, "%u frame pairs (%zu KiB) waited "
+               "while the GPU opened", p->held.n, p->held.bytes >> 10);
     /* the held pairs, oldest first, as if submitted now */
     VqHeldPair hp;
     while (!err && vq_held_pop(&p->held, &hp)) {
