@@ -353,8 +353,8 @@ int main(int argc, char **argv)
         st.fps_num = dis.fps_num;
         st.fps_den = dis.fps_den;
     }
-    cfg.time_base_num = st.fps_den;
-    cfg.time_base_den = st.fps_num;
+    st.wc.time_base_num = st.fps_den;
+    st.wc.time_base_den = st.fps_num;
     VqContext *ctx = NULL;
     int reported = 0;
     int r = vq_open(&ctx, &cfg);

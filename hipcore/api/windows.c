@@ -14,7 +14,7 @@ int vq_use_windows(VqContext *ctx, const VqWindowConfig *wc)
                        "first pair");
     const VqConfig *cfg = &ctx->run.cfg;
     return vq_windows_setup(&ctx->win, wc->frames, wc->seconds,
-                            cfg->time_base_num, cfg->time_base_den,
+                            wc->time_base_num, wc->time_base_den,
                             wc->stats, wc->thresholds, cfg->n_subsample,
                             &ctx->err);
 }

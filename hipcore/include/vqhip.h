@@ -165,11 +165,6 @@ typedef struct VqConfig {
      */
     int open_async;
     size_t open_hold_bytes;
-    /* The unit of VqPicture.pts, in seconds: time_base_num / time_base_den
-     * (FFmpeg's time_base; 1/25 for 25 frames a second numbered 0, 1,
-     * ...). 0/0 (vq_default_config): pts is not read, and windows of
-     * seconds (vq_use_windows) are refused. */
-    unsigned time_base_num, time_base_den;
 } VqConfig;
 
 /* VqConfig.open_hold_bytes of vq_default_config(): 512 MiB. */
@@ -231,8 +226,8 @@ typedef struct VqPicture {
     VqMatrix matrix;
     VqRange range;
     VqChromaLoc chroma_loc;
-    /* Timestamp in VqConfig.time_base units, read from the distorted
-     * picture of each pair when a time base is set (windows of seconds).
+    /* Timestamp in VqWindowConfig.time_base units, read from the
+     * distorted picture of each pair for windows of seconds.
      * Nondecreasing; a frame whose pts goes back stays in the window
      * that is open. */
     int64_t pts;
@@ -487,6 +482,11 @@ VQ_API int vq_log_precision(VqContext *ctx, unsigned digits);
 typedef struct VqWindowConfig {
     unsigned frames;        /* windows of this many frames, or */
     double seconds;         /* of this many seconds (needs a time base) */
+    /* The unit of VqPicture.pts in seconds, time_base_num / time_base_den
+     * (FFmpeg's time_base; 1/25 for 25 frames a second numbered 0, 1,
+     * ...). 0/0: pts is not read (then windows of seconds are refused,
+     * and VqWindow.start/end are NaN). */
+    unsigned time_base_num, time_base_den;
     const char *stats;      /* statistics, '|'-separated; NULL or "":
                                "mean|min|max" */
     const char *thresholds; /* numbers, '|'-separated: each T adds belowT */

@@ -15,7 +15,7 @@ int vq_windows_setup(VqWindows *w, unsigned frames, double seconds,
                        "frames or a number of seconds above 0");
     if (seconds > 0 && (!tb_num || !tb_den))
         return vq_fail(err, VQ_EINVAL, "windows of seconds need the "
-                       "frames' timestamps: set VqConfig.time_base_num/den "
+                       "frames' timestamps: set VqWindowConfig.time_base_num/den "
                        "and VqPicture.pts");
     char bad[64] = "";
     int r = vq_stat_parse_list(stats && *stats ? stats : "mean|min|max",

@@ -31,15 +31,12 @@ static void make(Buf *b, unsigned y)
                           .stride = { W, W / 2, W / 2 } };
 }
 
-static VqContext *open_ctx(unsigned sub, unsigned tb_num, unsigned tb_den,
-                           const VqWindowConfig *wc)
+static VqContext *open_ctx(unsigned sub, VqWindowConfig *wc)
 {
     VqConfig cfg = vq_default_config();
     cfg.backend = VQ_BACKEND_CPU;
     cfg.n_threads = 2;
     cfg.n_subsample = sub;
-    cfg.time_base_num = tb_num;
-    cfg.time_base_den = tb_den;
     VqContext *ctx = NULL;
     CHECK(!vq_open(&ctx, &cfg));
     CHECK(!vq_use_feature(ctx, "name=psnr:enable_chroma=false"));
@@ -106,7 +103,7 @@ static void check_window(const VqWindow *w, unsigned index, unsigned first,
 static void frames_windows(void)
 {
     VqWindowConfig wc = { .frames = 3 };
-    VqContext *ctx = open_ctx(1, 0, 0, &wc);
+    VqContext *ctx = open_ctx(1, &wc);
     Buf r, d;
     make(&r, 100);
     VqWindow w;
@@ -139,8 +136,9 @@ static void frames_windows(void)
 static void seconds_windows(void)
 {
     static const int64_t pts[] = { 0, 1, 2, 5, 7, 30, 31, 29, 32 };
-    VqWindowConfig wc = { .seconds = 0.3 };
-    VqContext *ctx = open_ctx(1, 1, 10, &wc);
+    VqWindowConfig wc = { .seconds = 0.3, .time_base_num = 1,
+                          .time_base_den = 10 };
+    VqContext *ctx = open_ctx(1, &wc);
     Buf r, d;
     make(&r, 90);
     int closed_after[9];
@@ -181,7 +179,7 @@ static void seconds_windows(void)
 static void subsampled_windows(void)
 {
     VqWindowConfig wc = { .frames = 2 };
-    VqContext *ctx = open_ctx(4, 0, 0, &wc);
+    VqContext *ctx = open_ctx(4, &wc);
     Buf r, d;
     make(&r, 60);
     for (unsigned i = 0; i < 6; i++) {
