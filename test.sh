@@ -231,6 +231,16 @@ else
     record fail "ffmpeg: format-patch series applies (git am)" "tests/ffmpeg/format_patch.sh"
 fi
 
+step "FFmpeg filter: windows"
+# window metadata, its placement and pool= against a recomputation from the
+# same run's per-frame values (numpy); exit 77: no vqhip filter
+tests/windows/filter_windows.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-windows
+case $? in
+0) record pass "filter windows: tests/windows/filter_windows.py" ;;
+77) record skip "filter windows" "no FFmpeg with the filter" ;;
+*) record fail "filter windows" "tests/windows/filter_windows.py" ;;
+esac
+
 step "docs: README's commands and the docs' links"
 # every shell block of README.md runs, every relative link leads somewhere
 if tests/docs/readme_commands.sh .ffmpeg/build/debian/ffmpeg build; then

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_stats.h"
 #include "frame_reader.h"
+#include "log_path.h"
 #include "vqhip.h"
 #include "yuv_input.h"
 
@@ -43,6 +45,19 @@ static void usage(FILE *f)
         "      --verify N         also compute every N-th GPU frame on the CPU and compare\n"
         "      --hold_mb N        open the GPU while the first frames are read: up to N MiB\n"
         "                         of them wait for it (default 0: open it before reading)\n"
+        "      --window N|Ts      statistics of windows of N frames or T seconds\n"
+        "                         (e.g. 50, 2s): printed as they close, in the log\n"
+        "      --window_stats L   the windows' statistics, '|'-separated (default\n"
+        "                         mean|min|max): mean min max harmonic_mean median\n"
+        "                         percP (numpy.percentile, e.g. perc5) belowT\n"
+        "      --thresholds L     numbers, '|'-separated: each T adds belowT (share\n"
+        "                         of the frames below T)\n"
+        "      --fps N[/D]        frame rate for windows of seconds (default: the\n"
+        "                         Y4M header's)\n"
+        "      --pool L           the run's statistics (e.g. mean|perc5|min): in the\n"
+        "                         summary and added to the log's pooled metrics\n"
+        "      --precision D|max  the log's numbers with D significant digits (max:\n"
+        "                         17; default: libvmaf's %%.6f)\n"
         "  -o, --output FILE      log file\n"
         "      --xml | --json | --csv | --sub   log format (default xml)\n"
         "  -q, --quiet            no per-frame lines\n"
@@ -87,41 +102,6 @@ static int parse_uint(const char *opt, const char *arg, unsigned long min,
     return 0;
 }
 
-/* The log can be written: its folder takes a new file (checked before
- * the run, not after it). */
-static int check_log_path(const char *path)
-{
-    struct stat st;
-    if (!strcmp(path, "-"))
-        return 0;
-    if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
-        /* a device or pipe is written in place, not replaced */
-        FILE *f = fopen(path, "a");
-        if (!f)
-            fprintf(stderr, "vqhip: cannot write the log '%s': %s\n", path,
-                    strerror(errno));
-        else
-            fclose(f);
-        return f ? 0 : -1;
-    }
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp)
-        return -1;
-    snprintf(tmp, n, "%s.tmp-%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    int e = errno;
-    if (f) {
-        fclose(f);
-        remove(tmp);
-    }
-    free(tmp);
-    if (!f)
-        fprintf(stderr, "vqhip: cannot write the log '%s': %s\n", path,
-                strerror(e));
-    return f ? 0 : -1;
-}
-
 static unsigned cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -155,9 +135,12 @@ static int drain(VqContext *ctx, int quiet)
 {
     VqFrameScores fs;
     int r;
-    while ((r = vq_receive(ctx, &fs)) == 0)
+    while ((r = vq_receive(ctx, &fs)) == 0) {
         if (!quiet)
             print_frame(&fs);
+        cli_print_windows(ctx);
+    }
+    cli_print_windows(ctx); /* the last one closes at VQ_EOF */
     return r == VQ_EAGAIN || r == VQ_EOF ? 0 : r;
 }
 
@@ -191,7 +174,9 @@ int main(int argc, char **argv)
 
     enum { O_FEATURE = 256, O_MODEL, O_NOPRED, O_BACKEND, O_DEVICE, O_STRICT,
            O_DEPTH, O_THREADS, O_SUB, O_FRAMES, O_XML, O_JSON, O_CSV, O_SUBFMT,
-           O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD };
+           O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD, O_WINDOW, O_WSTATS,
+           O_THRESH, O_FPS, O_POOL, O_PRECISION };
+    CliStats st = { 0 };
     static const struct option longopts[] = {
         { "reference", required_argument, NULL, 'r' },
         { "distorted", required_argument, NULL, 'd' },
@@ -218,6 +203,12 @@ int main(int argc, char **argv)
         { "verify", required_argument, NULL, O_VERIFY },
         { "zero-copy", no_argument, NULL, O_ZEROCOPY },
         { "hold_mb", required_argument, NULL, O_HOLD },
+        { "window", required_argument, NULL, O_WINDOW },
+        { "window_stats", required_argument, NULL, O_WSTATS },
+        { "thresholds", required_argument, NULL, O_THRESH },
+        { "fps", required_argument, NULL, O_FPS },
+        { "pool", required_argument, NULL, O_POOL },
+        { "precision", required_argument, NULL, O_PRECISION },
         { "list", no_argument, NULL, O_LIST },
         { "help", no_argument, NULL, O_HELP },
         { NULL, 0, NULL, 0 },
@@ -306,6 +297,22 @@ int main(int argc, char **argv)
             if (parse_uint("--verify", optarg, 0, 1u << 30, &cfg.verify))
                 return 1;
             break;
+        case O_WINDOW:
+            if (cli_parse_window(optarg, &st.wc))
+                return 1;
+            st.windows = 1;
+            break;
+        case O_WSTATS: st.wc.stats = optarg; break;
+        case O_THRESH: st.wc.thresholds = optarg; break;
+        case O_FPS:
+            if (cli_parse_fps(optarg, &st.fps_num, &st.fps_den))
+                return 1;
+            break;
+        case O_POOL: st.pools = optarg; break;
+        case O_PRECISION:
+            if (cli_parse_precision(optarg, &st.precision))
+                return 1;
+            break;
         case O_XML: log_fmt = VQ_LOG_XML; break;
         case O_JSON: log_fmt = VQ_LOG_JSON; break;
         case O_CSV: log_fmt = VQ_LOG_CSV; break;
@@ -341,6 +348,13 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    /* frame n's pts is n, in units of one frame */
+    if (!st.fps_num) {
+        st.fps_num = dis.fps_num;
+        st.fps_den = dis.fps_den;
+    }
+    st.wc.time_base_num = st.fps_den;
+    st.wc.time_base_den = st.fps_num;
     VqContext *ctx = NULL;
     int reported = 0;
     int r = vq_open(&ctx, &cfg);
@@ -352,6 +366,14 @@ int main(int argc, char **argv)
         r = vq_use_model(ctx, models[i]);
     for (unsigned i = 0; !r && i < n_features; i++)
         r = use_feature(ctx, features[i]);
+    if (!r && st.windows && st.wc.seconds && !st.fps_num) {
+        fprintf(stderr, "vqhip: --window %gs: the frame rate is unknown "
+                "(raw input): give --fps\n", st.wc.seconds);
+        r = VQ_EINVAL;
+        reported = 1;
+    }
+    if (!r)
+        r = cli_stats_setup(ctx, &st);
     int started = !r; /* from here on the log is this run's */
     /* The run starts before the first frame is read, so that the readers
      * know which planes the extractors read: they skip the others (VMAF
@@ -422,6 +444,7 @@ int main(int argc, char **argv)
             break;
         GiveBack *gb = &back[n % n_buf];
         *gb = (GiveBack){ rr, rd, n };
+        dp.pts = n;
         r = vq_submit_retained(ctx, &rp, &dp, give_back, gb);
         if (!r)
             r = drain(ctx, quiet);
@@ -465,12 +488,8 @@ int main(int argc, char **argv)
                    info.verified, info.mismatches);
         if (*why)
             printf("incomplete: %s\n", why);
-        for (unsigned i = 0; i < vq_output_count(ctx); i++) {
-            double mean;
-            const char *name = vq_output_name(ctx, i);
-            if (!vq_pooled(ctx, name, VQ_POOL_MEAN, &mean))
-                printf("%s: %f\n", name, mean);
-        }
+        for (unsigned i = 0; i < vq_output_count(ctx); i++)
+            cli_print_pooled(ctx, vq_output_name(ctx, i), st.pools);
         for (unsigned i = 0; i < vq_aggregate_count(ctx); i++) {
             VqScore s;
             vq_aggregate(ctx, i, &s);

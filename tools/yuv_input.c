@@ -88,6 +88,18 @@ static int read_y4m_header(YuvInput *in, char *err, size_t errsz)
                      tok, YUV_MAX_SIDE);
             return -1;
         }
+        if (tok[0] == 'F') {
+            /* frame rate num:den; a malformed one is left unknown (0) */
+            unsigned long num, den;
+            char *end;
+            num = strtoul(tok + 1, &end, 10);
+            den = *end == ':' ? strtoul(end + 1, &end, 10) : 0;
+            if (!*end && num && den && num <= 0xffffffffUL &&
+                den <= 0xffffffffUL) {
+                in->fps_num = (unsigned)num;
+                in->fps_den = (unsigned)den;
+            }
+        }
         if (!strcmp(tok, "XCOLORRANGE=FULL"))
             in->range = 2;
         else if (!strcmp(tok, "XCOLORRANGE=LIMITED"))

@@ -30,6 +30,7 @@
 #include "config.h"
 
 #include "libavutil/avstring.h"
+#include "libavutil/bprint.h"
 #include "libavutil/fifo.h"
 #include "libavutil/file_open.h"
 #include "libavutil/hwcontext.h"
@@ -87,7 +88,11 @@ typedef struct VQHIPContext {
     char *feature_cfg;
     char *log_path;
     int log_fmt;
-    int pool;
+    char *pool;             ///< statistics of the run, '|'-separated
+    char *window;           ///< "N" frames or "Ts" seconds
+    char *stats;            ///< the windows' statistics
+    char *thresholds;       ///< each T adds belowT to them
+    int log_precision;
     int n_threads;
     int n_subsample;
     int backend;
@@ -142,11 +147,11 @@ static const AVOption vqhip_options[] = {
         { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "csv",  "libvmaf's CSV layout",  0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_CSV  }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "sub",  "libvmaf's subtitle layout", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_SUB }, 0, 0, FLAGS, .unit = "log_fmt" },
-    { "pool",        "Set the pooling method of the summary.",                               OFFSET(pool),        AV_OPT_TYPE_INT,    { .i64 = VQ_POOL_MEAN }, VQ_POOL_MEAN, VQ_POOL_HARMONIC_MEAN, FLAGS, .unit = "pool" },
-        { "mean",          "arithmetic mean", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MEAN          }, 0, 0, FLAGS, .unit = "pool" },
-        { "min",           "minimum",         0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MIN           }, 0, 0, FLAGS, .unit = "pool" },
-        { "max",           "maximum",         0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MAX           }, 0, 0, FLAGS, .unit = "pool" },
-        { "harmonic_mean", "harmonic mean",   0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_HARMONIC_MEAN }, 0, 0, FLAGS, .unit = "pool" },
+    { "pool",        "Set the statistics of the summary, '|'-separated (mean, min, max, harmonic_mean, median, percP, belowT); the log adds them to its pooled metrics.", OFFSET(pool), AV_OPT_TYPE_STRING, { .str = "mean" }, 0, 0, FLAGS },
+    { "window",      "Set windows of N frames (\"50\") or T seconds (\"2s\"): their statistics as metadata of the frame that closes each.", OFFSET(window), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "stats",       "Set the windows' statistics, '|'-separated (default mean|min|max).",  OFFSET(stats),       AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "thresholds",  "Set thresholds, '|'-separated: each T adds the windows' statistic belowT (share of frames below T).", OFFSET(thresholds), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "log_precision", "Set the log's significant digits (0: libvmaf's %f; 17: every value exactly).", OFFSET(log_precision), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 17, FLAGS },
     { "n_threads",   "Set the number of CPU worker threads (0: one per core).",              OFFSET(n_threads),   AV_OPT_TYPE_INT,    { .i64 = 0 }, 0, 1024, FLAGS },
     { "n_subsample", "Compute non-temporal features on every n-th frame only.",              OFFSET(n_subsample), AV_OPT_TYPE_INT,    { .i64 = 1 }, 1, INT_MAX, FLAGS },
     { "backend",     "Set where the metrics are computed.",                                  OFFSET(backend),     AV_OPT_TYPE_INT,    { .i64 = VQ_BACKEND_AUTO }, VQ_BACKEND_AUTO, VQ_BACKEND_CPU, FLAGS, .unit = "backend" },
@@ -229,7 +234,7 @@ static int use_each(AVFilterContext *ctx, const char *list, const char *call,
 
 static void set_meta(AVDictionary **metadata, const char *name, double d)
 {
-    char key[128], value[128];
+    char key[256], value[128];
 
     snprintf(key, sizeof(key), "lavfi.vqhip.%s", name);
     snprintf(value, sizeof(value), "%f", d);
@@ -288,6 +293,7 @@ static void wrap_picture(VqPicture *pic, const AVFrame *f,
         pic->stride[p] = f->linesize[p];
     }
     set_color(pic, f);
+    pic->pts = f->pts; /* the distorted one's is read (windows of seconds) */
 }
 
 /* A pair of frames lent to libvqhip (vq_submit_retained,
@@ -561,6 +567,34 @@ static int run_depth_known(VQHIPContext *s)
     return 1;
 }
 
+/* The windows this frame closed, as its metadata
+ * (lavfi.vqhip.window.OUTPUT.STAT, and the window's frames), and a line at
+ * verbose level. */
+static int window_meta(AVFilterContext *ctx, AVDictionary **metadata)
+{
+    VQHIPContext *s = ctx->priv;
+    VqWindow w;
+    char key[160];
+
+    while (s->window && vq_receive_window(s->vq, &w) == 0) {
+        av_dict_set_int(metadata, "lavfi.vqhip.window.index", w.index, 0);
+        av_dict_set_int(metadata, "lavfi.vqhip.window.first_frame", w.first_frame, 0);
+        av_dict_set_int(metadata, "lavfi.vqhip.window.last_frame", w.last_frame, 0);
+        av_dict_set_int(metadata, "lavfi.vqhip.window.frames", w.n_frames, 0);
+        av_dict_set_int(metadata, "lavfi.vqhip.window.scored", w.n_scored, 0);
+        av_dict_set_int(metadata, "lavfi.vqhip.window.partial", w.partial, 0);
+        for (unsigned i = 0; i < w.n; i++) {
+            snprintf(key, sizeof(key), "window.%s.%s", w.stats[i].output,
+                     w.stats[i].stat);
+            set_meta(metadata, key, w.stats[i].value);
+        }
+        av_log(ctx, AV_LOG_VERBOSE, "window %u: frames %u-%u, %u scored%s\n",
+               w.index, w.first_frame, w.last_frame, w.n_scored,
+               w.partial ? " (partial)" : "");
+    }
+    return 0;
+}
+
 /* Sends on pending frames, oldest first, while the output asks for frames
  * (once the inputs ended: all of them). Before a scored frame waits for its
  * scores, the filter reads ahead until `ahead` (depth - 1) frames were
@@ -609,6 +643,8 @@ static int release_pending(AVFilterContext *ctx)
                          scores.scores[i].value);
             av_dict_set(&p.frame->metadata, "lavfi.vqhip.backend",
                         scores.backend, 0);
+            if ((err = window_meta(ctx, &p.frame->metadata)) < 0)
+                return err;
         }
         av_fifo_drain2(s->pending, 1);
         s->nb_output++;
@@ -772,6 +808,43 @@ static int open_vqhip(AVFilterContext *ctx, VqBackend backend)
     return 0;
 }
 
+/* window=, stats=, thresholds=, pool=, log_precision=: before the first
+ * pair; the output's time base is the pts' (framesync's). */
+static int use_stats(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    AVRational tb = ctx->outputs[0]->time_base;
+    VqWindowConfig wc = { .stats = s->stats, .thresholds = s->thresholds };
+    int ret;
+
+    if (s->window) {
+        char *end;
+        double v = strtod(s->window, &end);
+        if (!strcmp(end, "s") && v > 0 && tb.num > 0 && tb.den > 0) {
+            wc.seconds = v;
+            wc.time_base_num = tb.num;
+            wc.time_base_den = tb.den;
+        } else if (!*end && v >= 1 && v <= UINT_MAX && v == (unsigned)v) {
+            wc.frames = (unsigned)v;
+        } else {
+            av_log(ctx, AV_LOG_ERROR, "window=%s: neither a number of frames "
+                   "(50) nor of seconds (2s)\n", s->window);
+            return AVERROR(EINVAL);
+        }
+        if ((ret = vq_use_windows(s->vq, &wc)) < 0)
+            return report_error(ctx, ret, "window");
+    }
+    if (!s->pool || !*s->pool) {
+        av_log(ctx, AV_LOG_ERROR, "pool: no statistic given\n");
+        return AVERROR(EINVAL);
+    }
+    if ((ret = vq_log_pools(s->vq, s->pool)) < 0)
+        return report_error(ctx, ret, "pool");
+    if ((ret = vq_log_precision(s->vq, s->log_precision)) < 0)
+        return report_error(ctx, ret, "log_precision");
+    return 0;
+}
+
 /* Opens libvqhip on the filter's backend (unless init did: the CPU) and
  * configures the run for the inputs' size and format. */
 static int start_run(AVFilterContext *ctx)
@@ -798,7 +871,7 @@ static int start_run(AVFilterContext *ctx)
     cuda_leave(ctx);
     if (ret < 0)
         return report_error(ctx, ret, "vq_configure");
-    return 0;
+    return use_stats(ctx);
 }
 
 static void run_started(VQHIPContext *s)
@@ -1176,19 +1249,51 @@ static int activate(AVFilterContext *ctx)
     return ret;
 }
 
+/* "NAME score: X" for one pool (libvmaf's filter's line; as_vmaf: "VMAF
+ * score: X"), "NAME score: mean=X perc5=Y" for several (as_vmaf: the
+ * first). */
+static void print_pooled(AVFilterContext *ctx, const char *name, int as_vmaf)
+{
+    VQHIPContext *s = ctx->priv;
+    int several = strchr(s->pool, '|') && !as_vmaf;
+    AVBPrint line;
+
+    av_bprint_init(&line, 0, AV_BPRINT_SIZE_AUTOMATIC);
+    av_bprintf(&line, "%s score:", as_vmaf ? "VMAF" : name);
+    for (const char *p = s->pool; *p;) {
+        size_t len = strcspn(p, "|");
+        char stat[64];
+        double value;
+        int err;
+        snprintf(stat, sizeof(stat), "%.*s", (int)len, p);
+        err = vq_pooled_stat(s->vq, name, stat, &value);
+        if (err < 0) {
+            if (!as_vmaf)
+                report_error(ctx, err, name);
+            av_bprint_finalize(&line, NULL);
+            return;
+        }
+        if (several)
+            av_bprintf(&line, " %s=%f", stat, value);
+        else
+            av_bprintf(&line, " %f", value);
+        if (!several)
+            break;
+        p += len + (p[len] == '|');
+    }
+    av_log(ctx, AV_LOG_INFO, "%s\n", line.str);
+    av_bprint_finalize(&line, NULL);
+}
+
 static void print_summary(AVFilterContext *ctx)
 {
-    static const char *const pool_name[] = {
-        [VQ_POOL_MEAN] = "mean", [VQ_POOL_MIN] = "min",
-        [VQ_POOL_MAX] = "max",   [VQ_POOL_HARMONIC_MEAN] = "harmonic_mean",
-    };
     VQHIPContext *s = ctx->priv;
     const char *device = vq_device_name(s->vq);
     VqRunInfo info;
 
     vq_run_info(s->vq, &info);
     av_log(ctx, AV_LOG_INFO, "%s of %u frames, computed on %s%s%s:\n",
-           pool_name[s->pool], info.received, vq_backend_name(s->vq),
+           s->pool, info.received, vq_backend_name(s->vq),
            *device ? " " : "", device);
     if (info.fell_back)
         av_log(ctx, AV_LOG_WARNING, "GPU fault: frames %u and later were "
@@ -1214,26 +1319,16 @@ static void print_summary(AVFilterContext *ctx)
                "stop at the shorter input\n", s->nb_ref_repeats);
     if (*s->why)
         av_log(ctx, AV_LOG_WARNING, "incomplete run: %s\n", s->why);
-    for (unsigned i = 0; i < vq_output_count(s->vq); i++) {
-        const char *name = vq_output_name(s->vq, i);
-        double value;
-        int err = vq_pooled(s->vq, name, s->pool, &value);
-        if (err < 0)
-            report_error(ctx, err, name);
-        else
-            av_log(ctx, AV_LOG_INFO, "%s score: %f\n", name, value);
-    }
+    for (unsigned i = 0; i < vq_output_count(s->vq); i++)
+        print_pooled(ctx, vq_output_name(s->vq, i), 0);
     for (unsigned i = 0; i < vq_aggregate_count(s->vq); i++) {
         VqScore agg;
         if (vq_aggregate(s->vq, i, &agg) >= 0)
             av_log(ctx, AV_LOG_INFO, "%s score: %f\n", agg.name, agg.value);
     }
     /* The line libvmaf's filter prints for each model. */
-    for (unsigned i = 0; i < vq_model_count(s->vq); i++) {
-        double value;
-        if (vq_pooled(s->vq, vq_model_output(s->vq, i), s->pool, &value) >= 0)
-            av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", value);
-    }
+    for (unsigned i = 0; i < vq_model_count(s->vq); i++)
+        print_pooled(ctx, vq_model_output(s->vq, i), 1);
 }
 
 static av_cold void uninit(AVFilterContext *ctx)

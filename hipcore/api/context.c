@@ -64,6 +64,7 @@ void vq_close(VqContext **pctx)
     vq_pipeline_free(&ctx->run);
     vq_selection_free(&ctx->sel);
     free(ctx->frame_scores);
+    vq_windows_api_free(ctx);
     if (print)
         vq_stats_print_close(vq_now() - t_close);
     free(ctx);

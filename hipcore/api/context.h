@@ -7,10 +7,13 @@
 #ifndef VQHIP_API_CONTEXT_H
 #define VQHIP_API_CONTEXT_H
 
+#include <stdio.h>
+
 #include "base/error.h"
 #include "run/host_bufs.h"
 #include "run/pipeline.h"
 #include "run/selection.h"
+#include "run/windows.h"
 #include "vqhip.h"
 
 struct VqContext {
@@ -21,7 +24,23 @@ struct VqContext {
     VqScore *frame_scores; /* vq_receive's scores of one frame */
     unsigned frame_scores_cap;
     char incomplete[256];  /* vq_set_incomplete's reason */
+    VqWindows win;         /* vq_use_windows */
+    VqWindowStat *win_stats; /* vq_receive_window's statistics */
+    unsigned win_stats_cap;
+    VqStat *log_pools;     /* vq_log_pools: the logs' extra pools */
+    unsigned n_log_pools;
+    unsigned log_digits;   /* vq_log_precision (0: libvmaf's) */
 };
+
+/* windows.c: the windows' part of vq_receive (frame `index` delivered;
+ * end: the run ended) and of vq_close. */
+int vq_windows_delivered(VqContext *ctx, unsigned index, bool end);
+void vq_windows_api_free(VqContext *ctx);
+
+/* log_writer.c: a number in a log; log_windows.c: the windows' section. */
+void vq_log_put_num(FILE *f, double v, int json, unsigned digits);
+void vq_log_windows_json(VqContext *ctx, FILE *f);
+void vq_log_windows_xml(VqContext *ctx, FILE *f);
 
 /* stats.c: VQHIP_STATS=1 prints where the time went at vq_close. */
 bool vq_stats_wanted(const VqContext *ctx);

@@ -34,8 +34,9 @@ static int leading_zeros(double x)
     return n;
 }
 
-/* A number as libvmaf prints it; JSON writes non-finite values as null. */
-static void put_num(FILE *f, double v, int json)
+/* A number as libvmaf prints it, or with `digits` significant digits
+ * (vq_log_precision); JSON writes non-finite values as null. */
+void vq_log_put_num(FILE *f, double v, int json, unsigned digits)
 {
     if (!isfinite(v)) {
         if (json)
@@ -44,7 +45,24 @@ static void put_num(FILE *f, double v, int json)
             fprintf(f, "%.6f", v);
         return;
     }
-    fprintf(f, leading_zeros(v) <= 6 ? "%.6f" : "%.16f", v);
+    if (digits)
+        fprintf(f, "%.*g", (int)digits, v);
+    else
+        fprintf(f, leading_zeros(v) <= 6 ? "%.6f" : "%.16f", v);
+}
+#define put_num(f, v, json) vq_log_put_num(f, v, json, ctx->log_digits)
+
+/* vq_log_pools' statistics that are not libvmaf's four: the k-th, or
+ * NULL past the last. */
+static const char *extra_pool(const VqContext *ctx, unsigned k)
+{
+    if (k >= ctx->n_log_pools)
+        return NULL;
+    const char *name = ctx->log_pools[k].name;
+    for (unsigned i = 0; i < 4; i++)
+        if (!strcmp(name, pool_names[i]))
+            return "";
+    return name;
 }
 
 /* The j-th output in log order (libvmaf's: core/fex.h, VQ_RANK_*). */
@@ -161,6 +179,15 @@ static void write_xml(VqContext *ctx, FILE *f)
             put_num(f, v, 0);
             fputs("\" ", f);
         }
+        const char *x;
+        for (unsigned k = 0; (x = extra_pool(ctx, k)); k++) {
+            double v;
+            if (!*x || vq_pooled_stat(ctx, series(c, j)->name, x, &v))
+                continue;
+            fprintf(f, "%s=\"", x);
+            put_num(f, v, 0);
+            fputs("\" ", f);
+        }
         fprintf(f, "/>\n");
     }
     fprintf(f, "  </pooled_metrics>\n  <aggregate_metrics ");
@@ -169,7 +196,10 @@ static void write_xml(VqContext *ctx, FILE *f)
         put_num(f, c->aggregate[j].value, 0);
         fputs("\" ", f);
     }
-    fprintf(f, "/>\n</VMAF>\n");
+    fprintf(f, "/>\n");
+    if (ctx->win.on)
+        vq_log_windows_xml(ctx, f);
+    fprintf(f, "</VMAF>\n");
 }
 
 static void write_json(VqContext *ctx, FILE *f)
@@ -237,6 +267,15 @@ static void write_json(VqContext *ctx, FILE *f)
             put_num(f, v, 1);
             any = 1;
         }
+        const char *x;
+        for (unsigned k = 0; (x = extra_pool(ctx, k)); k++) {
+            double v;
+            if (!*x || vq_pooled_stat(ctx, series(c, j)->name, x, &v))
+                continue;
+            fprintf(f, "%s      \"%s\": ", any ? ",\n" : "\n", x);
+            put_num(f, v, 1);
+            any = 1;
+        }
         fprintf(f, "\n    }");
     }
     fprintf(f, "\n  },\n  \"aggregate_metrics\": {");
@@ -244,7 +283,12 @@ static void write_json(VqContext *ctx, FILE *f)
         fprintf(f, "%s\n    \"%s\": ", j ? "," : "", c->aggregate[j].name);
         put_num(f, c->aggregate[j].value, 1);
     }
-    fprintf(f, "\n  }\n}\n");
+    fprintf(f, "\n  }");
+    if (ctx->win.on) {
+        fprintf(f, ",\n");
+        vq_log_windows_json(ctx, f);
+    }
+    fprintf(f, "\n}\n");
 }
 
 static void write_csv(VqContext *ctx, FILE *f)

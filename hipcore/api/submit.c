@@ -10,11 +10,30 @@ int vq_configure(VqContext *ctx, const VqPicture *geometry)
     return vq_pipeline_configure(&ctx->run, geometry);
 }
 
+/* Pairs accepted so far, held ones included: the next pair's index. */
+static unsigned n_pairs(const VqContext *ctx)
+{
+    return ctx->run.n_submitted + ctx->run.held.n;
+}
+
+/* After a submit call: the pair it accepted (if any) keeps its pts for
+ * the windows. */
+static int note_pts(VqContext *ctx, int err, unsigned before, const VqPicture *dis)
+{
+    if (err || n_pairs(ctx) != before + 1 || !dis)
+        return err;
+    err = vq_windows_note_pts(&ctx->win, before, dis->pts);
+    return err ? vq_fail(&ctx->err, err, "windows: the pairs' timestamps "
+                         "are out of step (or out of memory)") : 0;
+}
+
 int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
 {
     if (!ctx)
         return VQ_EINVAL;
-    return vq_pipeline_submit(&ctx->run, ref, dis, NULL, NULL);
+    unsigned before = n_pairs(ctx);
+    return note_pts(ctx, vq_pipeline_submit(&ctx->run, ref, dis, NULL, NULL),
+                    before, dis);
 }
 
 int vq_submit_retained(VqContext *ctx, const VqPicture *ref,
@@ -26,7 +45,9 @@ int vq_submit_retained(VqContext *ctx, const VqPicture *ref,
         release(opaque);
         return VQ_EINVAL;
     }
-    return vq_pipeline_submit(&ctx->run, ref, dis, release, opaque);
+    unsigned before = n_pairs(ctx);
+    return note_pts(ctx, vq_pipeline_submit(&ctx->run, ref, dis, release,
+                                            opaque), before, dis);
 }
 
 int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
@@ -34,7 +55,10 @@ int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
 {
     if (!ctx)
         return VQ_EINVAL;
-    return vq_pipeline_submit_device(&ctx->run, ref, dis, NULL, NULL);
+    unsigned before = n_pairs(ctx);
+    return note_pts(ctx, vq_pipeline_submit_device(&ctx->run, ref, dis, NULL,
+                                                   NULL),
+                    before, dis ? &dis->pic : NULL);
 }
 
 int vq_submit_device_retained(VqContext *ctx, const VqDevicePicture *ref,
@@ -46,7 +70,10 @@ int vq_submit_device_retained(VqContext *ctx, const VqDevicePicture *ref,
             release(opaque);
         return VQ_EINVAL;
     }
-    return vq_pipeline_submit_device(&ctx->run, ref, dis, release, opaque);
+    unsigned before = n_pairs(ctx);
+    return note_pts(ctx, vq_pipeline_submit_device(&ctx->run, ref, dis,
+                                                   release, opaque),
+                    before, dis ? &dis->pic : NULL);
 }
 
 int vq_flush(VqContext *ctx)
@@ -64,8 +91,14 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
     int err = vq_pipeline_poll(p, wait);
     if (err)
         return err;
-    if (p->n_delivered == p->n_ready)
-        return p->flushed ? VQ_EOF : VQ_EAGAIN;
+    if (p->n_delivered == p->n_ready) {
+        if (!p->flushed)
+            return VQ_EAGAIN;
+        /* the run ended: a window still open closes */
+        if (vq_windows_finish(&ctx->win))
+            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        return VQ_EOF;
+    }
 
     const VqCollector *coll = &ctx->sel.coll;
     unsigned index = p->n_delivered;
@@ -87,6 +120,11 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
         }
     }
     vq_pipeline_delivered(p);
+    /* the last frame after vq_flush closes the last window */
+    err = vq_windows_delivered(ctx, index, p->flushed &&
+                               p->n_delivered == p->n_submitted);
+    if (err)
+        return err;
     out->index = index;
     out->n = n;
     out->scores = ctx->frame_scores;

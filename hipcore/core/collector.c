@@ -167,3 +167,27 @@ int vq_collector_pool(const VqCollector *c, const char *name, VqPool pool,
     }
     return VQ_EINVAL;
 }
+
+int vq_collector_values(const VqCollector *c, const char *name,
+                        unsigned n_frames, double **out, unsigned *n)
+{
+    int id = vq_collector_find(c, name);
+    if (id < 0)
+        return VQ_ENOTFOUND;
+    unsigned sub = c->n_subsample > 1 ? c->n_subsample : 1;
+    unsigned cnt = n_frames ? (n_frames - 1) / sub + 1 : 0;
+    if (!cnt)
+        return VQ_EINVAL;
+    double *v = malloc(cnt * sizeof(*v));
+    if (!v)
+        return VQ_ENOMEM;
+    for (unsigned k = 0; k < cnt; k++) {
+        if (!vq_collector_get(c, id, k * sub, &v[k])) {
+            free(v);
+            return VQ_EINVAL;
+        }
+    }
+    *out = v;
+    *n = cnt;
+    return 0;
+}

@@ -48,4 +48,10 @@ int vq_collector_set_aggregate(VqCollector *c, const char *name, double value);
 int vq_collector_pool(const VqCollector *c, const char *name, VqPool pool,
                       unsigned n_frames, double *out);
 
+/* The values pooling reads (frames [0, n_frames) with i % n_subsample
+ * == 0), in frame order, into a malloc'ed *out of *n; the errors of
+ * vq_collector_pool, or VQ_ENOMEM. */
+int vq_collector_values(const VqCollector *c, const char *name,
+                        unsigned n_frames, double **out, unsigned *n);
+
 #endif

@@ -226,6 +226,11 @@ typedef struct VqPicture {
     VqMatrix matrix;
     VqRange range;
     VqChromaLoc chroma_loc;
+    /* Timestamp in VqWindowConfig.time_base units, read from the
+     * distorted picture of each pair for windows of seconds.
+     * Nondecreasing; a frame whose pts goes back stays in the window
+     * that is open. */
+    int64_t pts;
 } VqPicture;
 
 typedef struct VqScore {
@@ -427,6 +432,90 @@ VQ_API void vq_set_incomplete(VqContext *ctx, const char *reason);
 VQ_API int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt);
 VQ_API int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt);
 VQ_API int vq_pool_from_name(const char *name, VqPool *pool);
+
+/*
+ * Statistics by name, for runs (vq_pooled_stat, vq_log_pools) and windows
+ * (vq_use_windows), over the values of the frames scored (with n_subsample,
+ * frames i % n_subsample == 0 only), in frame order:
+ *   mean, min, max, harmonic_mean  as vq_pooled (libvmaf's formulas)
+ *   median                         perc50
+ *   percP (0 <= P <= 100, e.g. perc5, perc99.9)
+ *        numpy.percentile(x, P) with its default method "linear": with x
+ *        sorted ascending, q = P / 100, h = (n - 1) * q, i = floor(h),
+ *        g = h - i: x[n-1] when h >= n - 1, else x[i] + (x[i+1] - x[i]) * g
+ *        when g < 0.5, else x[i+1] - (x[i+1] - x[i]) * (1 - g); NaN when
+ *        any value is NaN
+ *   belowT (e.g. below60)          the share of values x < T, 0 to 1
+ * A list separates names by '|': "mean|perc5|min".
+ */
+/* One output's statistic over the whole run, as vq_pooled. The values are
+ * those the run keeps for its log (8 bytes per frame and output): the
+ * percentiles sort a copy of them (another 8 MB per million frames, for
+ * the time of the call). */
+VQ_API int vq_pooled_stat(VqContext *ctx, const char *name, const char *stat,
+                          double *out);
+/* Statistics the logs add to each output's pooled values, after libvmaf's
+ * min, max, mean and harmonic_mean (which are always written; a name among
+ * those is not repeated): extra keys in JSON, extra attributes in XML. */
+VQ_API int vq_log_pools(VqContext *ctx, const char *list);
+/* Numbers in the logs with `digits` significant digits ("%.*g"; 17: every
+ * double read back exactly); 0 (default): libvmaf's "%.6f". */
+VQ_API int vq_log_precision(VqContext *ctx, unsigned digits);
+
+/*
+ * Windows: the run cut into tumbling windows of `frames` frames (frames
+ * kN .. kN+N-1, in submit order) or of `seconds` seconds (by the distorted
+ * pictures' pts: frame i is in window floor(t_i / seconds), with
+ * t_i = (pts_i - pts_0) * time_base_num / time_base_den computed in
+ * double; windows that no frame falls in are skipped). When a window
+ * closes, its statistics of every output are computed from its scored
+ * frames; vq_receive_window hands them out, and the JSON and XML logs
+ * list them. A window closes with the frame that completes it (frames),
+ * or the first frame past it (seconds), once that frame was received;
+ * the last one closes when the run ends (with the last frame received
+ * after vq_flush, or at VQ_EOF) and is marked partial, unless it was
+ * complete (frames).
+ * Memory: the open window's values (8 bytes per scored frame and output)
+ * and, per closed window, its statistics (8 bytes per output and
+ * statistic) for the log.
+ */
+typedef struct VqWindowConfig {
+    unsigned frames;        /* windows of this many frames, or */
+    double seconds;         /* of this many seconds (needs a time base) */
+    /* The unit of VqPicture.pts in seconds, time_base_num / time_base_den
+     * (FFmpeg's time_base; 1/25 for 25 frames a second numbered 0, 1,
+     * ...). 0/0: pts is not read (then windows of seconds are refused,
+     * and VqWindow.start/end are NaN). */
+    unsigned time_base_num, time_base_den;
+    const char *stats;      /* statistics, '|'-separated; NULL or "":
+                               "mean|min|max" */
+    const char *thresholds; /* numbers, '|'-separated: each T adds belowT */
+} VqWindowConfig;
+/* Before the first pair. */
+VQ_API int vq_use_windows(VqContext *ctx, const VqWindowConfig *wc);
+
+typedef struct VqWindowStat {
+    const char *output;     /* "vmaf", "psnr_y", ... */
+    const char *stat;       /* "mean", "perc5", "below60", ... */
+    double value;           /* NaN when no frame of the window was scored */
+} VqWindowStat;
+
+typedef struct VqWindow {
+    unsigned index;         /* 0, 1, ... in order */
+    unsigned first_frame, last_frame; /* frame indices, inclusive */
+    unsigned n_frames;      /* frames in it */
+    unsigned n_scored;      /* of those, frames in its statistics */
+    double start, end;      /* seconds of its first and last frame's pts
+                               (NaN without a time base) */
+    int partial;            /* closed by the end of the run, incomplete */
+    unsigned n;             /* outputs x statistics, output-major */
+    const VqWindowStat *stats; /* valid until the next vq_receive_window
+                                  or vq_close */
+} VqWindow;
+/* The next window that closed: 0, or VQ_EAGAIN when none is waiting.
+ * Call it after each frame received: a window that a frame closed is
+ * waiting once vq_receive has returned that frame. */
+VQ_API int vq_receive_window(VqContext *ctx, VqWindow *out);
 
 #ifdef __cplusplus
 }

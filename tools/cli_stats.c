@@ -1,0 +1,120 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_stats.h"
+
+int cli_parse_window(const char *arg, VqWindowConfig *wc)
+{
+    char *end;
+    errno = 0;
+    if (arg[0] >= '0' && arg[0] <= '9') {
+        double v = strtod(arg, &end);
+        if (!errno && !strcmp(end, "s") && v > 0 && isfinite(v)) {
+            wc->seconds = v;
+            wc->frames = 0;
+            return 0;
+        }
+        unsigned long n = strtoul(arg, &end, 10);
+        if (!errno && !*end && n > 0 && n <= 1u << 30) {
+            wc->frames = (unsigned)n;
+            wc->seconds = 0;
+            return 0;
+        }
+    }
+    fprintf(stderr, "vqhip: --window: '%s' is neither a number of frames "
+            "(50) nor of seconds (2s)\n", arg);
+    return -1;
+}
+
+int cli_parse_fps(const char *arg, unsigned *num, unsigned *den)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(arg, &end, 10), d = 1;
+    if (*end == '/')
+        d = strtoul(end + 1, &end, 10);
+    if (errno || *end || arg[0] < '0' || arg[0] > '9' || !n || !d ||
+        n > 0xffffffffUL || d > 0xffffffffUL) {
+        fprintf(stderr, "vqhip: --fps: '%s' is not N or N/D\n", arg);
+        return -1;
+    }
+    *num = (unsigned)n;
+    *den = (unsigned)d;
+    return 0;
+}
+
+int cli_parse_precision(const char *arg, unsigned *digits)
+{
+    char *end;
+    if (!strcmp(arg, "max")) {
+        *digits = 17;
+        return 0;
+    }
+    unsigned long d = strtoul(arg, &end, 10);
+    if (arg[0] < '0' || arg[0] > '9' || *end || d > 17) {
+        fprintf(stderr, "vqhip: --precision: '%s' is not 0 to 17 or max\n",
+                arg);
+        return -1;
+    }
+    *digits = (unsigned)d;
+    return 0;
+}
+
+int cli_stats_setup(VqContext *ctx, const CliStats *st)
+{
+    int r = 0;
+    if (st->windows)
+        r = vq_use_windows(ctx, &st->wc);
+    if (!r && st->pools)
+        r = vq_log_pools(ctx, st->pools);
+    if (!r && st->precision)
+        r = vq_log_precision(ctx, st->precision);
+    return r;
+}
+
+void cli_print_windows(VqContext *ctx)
+{
+    VqWindow w;
+    while (!vq_receive_window(ctx, &w)) {
+        printf("window %u: frames %u-%u, %u scored", w.index, w.first_frame,
+               w.last_frame, w.n_scored);
+        if (!isnan(w.start))
+            printf(", %.3f-%.3f s", w.start, w.end);
+        printf("%s:", w.partial ? " (partial)" : "");
+        const char *out = NULL;
+        for (unsigned i = 0; i < w.n; i++) {
+            const VqWindowStat *s = &w.stats[i];
+            if (!out || strcmp(out, s->output))
+                printf("%s %s", out ? ";" : "", s->output);
+            out = s->output;
+            printf(" %s=%f", s->stat, s->value);
+        }
+        printf("\n");
+    }
+}
+
+int cli_print_pooled(VqContext *ctx, const char *name, const char *pools)
+{
+    double v;
+    if (!pools) {
+        if (vq_pooled(ctx, name, VQ_POOL_MEAN, &v))
+            return -1;
+        printf("%s: %f\n", name, v);
+        return 0;
+    }
+    printf("%s:", name);
+    for (const char *p = pools; p && *p;) {
+        const char *bar = strchr(p, '|');
+        char stat[64];
+        snprintf(stat, sizeof(stat), "%.*s",
+                 (int)(bar ? (size_t)(bar - p) : strlen(p)), p);
+        if (!vq_pooled_stat(ctx, name, stat, &v))
+            printf(" %s=%f", stat, v);
+        p = bar ? bar + 1 : NULL;
+    }
+    printf("\n");
+    return 0;
+}

@@ -1,0 +1,31 @@
+/* The CLI's windows and pooled statistics (vq_use_windows, vq_pooled_stat):
+ * options, the window lines and the summary. */
+#ifndef VQHIP_TOOLS_CLI_STATS_H
+#define VQHIP_TOOLS_CLI_STATS_H
+
+#include "vqhip.h"
+
+typedef struct CliStats {
+    VqWindowConfig wc;
+    int windows;            /* --window given */
+    const char *pools;      /* --pool: the summary's and the log's pools */
+    unsigned precision;     /* --precision: the log's digits (0: libvmaf's) */
+    unsigned fps_num, fps_den; /* --fps */
+} CliStats;
+
+/* "50": windows of 50 frames; "2s", "0.5s": of seconds. 0 or -1 (message
+ * printed). */
+int cli_parse_window(const char *arg, VqWindowConfig *wc);
+/* "N" or "N/D" frames a second. */
+int cli_parse_fps(const char *arg, unsigned *num, unsigned *den);
+/* "max" (17) or 0..17. */
+int cli_parse_precision(const char *arg, unsigned *digits);
+/* Applies the options to ctx (before the first pair). */
+int cli_stats_setup(VqContext *ctx, const CliStats *st);
+/* Prints the windows that closed ("window ..." lines). */
+void cli_print_windows(VqContext *ctx);
+/* The summary's line of output `name`: "name: MEAN", or with --pool
+ * "name: mean=X perc5=Y ..."; 0, or -1 when a value is missing. */
+int cli_print_pooled(VqContext *ctx, const char *name, const char *pools);
+
+#endif
