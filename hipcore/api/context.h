@@ -7,6 +7,8 @@
 #ifndef VQHIP_API_CONTEXT_H
 #define VQHIP_API_CONTEXT_H
 
+#include <stdio.h>
+
 #include "base/error.h"
 #include "run/host_bufs.h"
 #include "run/pipeline.h"
@@ -21,7 +23,16 @@ struct VqContext {
     VqScore *frame_scores; /* vq_receive's scores of one frame */
     unsigned frame_scores_cap;
     char incomplete[256];  /* vq_set_incomplete's reason */
+    int log_precision;     /* vq_set_log_precision: 0 libvmaf's format */
 };
+
+/* log_provenance.c: vqhip's provenance keys inside the log's "vqhip"
+ * object (JSON) or <vqhip> element (XML), at the given indent. */
+void vq_log_provenance_json(const VqContext *ctx, FILE *f);
+void vq_log_provenance_xml(const VqContext *ctx, FILE *f);
+/* Prints a JSON string's contents / an XML attribute value, escaped. */
+void vq_log_json_text(FILE *f, const char *text);
+void vq_log_xml_text(FILE *f, const char *text);
 
 /* stats.c: VQHIP_STATS=1 prints where the time went at vq_close. */
 bool vq_stats_wanted(const VqContext *ctx);

@@ -3,7 +3,9 @@
  * structure, same number formatting (%.6f, or %.16f for values with more than
  * six zeros after the decimal point; non-finite values as null in JSON), so
  * tools that read libvmaf logs read these. vqhip adds which backend computed
- * each output: a "vqhip" object in JSON, a <vqhip> element in XML.
+ * each output: a "vqhip" object in JSON, a <vqhip> element in XML, with the
+ * run's provenance (log_provenance.c). CSV and sub have no place for more
+ * than libvmaf writes there.
  */
 #include <errno.h>
 #include <math.h>
@@ -34,8 +36,10 @@ static int leading_zeros(double x)
     return n;
 }
 
-/* A number as libvmaf prints it; JSON writes non-finite values as null. */
-static void put_num(FILE *f, double v, int json)
+/* A number as libvmaf prints it, or with prec significant digits
+ * (vq_set_log_precision: 17 is exact for every double); JSON writes
+ * non-finite values as null. */
+static void put_num(FILE *f, double v, int json, int prec)
 {
     if (!isfinite(v)) {
         if (json)
@@ -44,7 +48,10 @@ static void put_num(FILE *f, double v, int json)
             fprintf(f, "%.6f", v);
         return;
     }
-    fprintf(f, leading_zeros(v) <= 6 ? "%.6f" : "%.16f", v);
+    if (prec > 0)
+        fprintf(f, "%.*g", prec, v);
+    else
+        fprintf(f, leading_zeros(v) <= 6 ? "%.6f" : "%.16f", v);
 }
 
 /* The j-th output in log order (libvmaf's: core/fex.h, VQ_RANK_*). */
@@ -130,6 +137,7 @@ static void write_xml(VqContext *ctx, FILE *f)
         fprintf(f, " verify=\"%u\" verified=\"%u\" mismatches=\"%u\"",
                 ri.verify, ri.verified, ri.mismatches);
     fprintf(f, ">\n");
+    vq_log_provenance_xml(ctx, f);
     for (unsigned j = 0; j < c->n; j++)
         fprintf(f, "    <output name=\"%s\" backend=\"%s\" />\n",
                 series(c, j)->name, series(c, j)->backend);
@@ -144,7 +152,7 @@ static void write_xml(VqContext *ctx, FILE *f)
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
             fprintf(f, "%s=\"", series(c, j)->name);
-            put_num(f, v, 0);
+            put_num(f, v, 0, ctx->log_precision);
             fputs("\" ", f);
         }
         fprintf(f, "/>\n");
@@ -158,7 +166,7 @@ static void write_xml(VqContext *ctx, FILE *f)
                                   ctx->run.n_delivered, &v))
                 continue;
             fprintf(f, "%s=\"", pool_names[k]);
-            put_num(f, v, 0);
+            put_num(f, v, 0, ctx->log_precision);
             fputs("\" ", f);
         }
         fprintf(f, "/>\n");
@@ -166,7 +174,7 @@ static void write_xml(VqContext *ctx, FILE *f)
     fprintf(f, "  </pooled_metrics>\n  <aggregate_metrics ");
     for (unsigned j = 0; j < c->n_aggregate; j++) {
         fprintf(f, "%s=\"", c->aggregate[j].name);
-        put_num(f, c->aggregate[j].value, 0);
+        put_num(f, c->aggregate[j].value, 0, ctx->log_precision);
         fputs("\" ", f);
     }
     fprintf(f, "/>\n</VMAF>\n");
@@ -196,6 +204,7 @@ static void write_json(VqContext *ctx, FILE *f)
         fprintf(f, "    \"verify\": { \"every\": %u, \"frames\": %u, "
                 "\"mismatches\": %u },\n", ri.verify, ri.verified,
                 ri.mismatches);
+    vq_log_provenance_json(ctx, f);
     fprintf(f, "    \"outputs\": {");
     for (unsigned j = 0; j < c->n; j++)
         fprintf(f, "%s\n      \"%s\": \"%s\"", j ? "," : "",
@@ -219,7 +228,7 @@ static void write_json(VqContext *ctx, FILE *f)
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
             fprintf(f, "        \"%s\": ", series(c, j)->name);
-            put_num(f, v, 1);
+            put_num(f, v, 1, ctx->log_precision);
             fprintf(f, "%s\n", ++k < cnt ? "," : "");
         }
         fprintf(f, "      }\n    }");
@@ -234,7 +243,7 @@ static void write_json(VqContext *ctx, FILE *f)
                                   ctx->run.n_delivered, &v))
                 continue;
             fprintf(f, "%s      \"%s\": ", any ? ",\n" : "\n", pool_names[k]);
-            put_num(f, v, 1);
+            put_num(f, v, 1, ctx->log_precision);
             any = 1;
         }
         fprintf(f, "\n    }");
@@ -242,7 +251,7 @@ static void write_json(VqContext *ctx, FILE *f)
     fprintf(f, "\n  },\n  \"aggregate_metrics\": {");
     for (unsigned j = 0; j < c->n_aggregate; j++) {
         fprintf(f, "%s\n    \"%s\": ", j ? "," : "", c->aggregate[j].name);
-        put_num(f, c->aggregate[j].value, 1);
+        put_num(f, c->aggregate[j].value, 1, ctx->log_precision);
     }
     fprintf(f, "\n  }\n}\n");
 }
@@ -262,7 +271,7 @@ static void write_csv(VqContext *ctx, FILE *f)
             double v;
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
-            put_num(f, v, 0);
+            put_num(f, v, 0, ctx->log_precision);
             fputc(',', f);
         }
         fprintf(f, "\n");
@@ -281,7 +290,7 @@ static void write_sub(VqContext *ctx, FILE *f)
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
             fprintf(f, "%s: ", series(c, j)->name);
-            put_num(f, v, 0);
+            put_num(f, v, 0, ctx->log_precision);
             fputc('|', f);
         }
         fprintf(f, "\n");
