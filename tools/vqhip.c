@@ -237,6 +237,10 @@ int main(int argc, char **argv)
             }
             return 0;
         }
+        case O_PRECISION:
+            if (cli_parse_uint("--precision", optarg, 1, 17, &precision))
+                return CLI_EXIT_USAGE;
+            break;
         case O_HELP: cli_usage(stdout); return 0;
         default: cli_usage(stderr); return CLI_EXIT_USAGE;
         }
@@ -272,6 +276,8 @@ int main(int argc, char **argv)
     for (unsigned i = 0; !r && i < n_features; i++)
         r = use_feature(ctx, features[i]);
     int started = !r; /* from here on the log is this run's */
+    if (r == VQ_EINVAL)
+        status = CLI_EXIT_USAGE; /* a bad --feature or --model spec */
     /* The run starts before the first frame is read, so that the readers
      * know which planes the extractors read: they skip the others (VMAF
      * reads luma only, a third less of a 4:2:0 file). */

@@ -107,6 +107,8 @@ if [ "$device" = --device ]; then
     grep -q "truncated frame (3100 of 4608 bytes)" "$tmp/err" &&
         json_is "$tmp/k.json" "not d['vqhip']['complete'] and len(d['frames']) == 2" &&
         ok "cut inside a skipped plane: truncated, 2 frames logged" || bad "cut in chroma" ""
+    schema_ok "$tmp" && ok "every JSON log valid against docs/log.schema.json" ||
+        bad "schema" "a JSON log breaks docs/log.schema.json"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
     exit
@@ -160,6 +162,8 @@ exec 3>&-
 wait
 [ "$(cat "$tmp/st")" = 130 ] && json_is "$tmp/i.json" "not d['vqhip']['complete'] and 'interrupted' in d['vqhip']['incomplete']" &&
     ok "SIGINT: exit 130, log marked interrupted" || bad "SIGINT" "exit $(cat "$tmp/st")"
+schema_ok "$tmp" && ok "every JSON log valid against docs/log.schema.json" ||
+    bad "schema" "a JSON log breaks docs/log.schema.json"
 
 
 echo "$pass passed, $fail failed"

@@ -339,5 +339,7 @@ for b in hip:strict=1 auto; do
         bad "failed open, backend=$b" "exit $st"
     fi
 done
+schema_ok "$tmp" && ok "every JSON log valid against docs/log.schema.json" ||
+    bad "schema" "a JSON log breaks docs/log.schema.json"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
