@@ -87,6 +87,7 @@ typedef struct VQHIPContext {
     char *feature_cfg;
     char *log_path;
     int log_fmt;
+    int log_precision;
     int pool;
     int n_threads;
     int n_subsample;
@@ -142,6 +143,7 @@ static const AVOption vqhip_options[] = {
         { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "csv",  "libvmaf's CSV layout",  0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_CSV  }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "sub",  "libvmaf's subtitle layout", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_LOG_SUB }, 0, 0, FLAGS, .unit = "log_fmt" },
+    { "log_precision", "Set the significant digits of the log's values (0: libvmaf's %.6f; 17: exact).", OFFSET(log_precision), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 17, FLAGS },
     { "pool",        "Set the pooling method of the summary.",                               OFFSET(pool),        AV_OPT_TYPE_INT,    { .i64 = VQ_POOL_MEAN }, VQ_POOL_MEAN, VQ_POOL_HARMONIC_MEAN, FLAGS, .unit = "pool" },
         { "mean",          "arithmetic mean", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MEAN          }, 0, 0, FLAGS, .unit = "pool" },
         { "min",           "minimum",         0, AV_OPT_TYPE_CONST, { .i64 = VQ_POOL_MIN           }, 0, 0, FLAGS, .unit = "pool" },
@@ -759,6 +761,8 @@ static int open_vqhip(AVFilterContext *ctx, VqBackend backend)
 #endif
 
     err = vq_open(&s->vq, &cfg);
+    if (err >= 0)
+        err = vq_set_log_precision(s->vq, s->log_precision);
     if (err < 0)
         return report_error(ctx, err, "vq_open");
     /* Models first, then features, as libvmaf's filter: the log lists

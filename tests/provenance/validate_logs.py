@@ -2,7 +2,8 @@
 """Validates JSON logs against docs/log.schema.json with mini_schema.py and,
 where Python's jsonschema package is installed (Debian: python3-jsonschema),
 with it too: both must accept every log. A folder argument stands for every
-*.json in it (recursively) that holds a "frames" key. Also checks that the
+*.json in it (recursively) that holds a "frames" key (files there that are
+not JSON are skipped unless they mention "frames"). Also checks that the
 validators reject a few broken logs, so that a validator accepting anything
 fails here.
 
@@ -23,14 +24,16 @@ except ImportError:
 
 
 def log_files(args):
+    """(path, named): named files must be logs; files found in a folder
+    are logs only when they hold a "frames" key."""
     for a in args:
         if os.path.isdir(a):
             for d, _, names in sorted(os.walk(a)):
                 for n in sorted(names):
                     if n.endswith('.json'):
-                        yield os.path.join(d, n)
+                        yield os.path.join(d, n), False
         else:
-            yield a
+            yield a, True
 
 
 def verdicts(schema, log):
@@ -49,14 +52,17 @@ def main(argv):
         jsonschema.Draft202012Validator.check_schema(schema)
     bad = n = 0
     first_vqhip = None
-    for path in log_files(argv[2:]):
-        with open(path) as f:
-            try:
-                log = json.load(f)
-            except ValueError as e:
+    for path, named in log_files(argv[2:]):
+        with open(path, errors='replace') as f:
+            text = f.read()
+        try:
+            log = json.loads(text)
+        except ValueError as e:
+            # a folder's broken model file is no log; a broken log is
+            if named or '"frames"' in text:
                 print('FAIL %s: not JSON: %s' % (path, e))
                 bad += 1
-                continue
+            continue
         if not isinstance(log, dict) or 'frames' not in log:
             continue  # not a log (a model, a report's data)
         n += 1

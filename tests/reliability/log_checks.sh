@@ -20,5 +20,6 @@ schema_ok() {
     st=$?
     cp "$1/schema.txt" "$1/err" 2>/dev/null
     rm -f "$1/schema.txt"
+    [ $st -eq 0 ] || grep -A3 "^FAIL" "$1/err" >&2
     return $st
 }
