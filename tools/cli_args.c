@@ -38,12 +38,16 @@ void cli_usage(FILE *f)
         "      --xml | --json | --csv | --sub   log format (default xml)\n"
         "      --precision N      log values with N significant digits (1-17; 17 is\n"
         "                         exact); default: libvmaf's %%.6f\n"
+        "      --verify-log LOG   re-run the frames of a vqhip JSON log with the models,\n"
+        "                         options, subsampling and precision it records and\n"
+        "                         compare every value (give -r, -d and the raw geometry)\n"
         "  -q, --quiet            no per-frame lines\n"
         "      --list             list the features and their options\n"
         "      --help\n"
         "exit status: 0 scored, 1 error while scoring or writing the log, 2 bad\n"
         "option, 3 unreadable input, 4 unsupported feature, model or format,\n"
-        "5 GPU failure with --strict, 128+N stopped by signal N (docs/CLI.md)\n");
+        "5 GPU failure with --strict, 6 --verify-log found a difference, 128+N\n"
+        "stopped by signal N (docs/CLI.md)\n");
 }
 
 /* A whole decimal number in [min, max], or a message and -1. */

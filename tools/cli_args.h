@@ -13,6 +13,7 @@ enum {
     CLI_EXIT_INPUT = 3,       /* an input missing, unreadable, malformed, empty */
     CLI_EXIT_UNSUPPORTED = 4, /* an unknown feature or model, an unsupported format */
     CLI_EXIT_GPU = 5,         /* the GPU failed and --strict forbade the CPU */
+    CLI_EXIT_MISMATCH = 6,    /* --verify-log: a value differs from the log's */
     /* 128 + N: stopped by signal N (SIGINT: 130) after writing the log */
 };
 

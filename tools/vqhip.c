@@ -13,10 +13,11 @@
 
 #include "cli_args.h"
 #include "frame_reader.h"
+#include "verify_log.h"
 #include "vqhip.h"
 #include "yuv_input.h"
 
-#define MAX_SPECS 32
+#define MAX_SPECS VERIFY_MAX_SPECS
 
 /* Frame buffers the GPU uploads from directly (--zero-copy), or plain. */
 static void *host_alloc(void *ctx, size_t size)
@@ -97,6 +98,8 @@ static int use_feature(VqContext *ctx, const char *spec)
 int main(int argc, char **argv)
 {
     const char *ref_path = NULL, *dis_path = NULL, *log_path = NULL;
+    const char *verify_log = NULL;
+    int backend_given = 0;
     const char *features[MAX_SPECS], *models[MAX_SPECS];
     unsigned n_features = 0, n_models = 0, w = 0, h = 0, bpc = 8;
     unsigned frame_cnt = 0, precision = 0;
@@ -107,7 +110,8 @@ int main(int argc, char **argv)
 
     enum { O_FEATURE = 256, O_MODEL, O_NOPRED, O_BACKEND, O_DEVICE, O_STRICT,
            O_DEPTH, O_THREADS, O_SUB, O_FRAMES, O_XML, O_JSON, O_CSV, O_SUBFMT,
-           O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD, O_PRECISION };
+           O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD, O_PRECISION,
+           O_VERIFY_LOG };
     static const struct option longopts[] = {
         { "reference", required_argument, NULL, 'r' },
         { "distorted", required_argument, NULL, 'd' },
@@ -135,6 +139,7 @@ int main(int argc, char **argv)
         { "zero-copy", no_argument, NULL, O_ZEROCOPY },
         { "hold_mb", required_argument, NULL, O_HOLD },
         { "precision", required_argument, NULL, O_PRECISION },
+        { "verify-log", required_argument, NULL, O_VERIFY_LOG },
         { "list", no_argument, NULL, O_LIST },
         { "help", no_argument, NULL, O_HELP },
         { NULL, 0, NULL, 0 },
@@ -177,6 +182,7 @@ int main(int argc, char **argv)
             break;
         case O_NOPRED: no_prediction = 1; break;
         case O_BACKEND:
+            backend_given = 1;
             if (!strcmp(optarg, "auto")) cfg.backend = VQ_BACKEND_AUTO;
             else if (!strcmp(optarg, "hip")) cfg.backend = VQ_BACKEND_HIP;
             else if (!strcmp(optarg, "cpu")) cfg.backend = VQ_BACKEND_CPU;
@@ -237,6 +243,7 @@ int main(int argc, char **argv)
             }
             return 0;
         }
+        case O_VERIFY_LOG: verify_log = optarg; break;
         case O_PRECISION:
             if (cli_parse_uint("--precision", optarg, 1, 17, &precision))
                 return CLI_EXIT_USAGE;
@@ -250,6 +257,36 @@ int main(int argc, char **argv)
             fprintf(stderr, "vqhip: unexpected argument '%s'\n", argv[optind]);
         cli_usage(stderr);
         return CLI_EXIT_USAGE;
+    }
+    VerifyPlan plan = { 0 };
+    if (verify_log) {
+        /* the log's models, extractors (all their options), subsampling,
+         * precision and frames; its own log to compare with */
+        if (log_path || n_models || n_features || no_prediction || frame_cnt ||
+            precision) {
+            fprintf(stderr, "vqhip: --verify-log takes its models, features, "
+                    "frames and precision from the log: no -o, --model, "
+                    "--feature, --no_prediction, --frame_cnt or --precision\n");
+            return CLI_EXIT_USAGE;
+        }
+        int st = verify_plan(&plan, verify_log);
+        if (st) {
+            verify_free(&plan);
+            return st;
+        }
+        for (unsigned i = 0; i < plan.n_model; i++)
+            models[n_models++] = plan.model[i];
+        for (unsigned i = 0; i < plan.n_feature; i++)
+            features[n_features++] = plan.feature[i];
+        no_prediction = 1;
+        cfg.n_subsample = plan.subsample;
+        if (!backend_given)
+            cfg.backend = (VqBackend)plan.backend;
+        frame_cnt = plan.frames;
+        precision = plan.precision;
+        log_path = plan.rerun;
+        log_fmt = VQ_LOG_JSON;
+        quiet = 1;
     }
     if (log_path && cli_check_log_path(log_path))
         return CLI_EXIT_ERROR;
@@ -420,6 +457,11 @@ int main(int argc, char **argv)
     vq_close(&ctx);
     yuv_close(&ref);
     yuv_close(&dis);
+    if (verify_log) {
+        if (!r && !status && !interrupted)
+            status = verify_compare(&plan);
+        verify_free(&plan);
+    }
     if (interrupted)
         return 128 + (int)interrupted;
     return status ? status : cli_exit_code(r);

@@ -6,6 +6,7 @@ usage: exit_codes.py VQHIP WORK_DIR
 VQHIP_PLATFORM_NONE=1 (a build without a HIP platform) adds the fake
 device's cases: a GPU fault under --strict.
 """
+import json
 import os
 import subprocess
 import sys
@@ -65,6 +66,21 @@ def main(argv):
             ('feature without a GPU path under --strict (fake device)',
              clip + ['--backend', 'hip', '--strict'], fake, 4, 'no GPU path'),
         ]
+    # --verify-log of a log whose first value was moved: 6
+    good = os.path.join(work, 'v.json')
+    subprocess.run([vqhip] + clip + ['--backend', 'cpu', '--feature', 'psnr', '--json',
+                                     '--precision', '17', '-o', good], check=True,
+                   capture_output=True)
+    with open(good) as f:
+        log = json.load(f)
+    log['frames'][0]['metrics']['psnr_y'] += 1
+    moved = os.path.join(work, 'moved.json')
+    with open(moved, 'w') as f:
+        json.dump(log, f)
+    cases += [
+        ('--verify-log: every value matches', clip + ['--verify-log', good], {}, 0, ''),
+        ('--verify-log: a value differs', clip + ['--verify-log', moved], {}, 6, ''),
+    ]
     failed = 0
     for name, args, env, want, pattern in cases:
         if not os.path.exists('/dev/full') and '/dev/full' in args:
@@ -73,7 +89,9 @@ def main(argv):
         e = dict(os.environ, **env)
         p = subprocess.run([vqhip] + args, capture_output=True, text=True, env=e)
         ok = p.returncode == want and pattern in p.stderr
-        if want and not p.stderr.strip():
+        if want == 6:
+            ok = ok and 'differ' in p.stdout
+        if want and want != 6 and not p.stderr.strip():
             ok = False
         failed += not ok
         print('%s %-55s exit %d (want %d)' % ('ok  ' if ok else 'FAIL', name, p.returncode, want))

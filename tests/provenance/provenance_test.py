@@ -18,10 +18,15 @@ On tests/logs' 6-frame clip (CPU backend):
     (API_VALUES, vq_receive and vq_pooled, printed as hex floats), per
     frame and pooled; the default keeps libvmaf's %.6f of the same values;
     --precision 3 writes %.3g;
-  - every JSON log written here validates against docs/log.schema.json.
+  - every JSON log written here validates against docs/log.schema.json;
+  - --verify-log re-runs a log's frames from its provenance alone: its own
+    logs match (libvmaf's precision and 17 digits), a value moved by one
+    ulp (17 digits) or one printed unit (%.6f) is found (exit 6), so is
+    another input; a log without provenance is refused (exit 3).
 """
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -257,6 +262,49 @@ def test_precision(vqhip, tool, work, schema, clip, clip_files):
     return [os.path.join(work, 'prec%s.json' % p) for p in (0, 17, 3)]
 
 
+def test_verify_log(vqhip, src, work, clip, ref, dis):
+    model_copy = os.path.join(work, 'neg model.json')
+    gen = clip + ['-q', '--backend', 'cpu', '--model', 'version=vmaf_v0.6.1',
+                  '--model', 'path=%s:name=vmaf_neg' % model_copy,
+                  '--feature', 'psnr=enable_mse=true', '--feature', 'float_ssim',
+                  '--subsample', '2', '--frame_cnt', '5', '--json']
+    logs = {}
+    for prec in (0, 17):
+        logs[prec] = os.path.join(work, 'v%d.json' % prec)
+        run(vqhip, gen + ['-o', logs[prec]] + (['--precision', '17'] if prec else []))
+        p = run(vqhip, clip + ['--verify-log', logs[prec]])
+        check('all match' in p.stdout, '--verify-log of its own log (precision %d): %s'
+              % (prec, p.stdout.strip().splitlines()[-1]))
+    with open(logs[17]) as f:
+        d = json.load(f)
+    fr = d['frames'][1]['metrics']
+    fr['vmaf_neg'] = math.nextafter(fr['vmaf_neg'], math.inf)
+    d['pooled_metrics']['float_ssim']['max'] = math.nextafter(
+        d['pooled_metrics']['float_ssim']['max'], -math.inf)
+    bad17 = os.path.join(work, 'v17-ulp.json')
+    with open(bad17, 'w') as f:
+        json.dump(d, f)
+    p = run(vqhip, clip + ['--verify-log', bad17], want=6)
+    check('frame 2 vmaf_neg' in p.stdout and 'pooled max float_ssim' in p.stdout and
+          '2 differ' in p.stdout, '--verify-log finds one ulp off at 17 digits (exit 6)')
+    with open(logs[0]) as f:
+        d = json.load(f)
+    d['frames'][2]['metrics']['psnr_y'] = round(d['frames'][2]['metrics']['psnr_y'] + 1e-6, 6)
+    bad0 = os.path.join(work, 'v0-unit.json')
+    with open(bad0, 'w') as f:
+        json.dump(d, f)
+    p = run(vqhip, clip + ['--verify-log', bad0], want=6)
+    check('frame 4 psnr_y' in p.stdout and '1 differ' in p.stdout,
+          '--verify-log finds one printed unit off at %.6f (exit 6)')
+    swapped = ['-r', dis, '-d', ref] + clip[4:]
+    p = run(vqhip, swapped + ['--verify-log', logs[0]], want=6)
+    check('differ' in p.stdout, '--verify-log with other inputs: values differ (exit 6)')
+    libvmaf = os.path.join(src, 'tests', 'logs', 'libvmaf', 'clip.json')
+    p = run(vqhip, clip + ['--verify-log', libvmaf], want=3)
+    check('no vqhip provenance' in p.stderr, '--verify-log refuses a log without provenance')
+    run(vqhip, clip + ['--verify-log', logs[0], '-o', os.path.join(work, 'x.json')], want=2)
+
+
 def main(argv):
     vqhip, tool, src, work = argv[1:5]
     os.makedirs(work, exist_ok=True)
@@ -268,6 +316,7 @@ def main(argv):
         schema = json.load(f)
     test_provenance(vqhip, src, work, schema, clip)
     test_precision(vqhip, tool, work, schema, clip, (ref, dis))
+    test_verify_log(vqhip, src, work, clip, ref, dis)
     print('%d failed' % failed)
     return 1 if failed else 0
 
