@@ -95,15 +95,29 @@ static unsigned submitted(const VqContext *ctx)
     return ri.submitted;
 }
 
-/* An extractor's options as a spec: "name=psnr:enable_chroma=true:...". */
-static void fex_spec(const VqFex *fex, char *buf, size_t size)
+/* An extractor's options as "key=value:key=value": those not at their
+ * default (with the name in front, a spec that selects it again), or with
+ * `all` every option (some defaults are "unset" values outside the range a
+ * spec may give, such as cambi's enc_width=0: that list is for reading). */
+static void fex_opts(const VqFex *fex, bool all, char *buf, size_t size)
 {
-    size_t len = (size_t)snprintf(buf, size, "name=%s", fex->desc->name);
+    size_t len = 0;
+    buf[0] = '\0';
     for (const VqOption *o = fex->desc->options; o && o->name && len < size; o++) {
         char val[VQ_OPT_STRING_SIZE];
+        if (!all && vq_opt_is_default(o, fex->priv))
+            continue;
         vq_opt_format(o, fex->priv, val, sizeof(val));
-        len += (size_t)snprintf(buf + len, size - len, ":%s=%s", o->name, val);
+        len += (size_t)snprintf(buf + len, size - len, "%s%s=%s", len ? ":" : "",
+                                o->name, val);
     }
+}
+
+static void fex_spec(const VqFex *fex, char *buf, size_t size)
+{
+    char opts[4096];
+    fex_opts(fex, false, opts, sizeof(opts));
+    snprintf(buf, size, "name=%s%s%s", fex->desc->name, *opts ? ":" : "", opts);
 }
 
 void vq_log_provenance_json(const VqContext *ctx, FILE *f)
@@ -141,7 +155,7 @@ void vq_log_provenance_json(const VqContext *ctx, FILE *f)
     const VqFexList *fx = &ctx->sel.fexs;
     for (unsigned i = 0; i < fx->n; i++) {
         const VqFex *fex = fx->fex[i];
-        char spec[4096];
+        char spec[4200];
         fex_spec(fex, spec, sizeof(spec));
         fprintf(f, "%s\n      { \"name\": \"%s\", \"spec\": ", i ? "," : "",
                 fex->desc->name);
@@ -188,11 +202,14 @@ void vq_log_provenance_xml(const VqContext *ctx, FILE *f)
         fputs(" />\n", f);
     }
     for (unsigned i = 0; i < ctx->sel.fexs.n; i++) {
-        char spec[4096];
-        fex_spec(ctx->sel.fexs.fex[i], spec, sizeof(spec));
-        fprintf(f, "    <extractor name=\"%s\" spec=",
-                ctx->sel.fexs.fex[i]->desc->name);
-        vq_log_xml_text(f, spec);
+        const VqFex *fex = ctx->sel.fexs.fex[i];
+        char text[4200];
+        fprintf(f, "    <extractor name=\"%s\" spec=", fex->desc->name);
+        fex_spec(fex, text, sizeof(text));
+        vq_log_xml_text(f, text);
+        fputs(" options=", f);
+        fex_opts(fex, true, text, sizeof(text));
+        vq_log_xml_text(f, text);
         fputs(" />\n", f);
     }
 }
