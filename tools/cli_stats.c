@@ -70,8 +70,6 @@ int cli_stats_setup(VqContext *ctx, const CliStats *st)
         r = vq_use_windows(ctx, &st->wc);
     if (!r && st->pools)
         r = vq_log_pools(ctx, st->pools);
-    if (!r && st->precision)
-        r = vq_log_precision(ctx, st->precision);
     return r;
 }
 

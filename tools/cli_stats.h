@@ -9,7 +9,6 @@ typedef struct CliStats {
     VqWindowConfig wc;
     int windows;            /* --window given */
     const char *pools;      /* --pool: the summary's and the log's pools */
-    unsigned precision;     /* --precision: the log's digits (0: libvmaf's) */
     unsigned fps_num, fps_den; /* --fps */
 } CliStats;
 

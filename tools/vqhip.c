@@ -11,59 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_args.h"
 #include "cli_stats.h"
 #include "frame_reader.h"
-#include "log_path.h"
+#include "verify_log.h"
 #include "vqhip.h"
 #include "yuv_input.h"
 
-#define MAX_SPECS 32
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: vqhip -r REF -d DIS [options]\n"
-        "  -r, --reference FILE   reference video (.yuv raw or .y4m; '-' = stdin)\n"
-        "  -d, --distorted FILE   distorted video\n"
-        "  -w, --width N          raw input width\n"
-        "  -h, --height N         raw input height\n"
-        "  -p, --pixel_format F   raw input format: 420, 422, 444, 400\n"
-        "  -b, --bitdepth N       raw input bits per sample: 8, 10, 12, 16\n"
-        "      --feature SPEC     e.g. psnr, psnr=enable_chroma=false (libvmaf's tool)\n"
-        "                         or name=psnr:enable_chroma=false (repeatable)\n"
-        "      --model SPEC       e.g. version=vmaf_v0.6.1 or path=m.json:name=m (repeatable)\n"
-        "      --no_prediction    no model (default: version=vmaf_v0.6.1 when no --feature)\n"
-        "      --backend B        auto (default), hip, cpu\n"
-        "      --device N         GPU index\n"
-        "      --strict           fail instead of falling back to the CPU\n"
-        "      --depth N          GPU frames in flight\n"
-        "      --threads N        CPU worker threads (0: one per core; at most 1024)\n"
-        "      --subsample N      compute non-temporal features every N frames\n"
-        "      --frame_cnt N      stop after N frames\n"
-        "      --zero-copy        read frames into pinned memory the GPU reads in place\n"
-        "                         (faster; a GPU fault with frames in flight then ends the run)\n"
-        "      --verify N         also compute every N-th GPU frame on the CPU and compare\n"
-        "      --hold_mb N        open the GPU while the first frames are read: up to N MiB\n"
-        "                         of them wait for it (default 0: open it before reading)\n"
-        "      --window N|Ts      statistics of windows of N frames or T seconds\n"
-        "                         (e.g. 50, 2s): printed as they close, in the log\n"
-        "      --window_stats L   the windows' statistics, '|'-separated (default\n"
-        "                         mean|min|max): mean min max harmonic_mean median\n"
-        "                         percP (numpy.percentile, e.g. perc5) belowT\n"
-        "      --thresholds L     numbers, '|'-separated: each T adds belowT (share\n"
-        "                         of the frames below T)\n"
-        "      --fps N[/D]        frame rate for windows of seconds (default: the\n"
-        "                         Y4M header's)\n"
-        "      --pool L           the run's statistics (e.g. mean|perc5|min): in the\n"
-        "                         summary and added to the log's pooled metrics\n"
-        "      --precision D|max  the log's numbers with D significant digits (max:\n"
-        "                         17; default: libvmaf's %%.6f)\n"
-        "  -o, --output FILE      log file\n"
-        "      --xml | --json | --csv | --sub   log format (default xml)\n"
-        "  -q, --quiet            no per-frame lines\n"
-        "      --list             list the features and their options\n"
-        "      --help\n");
-}
+#define MAX_SPECS VERIFY_MAX_SPECS
 
 /* Frame buffers the GPU uploads from directly (--zero-copy), or plain. */
 static void *host_alloc(void *ctx, size_t size)
@@ -83,23 +38,6 @@ static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
     interrupted = sig;
-}
-
-/* A whole decimal number in [min, max], or a message and -1. */
-static int parse_uint(const char *opt, const char *arg, unsigned long min,
-                      unsigned long max, unsigned *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(arg, &end, 10);
-    if (!*arg || *end || errno || arg[0] == '-' || arg[0] == '+' ||
-        v < min || v > max) {
-        fprintf(stderr, "vqhip: %s: '%s' is not a number from %lu to %lu\n",
-                opt, arg, min, max);
-        return -1;
-    }
-    *out = (unsigned)v;
-    return 0;
 }
 
 static unsigned cpu_count(void)
@@ -164,9 +102,11 @@ static int use_feature(VqContext *ctx, const char *spec)
 int main(int argc, char **argv)
 {
     const char *ref_path = NULL, *dis_path = NULL, *log_path = NULL;
+    const char *verify_log = NULL;
+    int backend_given = 0;
     const char *features[MAX_SPECS], *models[MAX_SPECS];
     unsigned n_features = 0, n_models = 0, w = 0, h = 0, bpc = 8;
-    unsigned frame_cnt = 0;
+    unsigned frame_cnt = 0, precision = 0;
     int quiet = 0, no_prediction = 0, zero_copy = 0;
     VqPixFmt fmt = VQ_PIX_FMT_420;
     VqLogFmt log_fmt = VQ_LOG_XML;
@@ -175,7 +115,7 @@ int main(int argc, char **argv)
     enum { O_FEATURE = 256, O_MODEL, O_NOPRED, O_BACKEND, O_DEVICE, O_STRICT,
            O_DEPTH, O_THREADS, O_SUB, O_FRAMES, O_XML, O_JSON, O_CSV, O_SUBFMT,
            O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD, O_WINDOW, O_WSTATS,
-           O_THRESH, O_FPS, O_POOL, O_PRECISION };
+           O_THRESH, O_FPS, O_POOL, O_PRECISION, O_VERIFY_LOG };
     CliStats st = { 0 };
     static const struct option longopts[] = {
         { "reference", required_argument, NULL, 'r' },
@@ -209,6 +149,7 @@ int main(int argc, char **argv)
         { "fps", required_argument, NULL, O_FPS },
         { "pool", required_argument, NULL, O_POOL },
         { "precision", required_argument, NULL, O_PRECISION },
+        { "verify-log", required_argument, NULL, O_VERIFY_LOG },
         { "list", no_argument, NULL, O_LIST },
         { "help", no_argument, NULL, O_HELP },
         { NULL, 0, NULL, 0 },
@@ -219,22 +160,22 @@ int main(int argc, char **argv)
         case 'r': ref_path = optarg; break;
         case 'd': dis_path = optarg; break;
         case 'w':
-            if (parse_uint("--width", optarg, 1, 16384, &w))
-                return 1;
+            if (cli_parse_uint("--width", optarg, 1, 16384, &w))
+                return CLI_EXIT_USAGE;
             break;
         case 'h':
-            if (parse_uint("--height", optarg, 1, 16384, &h))
-                return 1;
+            if (cli_parse_uint("--height", optarg, 1, 16384, &h))
+                return CLI_EXIT_USAGE;
             break;
         case 'p':
             if (yuv_parse_pix_fmt(optarg, &fmt)) {
                 fprintf(stderr, "unknown pixel format '%s'\n", optarg);
-                return 1;
+                return CLI_EXIT_USAGE;
             }
             break;
         case 'b':
-            if (parse_uint("--bitdepth", optarg, 8, 16, &bpc))
-                return 1;
+            if (cli_parse_uint("--bitdepth", optarg, 8, 16, &bpc))
+                return CLI_EXIT_USAGE;
             break;
         case 'o': log_path = optarg; break;
         case 'q': quiet = 1; break;
@@ -242,7 +183,7 @@ int main(int argc, char **argv)
         case O_MODEL:
             if ((c == O_FEATURE ? n_features : n_models) == MAX_SPECS) {
                 fprintf(stderr, "too many --feature/--model options\n");
-                return 1;
+                return CLI_EXIT_USAGE;
             }
             if (c == O_FEATURE)
                 features[n_features++] = optarg;
@@ -251,68 +192,65 @@ int main(int argc, char **argv)
             break;
         case O_NOPRED: no_prediction = 1; break;
         case O_BACKEND:
+            backend_given = 1;
             if (!strcmp(optarg, "auto")) cfg.backend = VQ_BACKEND_AUTO;
             else if (!strcmp(optarg, "hip")) cfg.backend = VQ_BACKEND_HIP;
             else if (!strcmp(optarg, "cpu")) cfg.backend = VQ_BACKEND_CPU;
             else {
                 fprintf(stderr, "unknown backend '%s' (auto, hip, cpu)\n", optarg);
-                return 1;
+                return CLI_EXIT_USAGE;
             }
             break;
         case O_DEVICE: {
             unsigned dev;
-            if (parse_uint("--device", optarg, 0, 255, &dev))
-                return 1;
+            if (cli_parse_uint("--device", optarg, 0, 255, &dev))
+                return CLI_EXIT_USAGE;
             cfg.device = (int)dev;
             break;
         }
         case O_STRICT: cfg.strict = 1; break;
         case O_DEPTH:
-            if (parse_uint("--depth", optarg, 1, 16, &cfg.depth))
-                return 1;
+            if (cli_parse_uint("--depth", optarg, 1, 16, &cfg.depth))
+                return CLI_EXIT_USAGE;
             break;
         case O_THREADS:
-            if (parse_uint("--threads", optarg, 0, 1024, &cfg.n_threads))
-                return 1;
+            if (cli_parse_uint("--threads", optarg, 0, 1024, &cfg.n_threads))
+                return CLI_EXIT_USAGE;
             break;
         case O_SUB:
-            if (parse_uint("--subsample", optarg, 1, 1u << 30, &cfg.n_subsample))
-                return 1;
+            if (cli_parse_uint("--subsample", optarg, 1, 1u << 30, &cfg.n_subsample))
+                return CLI_EXIT_USAGE;
             break;
         case O_FRAMES:
-            if (parse_uint("--frame_cnt", optarg, 1, 1u << 30, &frame_cnt))
-                return 1;
+            if (cli_parse_uint("--frame_cnt", optarg, 1, 1u << 30, &frame_cnt))
+                return CLI_EXIT_USAGE;
             break;
         case O_ZEROCOPY: zero_copy = 1; break;
         case O_HOLD: {
             /* the GPU opens on a thread of the library's (open_async) */
             unsigned mb;
-            if (parse_uint("--hold_mb", optarg, 0, 65536, &mb))
-                return 1;
+            if (cli_parse_uint("--hold_mb", optarg, 0, 65536, &mb))
+                return CLI_EXIT_USAGE;
             cfg.open_async = mb > 0;
             cfg.open_hold_bytes = (size_t)mb << 20;
             break;
         }
         case O_VERIFY:
-            if (parse_uint("--verify", optarg, 0, 1u << 30, &cfg.verify))
-                return 1;
+            if (cli_parse_uint("--verify", optarg, 0, 1u << 30, &cfg.verify))
+                return CLI_EXIT_USAGE;
             break;
         case O_WINDOW:
             if (cli_parse_window(optarg, &st.wc))
-                return 1;
+                return CLI_EXIT_USAGE;
             st.windows = 1;
             break;
         case O_WSTATS: st.wc.stats = optarg; break;
         case O_THRESH: st.wc.thresholds = optarg; break;
         case O_FPS:
             if (cli_parse_fps(optarg, &st.fps_num, &st.fps_den))
-                return 1;
+                return CLI_EXIT_USAGE;
             break;
         case O_POOL: st.pools = optarg; break;
-        case O_PRECISION:
-            if (cli_parse_precision(optarg, &st.precision))
-                return 1;
-            break;
         case O_XML: log_fmt = VQ_LOG_XML; break;
         case O_JSON: log_fmt = VQ_LOG_JSON; break;
         case O_CSV: log_fmt = VQ_LOG_CSV; break;
@@ -327,25 +265,60 @@ int main(int argc, char **argv)
             }
             return 0;
         }
-        case O_HELP: usage(stdout); return 0;
-        default: usage(stderr); return 1;
+        case O_VERIFY_LOG: verify_log = optarg; break;
+        case O_PRECISION:
+            if (cli_parse_precision(optarg, &precision))
+                return CLI_EXIT_USAGE;
+            break;
+        case O_HELP: cli_usage(stdout); return 0;
+        default: cli_usage(stderr); return CLI_EXIT_USAGE;
         }
     }
     if (!ref_path || !dis_path || optind < argc) {
         if (optind < argc)
             fprintf(stderr, "vqhip: unexpected argument '%s'\n", argv[optind]);
-        usage(stderr);
-        return 1;
+        cli_usage(stderr);
+        return CLI_EXIT_USAGE;
     }
-    if (log_path && check_log_path(log_path))
-        return 1;
+    VerifyPlan plan = { 0 };
+    if (verify_log) {
+        /* the log's models, extractors (all their options), subsampling,
+         * precision and frames; its own log to compare with */
+        if (log_path || n_models || n_features || no_prediction || frame_cnt ||
+            precision) {
+            fprintf(stderr, "vqhip: --verify-log takes its models, features, "
+                    "frames and precision from the log: no -o, --model, "
+                    "--feature, --no_prediction, --frame_cnt or --precision\n");
+            return CLI_EXIT_USAGE;
+        }
+        int vst = verify_plan(&plan, verify_log);
+        if (vst) {
+            verify_free(&plan);
+            return vst;
+        }
+        for (unsigned i = 0; i < plan.n_model; i++)
+            models[n_models++] = plan.model[i];
+        for (unsigned i = 0; i < plan.n_feature; i++)
+            features[n_features++] = plan.feature[i];
+        no_prediction = 1;
+        cfg.n_subsample = plan.subsample;
+        if (!backend_given)
+            cfg.backend = (VqBackend)plan.backend;
+        frame_cnt = plan.frames;
+        precision = plan.precision;
+        log_path = plan.rerun;
+        log_fmt = VQ_LOG_JSON;
+        quiet = 1;
+    }
+    if (log_path && cli_check_log_path(log_path))
+        return CLI_EXIT_ERROR;
 
     char err[512];
     YuvInput ref, dis;
     if (yuv_open(&ref, ref_path, fmt, bpc, w, h, err, sizeof(err)) ||
         yuv_open(&dis, dis_path, fmt, bpc, w, h, err, sizeof(err))) {
         fprintf(stderr, "vqhip: %s\n", err);
-        return 1;
+        return CLI_EXIT_INPUT;
     }
 
     /* frame n's pts is n, in units of one frame */
@@ -356,8 +329,10 @@ int main(int argc, char **argv)
     st.wc.time_base_num = st.fps_den;
     st.wc.time_base_den = st.fps_num;
     VqContext *ctx = NULL;
-    int reported = 0;
+    int reported = 0, status = 0; /* status: an exit status set with r */
     int r = vq_open(&ctx, &cfg);
+    if (!r)
+        r = vq_set_log_precision(ctx, (int)precision);
     /* Models first, then features, as libvmaf's tool: the log lists
      * outputs in that order. */
     if (!r && !n_models && !n_features && !no_prediction)
@@ -375,6 +350,8 @@ int main(int argc, char **argv)
     if (!r)
         r = cli_stats_setup(ctx, &st);
     int started = !r; /* from here on the log is this run's */
+    if (r == VQ_EINVAL)
+        status = CLI_EXIT_USAGE; /* a bad --feature or --model spec */
     /* The run starts before the first frame is read, so that the readers
      * know which planes the extractors read: they skip the others (VMAF
      * reads luma only, a third less of a 4:2:0 file). */
@@ -462,12 +439,14 @@ int main(int argc, char **argv)
     if (!r && read_err) {
         r = read_err;
         reported = 1;
+        status = CLI_EXIT_INPUT;
     }
     if (!r && !n) {
         snprintf(why, sizeof(why), "no frames read (an input is empty)");
         fprintf(stderr, "vqhip: %s\n", why);
         r = VQ_EIO;
         reported = 1;
+        status = CLI_EXIT_INPUT;
     }
     if (r && !reported) {
         snprintf(why, sizeof(why), "%s", vq_last_error(ctx));
@@ -504,13 +483,20 @@ int main(int argc, char **argv)
         int werr = vq_write_log(ctx, log_path, log_fmt);
         if (werr) {
             fprintf(stderr, "vqhip: %s\n", vq_last_error(ctx));
+            if (!r)
+                status = CLI_EXIT_ERROR;
             r = r ? r : werr;
         }
     }
     vq_close(&ctx);
     yuv_close(&ref);
     yuv_close(&dis);
+    if (verify_log) {
+        if (!r && !status && !interrupted)
+            status = verify_compare(&plan);
+        verify_free(&plan);
+    }
     if (interrupted)
         return 128 + (int)interrupted;
-    return r ? 1 : 0;
+    return status ? status : cli_exit_code(r);
 }

@@ -795,6 +795,8 @@ static int open_vqhip(AVFilterContext *ctx, VqBackend backend)
 #endif
 
     err = vq_open(&s->vq, &cfg);
+    if (err >= 0)
+        err = vq_set_log_precision(s->vq, s->log_precision);
     if (err < 0)
         return report_error(ctx, err, "vq_open");
     /* Models first, then features, as libvmaf's filter: the log lists
@@ -808,7 +810,7 @@ static int open_vqhip(AVFilterContext *ctx, VqBackend backend)
     return 0;
 }
 
-/* window=, stats=, thresholds=, pool=, log_precision=: before the first
+/* window=, stats=, thresholds=, pool=: before the first
  * pair; the output's time base is the pts' (framesync's). */
 static int use_stats(AVFilterContext *ctx)
 {
@@ -840,8 +842,6 @@ static int use_stats(AVFilterContext *ctx)
     }
     if ((ret = vq_log_pools(s->vq, s->pool)) < 0)
         return report_error(ctx, ret, "pool");
-    if ((ret = vq_log_precision(s->vq, s->log_precision)) < 0)
-        return report_error(ctx, ret, "log_precision");
     return 0;
 }
 

@@ -29,7 +29,7 @@ struct VqContext {
     unsigned win_stats_cap;
     VqStat *log_pools;     /* vq_log_pools: the logs' extra pools */
     unsigned n_log_pools;
-    unsigned log_digits;   /* vq_log_precision (0: libvmaf's) */
+    int log_precision;     /* vq_set_log_precision: 0 libvmaf's format */
 };
 
 /* windows.c: the windows' part of vq_receive (frame `index` delivered;
@@ -38,9 +38,17 @@ int vq_windows_delivered(VqContext *ctx, unsigned index, bool end);
 void vq_windows_api_free(VqContext *ctx);
 
 /* log_writer.c: a number in a log; log_windows.c: the windows' section. */
-void vq_log_put_num(FILE *f, double v, int json, unsigned digits);
+void vq_log_put_num(FILE *f, double v, int json, int digits);
 void vq_log_windows_json(VqContext *ctx, FILE *f);
 void vq_log_windows_xml(VqContext *ctx, FILE *f);
+
+/* log_provenance.c: vqhip's provenance keys inside the log's "vqhip"
+ * object (JSON) or <vqhip> element (XML), at the given indent. */
+void vq_log_provenance_json(const VqContext *ctx, FILE *f);
+void vq_log_provenance_xml(const VqContext *ctx, FILE *f);
+/* Prints a JSON string's contents / an XML attribute value, escaped. */
+void vq_log_json_text(FILE *f, const char *text);
+void vq_log_xml_text(FILE *f, const char *text);
 
 /* stats.c: VQHIP_STATS=1 prints where the time went at vq_close. */
 bool vq_stats_wanted(const VqContext *ctx);

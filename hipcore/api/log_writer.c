@@ -3,7 +3,9 @@
  * structure, same number formatting (%.6f, or %.16f for values with more than
  * six zeros after the decimal point; non-finite values as null in JSON), so
  * tools that read libvmaf logs read these. vqhip adds which backend computed
- * each output: a "vqhip" object in JSON, a <vqhip> element in XML.
+ * each output: a "vqhip" object in JSON, a <vqhip> element in XML, with the
+ * run's provenance (log_provenance.c). CSV and sub have no place for more
+ * than libvmaf writes there.
  */
 #include <errno.h>
 #include <math.h>
@@ -35,8 +37,9 @@ static int leading_zeros(double x)
 }
 
 /* A number as libvmaf prints it, or with `digits` significant digits
- * (vq_log_precision); JSON writes non-finite values as null. */
-void vq_log_put_num(FILE *f, double v, int json, unsigned digits)
+ * (vq_set_log_precision: 17 is exact for every double); JSON writes
+ * non-finite values as null. */
+void vq_log_put_num(FILE *f, double v, int json, int digits)
 {
     if (!isfinite(v)) {
         if (json)
@@ -46,11 +49,11 @@ void vq_log_put_num(FILE *f, double v, int json, unsigned digits)
         return;
     }
     if (digits)
-        fprintf(f, "%.*g", (int)digits, v);
+        fprintf(f, "%.*g", digits, v);
     else
         fprintf(f, leading_zeros(v) <= 6 ? "%.6f" : "%.16f", v);
 }
-#define put_num(f, v, json) vq_log_put_num(f, v, json, ctx->log_digits)
+#define put_num(f, v, json, digits) vq_log_put_num(f, v, json, digits)
 
 /* vq_log_pools' statistics that are not libvmaf's four: the k-th, or
  * NULL past the last. */
@@ -148,6 +151,7 @@ static void write_xml(VqContext *ctx, FILE *f)
         fprintf(f, " verify=\"%u\" verified=\"%u\" mismatches=\"%u\"",
                 ri.verify, ri.verified, ri.mismatches);
     fprintf(f, ">\n");
+    vq_log_provenance_xml(ctx, f);
     for (unsigned j = 0; j < c->n; j++)
         fprintf(f, "    <output name=\"%s\" backend=\"%s\" />\n",
                 series(c, j)->name, series(c, j)->backend);
@@ -162,7 +166,7 @@ static void write_xml(VqContext *ctx, FILE *f)
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
             fprintf(f, "%s=\"", series(c, j)->name);
-            put_num(f, v, 0);
+            put_num(f, v, 0, ctx->log_precision);
             fputs("\" ", f);
         }
         fprintf(f, "/>\n");
@@ -176,7 +180,7 @@ static void write_xml(VqContext *ctx, FILE *f)
                                   ctx->run.n_delivered, &v))
                 continue;
             fprintf(f, "%s=\"", pool_names[k]);
-            put_num(f, v, 0);
+            put_num(f, v, 0, ctx->log_precision);
             fputs("\" ", f);
         }
         const char *x;
@@ -185,7 +189,7 @@ static void write_xml(VqContext *ctx, FILE *f)
             if (!*x || vq_pooled_stat(ctx, series(c, j)->name, x, &v))
                 continue;
             fprintf(f, "%s=\"", x);
-            put_num(f, v, 0);
+            put_num(f, v, 0, ctx->log_precision);
             fputs("\" ", f);
         }
         fprintf(f, "/>\n");
@@ -193,7 +197,7 @@ static void write_xml(VqContext *ctx, FILE *f)
     fprintf(f, "  </pooled_metrics>\n  <aggregate_metrics ");
     for (unsigned j = 0; j < c->n_aggregate; j++) {
         fprintf(f, "%s=\"", c->aggregate[j].name);
-        put_num(f, c->aggregate[j].value, 0);
+        put_num(f, c->aggregate[j].value, 0, ctx->log_precision);
         fputs("\" ", f);
     }
     fprintf(f, "/>\n");
@@ -226,6 +230,7 @@ static void write_json(VqContext *ctx, FILE *f)
         fprintf(f, "    \"verify\": { \"every\": %u, \"frames\": %u, "
                 "\"mismatches\": %u },\n", ri.verify, ri.verified,
                 ri.mismatches);
+    vq_log_provenance_json(ctx, f);
     fprintf(f, "    \"outputs\": {");
     for (unsigned j = 0; j < c->n; j++)
         fprintf(f, "%s\n      \"%s\": \"%s\"", j ? "," : "",
@@ -249,7 +254,7 @@ static void write_json(VqContext *ctx, FILE *f)
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
             fprintf(f, "        \"%s\": ", series(c, j)->name);
-            put_num(f, v, 1);
+            put_num(f, v, 1, ctx->log_precision);
             fprintf(f, "%s\n", ++k < cnt ? "," : "");
         }
         fprintf(f, "      }\n    }");
@@ -264,7 +269,7 @@ static void write_json(VqContext *ctx, FILE *f)
                                   ctx->run.n_delivered, &v))
                 continue;
             fprintf(f, "%s      \"%s\": ", any ? ",\n" : "\n", pool_names[k]);
-            put_num(f, v, 1);
+            put_num(f, v, 1, ctx->log_precision);
             any = 1;
         }
         const char *x;
@@ -273,7 +278,7 @@ static void write_json(VqContext *ctx, FILE *f)
             if (!*x || vq_pooled_stat(ctx, series(c, j)->name, x, &v))
                 continue;
             fprintf(f, "%s      \"%s\": ", any ? ",\n" : "\n", x);
-            put_num(f, v, 1);
+            put_num(f, v, 1, ctx->log_precision);
             any = 1;
         }
         fprintf(f, "\n    }");
@@ -281,7 +286,7 @@ static void write_json(VqContext *ctx, FILE *f)
     fprintf(f, "\n  },\n  \"aggregate_metrics\": {");
     for (unsigned j = 0; j < c->n_aggregate; j++) {
         fprintf(f, "%s\n    \"%s\": ", j ? "," : "", c->aggregate[j].name);
-        put_num(f, c->aggregate[j].value, 1);
+        put_num(f, c->aggregate[j].value, 1, ctx->log_precision);
     }
     fprintf(f, "\n  }");
     if (ctx->win.on) {
@@ -306,7 +311,7 @@ static void write_csv(VqContext *ctx, FILE *f)
             double v;
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
-            put_num(f, v, 0);
+            put_num(f, v, 0, ctx->log_precision);
             fputc(',', f);
         }
         fprintf(f, "\n");
@@ -325,7 +330,7 @@ static void write_sub(VqContext *ctx, FILE *f)
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
             fprintf(f, "%s: ", series(c, j)->name);
-            put_num(f, v, 0);
+            put_num(f, v, 0, ctx->log_precision);
             fputc('|', f);
         }
         fprintf(f, "\n");

@@ -3,10 +3,16 @@
 
 #include "context.h"
 #include "gpu/gpu.h"
+#include "revision.h"
 
 const char *vq_version(void)
 {
     return VQHIP_VERSION_STRING;
+}
+
+const char *vq_revision(void)
+{
+    return VQHIP_REVISION;
 }
 
 const char *vq_strerror(int err)

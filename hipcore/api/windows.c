@@ -1,5 +1,5 @@
 /* Windows and statistics by name: vq_use_windows, vq_receive_window,
- * vq_pooled_stat, vq_log_pools, vq_log_precision (run/windows.h,
+ * vq_pooled_stat, vq_log_pools (run/windows.h,
  * core/stat.h). */
 #include <stdlib.h>
 
@@ -116,16 +116,5 @@ int vq_log_pools(VqContext *ctx, const char *list)
     free(ctx->log_pools);
     ctx->log_pools = s;
     ctx->n_log_pools = n;
-    return 0;
-}
-
-int vq_log_precision(VqContext *ctx, unsigned digits)
-{
-    if (!ctx)
-        return VQ_EINVAL;
-    if (digits > 17)
-        return vq_fail(&ctx->err, VQ_EINVAL, "precision %u: 0 to 17 digits",
-                       digits);
-    ctx->log_digits = digits;
     return 0;
 }

@@ -262,6 +262,19 @@ int vq_opt_is_default(const VqOption *o, const void *obj)
     return 1;
 }
 
+void vq_opt_format(const VqOption *o, const void *obj, char *buf, size_t size)
+{
+    const char *p = (const char *)obj + o->offset;
+    switch (o->type) {
+    case VQ_OPT_BOOL: snprintf(buf, size, "%s", *(const bool *)p ? "true" : "false"); return;
+    case VQ_OPT_INT: snprintf(buf, size, "%d", *(const int *)p); return;
+    case VQ_OPT_DOUBLE: snprintf(buf, size, "%.17g", *(const double *)p); return;
+    case VQ_OPT_ENUM: snprintf(buf, size, "%s", o->choices[*(const int *)p]); return;
+    case VQ_OPT_STRING: snprintf(buf, size, "%s", p); return;
+    }
+    snprintf(buf, size, "?");
+}
+
 static int cmp_opt_name(const void *a, const void *b)
 {
     const VqOption *const *x = a, *const *y = b;

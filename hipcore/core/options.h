@@ -77,6 +77,11 @@ void vq_opt_list(const VqOption *opts, char *buf, size_t size);
 size_t vq_opt_size(const VqOption *opt);
 /* Nonzero when the value in obj equals the option's default. */
 int vq_opt_is_default(const VqOption *opt, const void *obj);
+/* An option's value in obj as text a spec takes back: true/false, the
+ * integer, the double with %.17g (exact), the enum's name, the string.
+ * Call with the C locale active. */
+void vq_opt_format(const VqOption *opt, const void *obj, char *buf,
+                   size_t size);
 /* Output name for a provided feature, suffixed libvmaf's way by every
  * FEATURE_PARAM option that is not at its default (keys sorted
  * alphabetically; "_key" for bools, "_key_%d" for ints, "_key_%g" for

@@ -259,6 +259,10 @@ VQ_API void vq_close(VqContext **ctx);
 VQ_API const char *vq_last_error(const VqContext *ctx);
 VQ_API const char *vq_strerror(int err);
 VQ_API const char *vq_version(void);
+/* The source revision the library was built from ("git describe" at build
+ * time: a tag or commit, "-dirty" for uncommitted changes; "unknown" when
+ * built outside git). */
+VQ_API const char *vq_revision(void);
 
 /* How many GPUs this build's HIP runtime sees: 0 when none is present (no
  * device, no GPU driver, or a build without a HIP platform), VQ_EDEVICE when
@@ -430,6 +434,10 @@ VQ_API void vq_set_incomplete(VqContext *ctx, const char *reason);
  * file appears complete or not at all: it is written under a temporary
  * name beside `path` and renamed. "-" writes to standard output. */
 VQ_API int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt);
+/* Significant digits of the values vq_write_log prints, per frame and
+ * pooled: 1 to 17 prints "%.<digits>g" (17 writes every double exactly);
+ * 0 (the default) keeps libvmaf's "%.6f" (or "%.16f" below 1e-6). */
+VQ_API int vq_set_log_precision(VqContext *ctx, int digits);
 VQ_API int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt);
 VQ_API int vq_pool_from_name(const char *name, VqPool *pool);
 
@@ -458,9 +466,6 @@ VQ_API int vq_pooled_stat(VqContext *ctx, const char *name, const char *stat,
  * min, max, mean and harmonic_mean (which are always written; a name among
  * those is not repeated): extra keys in JSON, extra attributes in XML. */
 VQ_API int vq_log_pools(VqContext *ctx, const char *list);
-/* Numbers in the logs with `digits` significant digits ("%.*g"; 17: every
- * double read back exactly); 0 (default): libvmaf's "%.6f". */
-VQ_API int vq_log_precision(VqContext *ctx, unsigned digits);
 
 /*
  * Windows: the run cut into tumbling windows of `frames` frames (frames

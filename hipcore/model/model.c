@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "base/c_locale.h"
+#include "base/sha256.h"
 #include "builtin_models.h"
 #include "model_priv.h"
 
@@ -233,17 +234,21 @@ static int printable(int err, VqErrBuf *e)
 }
 
 static int build(VqModel **pm, const char *data, size_t len,
-                 const ModelSpec *s, const char *label, VqFexLookup find,
-                 VqErrBuf *e)
+                 const ModelSpec *s, const char *spec, const char *origin,
+                 const char *label, VqFexLookup find, VqErrBuf *e)
 {
     VqModel *m = *pm = calloc(1, sizeof(*m));
     if (!m)
         return vq_fail(e, VQ_ENOMEM, "out of memory");
     m->label = strdup(label);
     m->name = strdup(s->name ? s->name : "vmaf");
+    m->spec = strdup(spec ? spec : "");
+    m->version = s->version ? strdup(s->version) : NULL;
+    m->origin = origin;
     m->flags = s->flags;
-    if (!m->label || !m->name)
+    if (!m->label || !m->name || !m->spec || (s->version && !m->version))
         return vq_fail(e, VQ_ENOMEM, "out of memory");
+    vq_sha256_hex(data, len, m->sha256);
     CLocale loc;
     c_locale_enter(&loc);
     int err = vq_model_parse_json(m, data, len, e);
@@ -282,8 +287,8 @@ int vq_model_open_ex(VqModel **pm, const char *spec, const char *model_dir,
     if (data)
         text = data;
     if (!err)
-        err = build(pm, text, len, &s, s.version ? s.version : s.path, find,
-                    e);
+        err = build(pm, text, len, &s, spec, data ? "file" : "built-in",
+                    s.version ? s.version : s.path, find, e);
     if (err)
         vq_model_close(pm);
     free(data);
@@ -311,7 +316,8 @@ int vq_model_load_buffer(VqModel **pm, const char *data, size_t len,
         err = vq_fail(e, VQ_EINVAL, "vq_model_load_buffer: no version= or "
                       "path= here");
     if (!err)
-        err = build(pm, data ? data : "", len, &s, "(buffer)", find, e);
+        err = build(pm, data ? data : "", len, &s, spec, "buffer",
+                    "(buffer)", find, e);
     if (err)
         vq_model_close(pm);
     free(s.buf);
@@ -338,6 +344,8 @@ void vq_model_close(VqModel **pm)
     free(m->out_series);
     free(m->scratch);
     free(m->label);
+    free(m->spec);
+    free(m->version);
     free(m->name);
     free(m);
     *pm = NULL;
@@ -346,6 +354,11 @@ void vq_model_close(VqModel **pm)
 const char *vq_model_name(const VqModel *m)
 {
     return m ? m->name : "";
+}
+
+void vq_model_origin(const VqModel *m, VqModelOrigin *o)
+{
+    *o = (VqModelOrigin){ m->spec, m->version, m->origin, m->sha256 };
 }
 
 unsigned vq_model_input_count(const VqModel *m)

@@ -42,6 +42,14 @@ void vq_model_close(VqModel **m);
 /* Name of the model's main output (the "name=" given, or "vmaf"). */
 const char *vq_model_name(const VqModel *m);
 
+/* Where a model came from, for the logs: the spec it was opened with, its
+ * version= (NULL for path= or a buffer), "built-in", "file" or "buffer",
+ * and the SHA-256 of the JSON bytes it was read from (64 hex digits). */
+typedef struct VqModelOrigin {
+    const char *spec, *version, *origin, *sha256;
+} VqModelOrigin;
+void vq_model_origin(const VqModel *m, VqModelOrigin *o);
+
 /* The model's inputs: for input i, an extractor spec in libvmaf's syntax
  * ("name=adm:adm_enhn_gain_limit=1") and the output name that extractor
  * writes for it ("integer_adm2_egl_1"). */

@@ -107,6 +107,10 @@ enum {
 
 struct VqModel {
     char *label;         /* version or path, for messages */
+    char *spec;          /* the spec it was opened with ("" for a buffer) */
+    char *version;       /* version=, or NULL */
+    const char *origin;  /* "built-in", "file" or "buffer" */
+    char sha256[65];     /* of the JSON bytes read (logs' provenance) */
     char *name;          /* main output name */
     unsigned flags;      /* VQ_MODEL_* */
     bool bootstrap;      /* svr[1..n_svr-1] are bootstrap members */

@@ -53,7 +53,7 @@ SHIMS = {
 }
 
 # Headers made at build time: name -> layer.
-GENERATED = {'extractor_list.h': 'core'}
+GENERATED = {'extractor_list.h': 'core', 'revision.h': 'base'}
 
 # The include path after the including file's folder (hipcore/meson.build,
 # kernels/meson.build).

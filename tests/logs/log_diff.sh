@@ -48,4 +48,11 @@ for fmt in xml json csv sub; do
         fail=1
     fi
 done
+# the JSON logs, vqhip's and libvmaf's, against the written schema
+if "$python" "$here/../provenance/validate_logs.py" "$here/../../docs/log.schema.json" \
+        "$work/vqhip.json" "$here/libvmaf/clip.json" > "$work/schema.txt"; then
+    echo "ok   json: vqhip's and libvmaf's logs valid against docs/log.schema.json"
+else
+    echo "FAIL json: against docs/log.schema.json:"; cat "$work/schema.txt"; fail=1
+fi
 exit $fail

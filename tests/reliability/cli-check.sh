@@ -107,33 +107,35 @@ if [ "$device" = --device ]; then
     grep -q "truncated frame (3100 of 4608 bytes)" "$tmp/err" &&
         json_is "$tmp/k.json" "not d['vqhip']['complete'] and len(d['frames']) == 2" &&
         ok "cut inside a skipped plane: truncated, 2 frames logged" || bad "cut in chroma" ""
+    schema_ok "$tmp" && ok "every JSON log valid against docs/log.schema.json" ||
+        bad "schema" "a JSON log breaks docs/log.schema.json"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
     exit
 fi
 
-run "malformed width" 1 "not a number" $raw -w 64x
-run "malformed frame count" 1 "not a number" $raw --frame_cnt abc
-run "negative frame count" 1 "not a number" $raw --frame_cnt -3
-run "bit depth out of range" 1 "not a number" $raw -b 7
+run "malformed width" 2 "not a number" $raw -w 64x
+run "malformed frame count" 2 "not a number" $raw --frame_cnt abc
+run "negative frame count" 2 "not a number" $raw --frame_cnt -3
+run "bit depth out of range" 2 "not a number" $raw -b 7
 printf 'YUV4MPEG2 W4294967360 H48 C420\nFRAME\n' > "$tmp/wrap.y4m"
-run "wrapped Y4M width" 1 "not a number from 1" -r "$tmp/wrap.y4m" -d "$tmp/wrap.y4m"
+run "wrapped Y4M width" 3 "not a number from 1" -r "$tmp/wrap.y4m" -d "$tmp/wrap.y4m"
 printf 'YUV4MPEG2 W64 H48 C420p9\n' > "$tmp/p9.y4m"
-run "unsupported Y4M depth" 1 "unsupported Y4M colourspace" -r "$tmp/p9.y4m" -d "$tmp/p9.y4m"
-run "impossible size: no 'out of memory'" 1 "truncated\|cannot allocate" \
+run "unsupported Y4M depth" 3 "unsupported Y4M colourspace" -r "$tmp/p9.y4m" -d "$tmp/p9.y4m"
+run "impossible size: no 'out of memory'" 3 "truncated\|cannot allocate" \
     -r "$tmp/ref.yuv" -d "$tmp/dis.yuv" -w 16384 -h 16384
 grep -q "out of memory" "$tmp/err" && bad "impossible size" "says out of memory"
-run "unknown feature" 1 "valid features" $raw --feature nosuch
+run "unknown feature" 4 "valid features" $raw --feature nosuch
 run "unwritable -o: before the run" 1 "cannot write the log" $raw -o /nonexistent/x.xml
 [ ! -s "$tmp/out" ] && ok "unwritable -o: nothing scored first" || bad "unwritable -o" "scored first"
 head -c 10000 "$tmp/dis.yuv" > "$tmp/trunc.yuv"
-run "truncated raw input" 1 "truncated frame" -r "$tmp/ref.yuv" -d "$tmp/trunc.yuv" \
+run "truncated raw input" 3 "truncated frame" -r "$tmp/ref.yuv" -d "$tmp/trunc.yuv" \
     -w 64 -h 48 --json -o "$tmp/t.json" --feature psnr --no_prediction
 json_is "$tmp/t.json" "not d['vqhip']['complete'] and len(d['frames']) == 2 and 'truncated' in d['vqhip']['incomplete']" &&
     ok "truncated: the frames before it, marked incomplete" || bad "truncated log" "$(head -c 300 "$tmp/t.json")"
 : > "$tmp/empty.yuv"
 echo '{"stale": 1}' > "$tmp/z.json"
-run "empty input" 1 "no frames read" -r "$tmp/ref.yuv" -d "$tmp/empty.yuv" -w 64 -h 48 --json -o "$tmp/z.json"
+run "empty input" 3 "no frames read" -r "$tmp/ref.yuv" -d "$tmp/empty.yuv" -w 64 -h 48 --json -o "$tmp/z.json"
 json_is "$tmp/z.json" "not d['vqhip']['complete'] and 'stale' not in d" &&
     ok "empty input: the stale log replaced, marked incomplete" || bad "empty log" ""
 head -c $((4608 * 5)) "$tmp/dis.yuv" > "$tmp/short.yuv"
@@ -160,6 +162,8 @@ exec 3>&-
 wait
 [ "$(cat "$tmp/st")" = 130 ] && json_is "$tmp/i.json" "not d['vqhip']['complete'] and 'interrupted' in d['vqhip']['incomplete']" &&
     ok "SIGINT: exit 130, log marked interrupted" || bad "SIGINT" "exit $(cat "$tmp/st")"
+schema_ok "$tmp" && ok "every JSON log valid against docs/log.schema.json" ||
+    bad "schema" "a JSON log breaks docs/log.schema.json"
 
 
 echo "$pass passed, $fail failed"

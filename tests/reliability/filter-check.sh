@@ -339,5 +339,47 @@ for b in hip:strict=1 auto; do
         bad "failed open, backend=$b" "exit $st"
     fi
 done
+# log_precision and provenance (CPU backend): the log at 17 digits holds the
+# doubles that the default log prints with libvmaf's %.6f, the model's
+# SHA-256 is that of the file it was read from, and the "VMAF score: "
+# line is what ab-av1 parses: the text after it in ffmpeg's output, trimmed,
+# a number (nothing may follow it), equal to %f of the pooled mean.
+pair="-f lavfi -i testsrc2=s=96x64:r=25:d=0.4,format=yuv420p,gblur=sigma=1
+      -f lavfi -i testsrc2=s=96x64:r=25:d=0.4,format=yuv420p"
+"$ff" -nostdin -hide_banner $pair -lavfi "vqhip=backend=cpu:log_fmt=json:log_path=$tmp/p17.json:log_precision=17" \
+    -f null - >/dev/null 2>"$tmp/p17.err" &&
+"$ff" -nostdin -hide_banner -v warning $pair -lavfi "vqhip=backend=cpu:log_fmt=json:log_path=$tmp/p0.json" \
+    -f null - >/dev/null 2>"$tmp/err"
+st=$?
+cp "$tmp/p17.err" "$tmp/err" 2>/dev/null
+[ $st -eq 0 ] && python3 - "$tmp" "$VQHIP_MODEL_DIR" "$here/../../models" <<'PY' >>"$tmp/err" 2>&1 &&
+import hashlib, json, os, re, sys
+tmp, model_dir, models = sys.argv[1:]
+p17, p0 = (json.load(open(os.path.join(tmp, f))) for f in ('p17.json', 'p0.json'))
+text0 = open(os.path.join(tmp, 'p0.json')).read()
+def libvmaf(v):
+    frac, z = abs(v) - int(abs(v)), 0
+    while frac < 1.0 and frac != 0:
+        frac, z = frac * 10, z + 1
+    return ('%.6f' if z <= 6 else '%.16f') % v
+vals = [(f['frameNum'], k, v) for f in p17['frames'] for k, v in f['metrics'].items()]
+printed = dict(((int(n), k), x) for n, body in re.findall(
+    r'"frameNum": (\d+),\n      "metrics": \{\n((?:        [^\n]+\n)+)', text0)
+    for k, x in re.findall(r'"([^"]+)": ([^,\n]+)', body))
+assert vals and all(printed[(n, k)] == libvmaf(v) for n, k, v in vals), 'per-frame values'
+assert p17['vqhip']['precision'] == 17 and p0['vqhip']['precision'] == 0
+m = p17['vqhip']['models'][0]
+src = os.path.join(model_dir if m['origin'] == 'file' else models, 'vmaf_v0.6.1.json')
+assert m['sha256'] == hashlib.sha256(open(src, 'rb').read()).hexdigest(), 'model SHA-256'
+err = open(os.path.join(tmp, 'p17.err')).read()
+idx = err.find('VMAF score: ')
+assert idx >= 0, 'no VMAF score line'
+score = float(err[idx + len('VMAF score: '):].strip())
+assert '%f' % score == '%f' % p17['pooled_metrics']['vmaf']['mean'], 'VMAF score'
+PY
+    ok "log_precision=17: exact values; the model's SHA-256; ab-av1's VMAF score line" ||
+    bad "log_precision and provenance" "see above"
+schema_ok "$tmp" && ok "every JSON log valid against docs/log.schema.json" ||
+    bad "schema" "a JSON log breaks docs/log.schema.json"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

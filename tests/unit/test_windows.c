@@ -221,7 +221,7 @@ static void refused(void)
     CHECK(vq_use_windows(ctx, &wc) == VQ_EINVAL);
     CHECK(strstr(vq_last_error(ctx), "belowx") != NULL);
     CHECK(vq_log_pools(ctx, "mean|perc200") == VQ_EINVAL);
-    CHECK(vq_log_precision(ctx, 18) == VQ_EINVAL);
+    CHECK(vq_set_log_precision(ctx, 18) == VQ_EINVAL);
     CHECK(!vq_use_feature(ctx, "name=psnr:enable_chroma=false"));
     Buf r;
     make(&r, 50);

@@ -1,0 +1,127 @@
+/* The CLI's usage text and the argument checks done before a run. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_args.h"
+
+void cli_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: vqhip -r REF -d DIS [options]\n"
+        "  -r, --reference FILE   reference video (.yuv raw or .y4m; '-' = stdin)\n"
+        "  -d, --distorted FILE   distorted video\n"
+        "  -w, --width N          raw input width\n"
+        "  -h, --height N         raw input height\n"
+        "  -p, --pixel_format F   raw input format: 420, 422, 444, 400\n"
+        "  -b, --bitdepth N       raw input bits per sample: 8, 10, 12, 16\n"
+        "      --feature SPEC     e.g. psnr, psnr=enable_chroma=false (libvmaf's tool)\n"
+        "                         or name=psnr:enable_chroma=false (repeatable)\n"
+        "      --model SPEC       e.g. version=vmaf_v0.6.1 or path=m.json:name=m (repeatable)\n"
+        "      --no_prediction    no model (default: version=vmaf_v0.6.1 when no --feature)\n"
+        "      --backend B        auto (default), hip, cpu\n"
+        "      --device N         GPU index\n"
+        "      --strict           fail instead of falling back to the CPU\n"
+        "      --depth N          GPU frames in flight\n"
+        "      --threads N        CPU worker threads (0: one per core; at most 1024)\n"
+        "      --subsample N      compute non-temporal features every N frames\n"
+        "      --frame_cnt N      stop after N frames\n"
+        "      --zero-copy        read frames into pinned memory the GPU reads in place\n"
+        "                         (faster; a GPU fault with frames in flight then ends the run)\n"
+        "      --verify N         also compute every N-th GPU frame on the CPU and compare\n"
+        "      --hold_mb N        open the GPU while the first frames are read: up to N MiB\n"
+        "                         of them wait for it (default 0: open it before reading)\n"
+        "      --window N|Ts      statistics of windows of N frames or T seconds\n"
+        "                         (e.g. 50, 2s): printed as they close, in the log\n"
+        "      --window_stats L   the windows' statistics, '|'-separated (default\n"
+        "                         mean|min|max): mean min max harmonic_mean median\n"
+        "                         percP (numpy.percentile, e.g. perc5) belowT\n"
+        "      --thresholds L     numbers, '|'-separated: each T adds belowT (share\n"
+        "                         of the frames below T)\n"
+        "      --fps N[/D]        frame rate for windows of seconds (default: the\n"
+        "                         Y4M header's)\n"
+        "      --pool L           the run's statistics (e.g. mean|perc5|min): in the\n"
+        "                         summary and added to the log's pooled metrics\n"
+        "  -o, --output FILE      log file\n"
+        "      --xml | --json | --csv | --sub   log format (default xml)\n"
+        "      --precision N|max  log values with N significant digits (1-17; max,\n"
+        "                         17, is exact); default (0): libvmaf's %%.6f\n"
+        "      --verify-log LOG   re-run the frames of a vqhip JSON log with the models,\n"
+        "                         options, subsampling and precision it records and\n"
+        "                         compare every value (give -r, -d and the raw geometry)\n"
+        "  -q, --quiet            no per-frame lines\n"
+        "      --list             list the features and their options\n"
+        "      --help\n"
+        "exit status: 0 scored, 1 error while scoring or writing the log, 2 bad\n"
+        "option, 3 unreadable input, 4 unsupported feature, model or format,\n"
+        "5 GPU failure with --strict, 6 --verify-log found a difference, 128+N\n"
+        "stopped by signal N (docs/CLI.md)\n");
+}
+
+/* A whole decimal number in [min, max], or a message and -1. */
+int cli_parse_uint(const char *opt, const char *arg, unsigned long min,
+                      unsigned long max, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(arg, &end, 10);
+    if (!*arg || *end || errno || arg[0] == '-' || arg[0] == '+' ||
+        v < min || v > max) {
+        fprintf(stderr, "vqhip: %s: '%s' is not a number from %lu to %lu\n",
+                opt, arg, min, max);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+/* The log can be written: its folder takes a new file (checked before
+ * the run, not after it). */
+int cli_check_log_path(const char *path)
+{
+    struct stat st;
+    if (!strcmp(path, "-"))
+        return 0;
+    if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+        /* a device or pipe is written in place, not replaced */
+        FILE *f = fopen(path, "a");
+        if (!f)
+            fprintf(stderr, "vqhip: cannot write the log '%s': %s\n", path,
+                    strerror(errno));
+        else
+            fclose(f);
+        return f ? 0 : -1;
+    }
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return -1;
+    snprintf(tmp, n, "%s.tmp-%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    int e = errno;
+    if (f) {
+        fclose(f);
+        remove(tmp);
+    }
+    free(tmp);
+    if (!f)
+        fprintf(stderr, "vqhip: cannot write the log '%s': %s\n", path,
+                strerror(e));
+    return f ? 0 : -1;
+}
+
+
+int cli_exit_code(int vq_err)
+{
+    switch (vq_err) {
+    case 0: return CLI_EXIT_OK;
+    case VQ_EUNSUPPORTED:
+    case VQ_ENOTFOUND:
+    case VQ_EMODEL: return CLI_EXIT_UNSUPPORTED;
+    case VQ_EDEVICE: return CLI_EXIT_GPU;
+    default: return CLI_EXIT_ERROR;
+    }
+}

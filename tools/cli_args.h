@@ -1,0 +1,30 @@
+/* The vqhip CLI's usage, argument checks and exit status (docs/CLI.md). */
+#ifndef VQHIP_TOOLS_CLI_ARGS_H
+#define VQHIP_TOOLS_CLI_ARGS_H
+
+#include <stdio.h>
+
+#include "vqhip.h"
+
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_ERROR = 1,       /* scoring failed, or the log was not written */
+    CLI_EXIT_USAGE = 2,       /* a bad option or argument */
+    CLI_EXIT_INPUT = 3,       /* an input missing, unreadable, malformed, empty */
+    CLI_EXIT_UNSUPPORTED = 4, /* an unknown feature or model, an unsupported format */
+    CLI_EXIT_GPU = 5,         /* the GPU failed and --strict forbade the CPU */
+    CLI_EXIT_MISMATCH = 6,    /* --verify-log: a value differs from the log's */
+    /* 128 + N: stopped by signal N (SIGINT: 130) after writing the log */
+};
+
+void cli_usage(FILE *f);
+/* A whole decimal number in [min, max], or a message and -1. */
+int cli_parse_uint(const char *opt, const char *arg, unsigned long min,
+                   unsigned long max, unsigned *out);
+/* The log can be written: its folder takes a new file (checked before the
+ * run, not after it). 0, or a message and -1. */
+int cli_check_log_path(const char *path);
+/* The exit status for a libvqhip error code. */
+int cli_exit_code(int vq_err);
+
+#endif
