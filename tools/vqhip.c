@@ -87,39 +87,43 @@ static int parse_uint(const char *opt, const char *arg, unsigned long min,
     return 0;
 }
 
-/* The log can be written: its folder takes a new file (checked before
- * the run, not after it). */
-static int check_log_path(const char *path)
+/* The log can be written and is not an input (checked before the run, not
+ * after it). */
+static int check_log_path(const char *path, const char *ref, const char *dis)
 {
-    struct stat st;
-    if (!strcmp(path, "-"))
-        return 0;
-    if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
-        /* a device or pipe is written in place, not replaced */
-        FILE *f = fopen(path, "a");
-        if (!f)
-            fprintf(stderr, "vqhip: cannot write the log '%s': %s\n", path,
-                    strerror(errno));
-        else
-            fclose(f);
-        return f ? 0 : -1;
-    }
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp)
+    const char *inputs[] = { ref, dis };
+    char msg[1024];
+    if (vq_check_log_path(path, inputs, 2, msg, sizeof(msg))) {
+        fprintf(stderr, "vqhip: %s\n", msg);
         return -1;
-    snprintf(tmp, n, "%s.tmp-%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    int e = errno;
-    if (f) {
-        fclose(f);
-        remove(tmp);
     }
-    free(tmp);
-    if (!f)
-        fprintf(stderr, "vqhip: cannot write the log '%s': %s\n", path,
-                strerror(e));
-    return f ? 0 : -1;
+    return 0;
+}
+
+/* A failed run that wrote no log leaves none at its path: an earlier run's
+ * log there would look like this one's (docs/LOGS.md). */
+static void discard_log(const char *path)
+{
+    int r = path ? vq_discard_log(path) : 0;
+    if (r > 0)
+        fprintf(stderr, "vqhip: removed the earlier log '%s': this run wrote "
+                "none\n", path);
+    else if (r < 0)
+        fprintf(stderr, "vqhip: warning: could not remove the earlier log "
+                "'%s': it is not this run's\n", path);
+}
+
+/* Whether the log goes where the summary would: standard output, by name
+ * ("-") or as the same file. */
+static int log_on_stdout(const char *path)
+{
+    struct stat a, b;
+    if (!path)
+        return 0;
+    if (!strcmp(path, "-"))
+        return 1;
+    return !fstat(STDOUT_FILENO, &a) && !stat(path, &b) &&
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 static unsigned cpu_count(void)
@@ -143,21 +147,21 @@ static void give_back(void *opaque)
     frame_reader_give_back(gb->dis, gb->seq);
 }
 
-static void print_frame(const VqFrameScores *fs)
+static void print_frame(FILE *out, const VqFrameScores *fs)
 {
-    printf("frame %u:", fs->index);
+    fprintf(out, "frame %u:", fs->index);
     for (unsigned i = 0; i < fs->n; i++)
-        printf(" %s=%f", fs->scores[i].name, fs->scores[i].value);
-    printf("\n");
+        fprintf(out, " %s=%f", fs->scores[i].name, fs->scores[i].value);
+    fprintf(out, "\n");
 }
 
-static int drain(VqContext *ctx, int quiet)
+static int drain(VqContext *ctx, int quiet, FILE *out)
 {
     VqFrameScores fs;
     int r;
     while ((r = vq_receive(ctx, &fs)) == 0)
         if (!quiet)
-            print_frame(&fs);
+            print_frame(out, &fs);
     return r == VQ_EAGAIN || r == VQ_EOF ? 0 : r;
 }
 
@@ -330,14 +334,25 @@ int main(int argc, char **argv)
         usage(stderr);
         return 1;
     }
-    if (log_path && check_log_path(log_path))
+    if (!strcmp(ref_path, "-") && !strcmp(dis_path, "-")) {
+        fprintf(stderr, "vqhip: the reference and the distorted video cannot "
+                "both be read from standard input\n");
         return 1;
+    }
+    if (log_path && check_log_path(log_path, ref_path, dis_path))
+        return 1;
+    /* From here on a failure that writes no log removes an earlier one. */
+    FILE *out = log_on_stdout(log_path) ? stderr : stdout;
 
     char err[512];
     YuvInput ref, dis;
+    memset(&dis, 0, sizeof(dis));
     if (yuv_open(&ref, ref_path, fmt, bpc, w, h, err, sizeof(err)) ||
         yuv_open(&dis, dis_path, fmt, bpc, w, h, err, sizeof(err))) {
         fprintf(stderr, "vqhip: %s\n", err);
+        yuv_close(&ref);
+        yuv_close(&dis);
+        discard_log(log_path);
         return 1;
     }
 
@@ -424,7 +439,7 @@ int main(int argc, char **argv)
         *gb = (GiveBack){ rr, rd, n };
         r = vq_submit_retained(ctx, &rp, &dp, give_back, gb);
         if (!r)
-            r = drain(ctx, quiet);
+            r = drain(ctx, quiet, out);
         n++;
     }
     frame_reader_stop(&rr);
@@ -435,7 +450,7 @@ int main(int argc, char **argv)
     if (!r && n)
         r = vq_flush(ctx);
     if (!r && n)
-        r = drain(ctx, quiet);
+        r = drain(ctx, quiet, out);
     if (!r && read_err) {
         r = read_err;
         reported = 1;
@@ -455,30 +470,31 @@ int main(int argc, char **argv)
     VqRunInfo info;
     vq_run_info(ctx, &info);
     if (!r || read_err) {
-        printf("backend: %s%s%s\n", vq_backend_name(ctx),
+        fprintf(out, "backend: %s%s%s\n", vq_backend_name(ctx),
                *vq_device_name(ctx) ? " on " : "", vq_device_name(ctx));
         if (info.fell_back)
-            printf("GPU fault: frames %u and later were computed on the CPU "
+            fprintf(out, "GPU fault: frames %u and later were computed on the CPU "
                    "(%s)\n", info.fallback_frame, info.fallback_reason);
         if (info.verify)
-            printf("verify: %u frames checked on the CPU, %u mismatched\n",
+            fprintf(out, "verify: %u frames checked on the CPU, %u mismatched\n",
                    info.verified, info.mismatches);
         if (*why)
-            printf("incomplete: %s\n", why);
+            fprintf(out, "incomplete: %s\n", why);
         for (unsigned i = 0; i < vq_output_count(ctx); i++) {
             double mean;
             const char *name = vq_output_name(ctx, i);
             if (!vq_pooled(ctx, name, VQ_POOL_MEAN, &mean))
-                printf("%s: %f\n", name, mean);
+                fprintf(out, "%s: %f\n", name, mean);
         }
         for (unsigned i = 0; i < vq_aggregate_count(ctx); i++) {
             VqScore s;
             vq_aggregate(ctx, i, &s);
-            printf("%s: %f\n", s.name, s.value);
+            fprintf(out, "%s: %f\n", s.name, s.value);
         }
     }
     /* The log says what this run did, complete or not; it never keeps an
      * earlier run's contents. */
+    int logged = 0;
     if (log_path && ctx && started) {
         if (*why)
             vq_set_incomplete(ctx, why);
@@ -487,7 +503,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "vqhip: %s\n", vq_last_error(ctx));
             r = r ? r : werr;
         }
+        logged = !werr;
     }
+    if (r && !logged)
+        discard_log(log_path);
     vq_close(&ctx);
     yuv_close(&ref);
     yuv_close(&dis);

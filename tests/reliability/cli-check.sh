@@ -145,7 +145,7 @@ run "full disk: an error" 1 "No space left" $raw -o /dev/full
 run "complete run" 0 "" $raw --json -o "$tmp/c.json"
 json_is "$tmp/c.json" "d['vqhip']['complete'] and len(d['frames']) == 8" &&
     ok "complete run: complete log" || bad "complete log" ""
-ls "$tmp" | grep -q '\.tmp-' && bad "temporary files" "left behind" || ok "no temporary log left"
+ls "$tmp" | grep -q '\.tmp-\|\.vqtmp-' && bad "temporary files" "left behind" || ok "no temporary log left"
 
 # SIGINT: the frames scored so far, marked incomplete, exit 130
 mkfifo "$tmp/fifo"
