@@ -9,6 +9,7 @@
  * nothing is ever written through it.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,7 +90,13 @@ int vq_check_log_path(const char *path, const char *const *inputs,
     /* The log must not be an input (the same file by device and inode,
      * through any link): it would be overwritten. */
     struct stat lst, st, in;
-    if (!stat(path, &st))
+    bool exists = !stat(path, &st);
+    if (exists && S_ISDIR(st.st_mode)) {
+        snprintf(msg, msg_size, "cannot write the log '%s': it is a folder",
+                 path);
+        return VQ_EINVAL;
+    }
+    if (exists)
         for (unsigned i = 0; inputs && i < n_inputs; i++)
             if (inputs[i] && strcmp(inputs[i], "-") && !stat(inputs[i], &in) &&
                 in.st_dev == st.st_dev && in.st_ino == st.st_ino) {

@@ -118,6 +118,8 @@ static void log_is_input(void)
     CHECK(!vq_check_log_path("-", inputs, 2, msg, sizeof(msg)));
     CHECK(vq_check_log_path("/nonexistent-dir/x.xml", NULL, 0, msg,
                             sizeof(msg)) == VQ_EIO && *msg);
+    CHECK(vq_check_log_path(dir, NULL, 0, msg, sizeof(msg)) == VQ_EINVAL &&
+          strstr(msg, "folder"));
 }
 
 /* A named pipe at the log path: checked without being opened (an open
