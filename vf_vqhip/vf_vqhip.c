@@ -54,10 +54,11 @@
  *   INIT ---config_output------------------------------------------> RUNNING
  *   RUNNING ---the reference or the enable= range ended---> PASSTHROUGH
  *   RUNNING, PASSTHROUGH ---the inputs ended, or frames=---------> ENDED
- *   any state ---an error reported-------------------------------> FAILED
+ *   any state ---an error reported, init or a link's setup failed---> FAILED
  *
  * uninit() prints the summary of a run that scored frames unless it FAILED,
- * and marks it incomplete unless it ENDED.
+ * and marks it incomplete unless it ENDED. A FAILED filter that wrote no log
+ * removes the file at log_path (an earlier run's).
  */
 enum VQHIPState {
     STATE_INIT,         ///< options checked (init); the run opens in config_output
@@ -997,7 +998,7 @@ static const AVPixFmtDescriptor *link_sw_format(AVFilterContext *ctx,
     }
 }
 
-static int config_input_ref(AVFilterLink *inlink)
+static int check_input_ref(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
     VQHIPContext *s = ctx->priv;
@@ -1030,7 +1031,29 @@ static int config_input_ref(AVFilterLink *inlink)
     return 0;
 }
 
+/* A link that cannot be set up fails the filter (uninit then leaves no
+ * earlier run's log at log_path). */
+static int config_input_ref(AVFilterLink *inlink)
+{
+    int ret = check_input_ref(inlink);
+
+    if (ret < 0)
+        ((VQHIPContext *)inlink->dst->priv)->state = STATE_FAILED;
+    return ret;
+}
+
+static int configure_output(AVFilterLink *outlink);
+
 static int config_output(AVFilterLink *outlink)
+{
+    int ret = configure_output(outlink);
+
+    if (ret < 0)
+        ((VQHIPContext *)outlink->src->priv)->state = STATE_FAILED;
+    return ret;
+}
+
+static int configure_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
     VQHIPContext *s = ctx->priv;
