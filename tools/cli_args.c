@@ -78,41 +78,44 @@ int cli_parse_uint(const char *opt, const char *arg, unsigned long min,
     return 0;
 }
 
-/* The log can be written: its folder takes a new file (checked before
- * the run, not after it). */
-int cli_check_log_path(const char *path)
+/* The log can be written and is not an input (checked before the run, not
+ * after it). */
+int cli_check_log_path(const char *path, const char *ref, const char *dis)
 {
-    struct stat st;
-    if (!strcmp(path, "-"))
-        return 0;
-    if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
-        /* a device or pipe is written in place, not replaced */
-        FILE *f = fopen(path, "a");
-        if (!f)
-            fprintf(stderr, "vqhip: cannot write the log '%s': %s\n", path,
-                    strerror(errno));
-        else
-            fclose(f);
-        return f ? 0 : -1;
-    }
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp)
+    const char *inputs[] = { ref, dis };
+    char msg[1024];
+    if (vq_check_log_path(path, inputs, 2, msg, sizeof(msg))) {
+        fprintf(stderr, "vqhip: %s\n", msg);
         return -1;
-    snprintf(tmp, n, "%s.tmp-%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    int e = errno;
-    if (f) {
-        fclose(f);
-        remove(tmp);
     }
-    free(tmp);
-    if (!f)
-        fprintf(stderr, "vqhip: cannot write the log '%s': %s\n", path,
-                strerror(e));
-    return f ? 0 : -1;
+    return 0;
 }
 
+/* A failed run that wrote no log leaves none at its path: an earlier run's
+ * log there would look like this one's (docs/LOGS.md). */
+void cli_discard_log(const char *path)
+{
+    int r = path ? vq_discard_log(path) : 0;
+    if (r > 0)
+        fprintf(stderr, "vqhip: removed the earlier log '%s': this run wrote "
+                "none\n", path);
+    else if (r < 0)
+        fprintf(stderr, "vqhip: warning: could not remove the earlier log "
+                "'%s': it is not this run's\n", path);
+}
+
+/* Whether the log goes where the summary would: standard output, by name
+ * ("-") or as the same file. */
+int cli_log_on_stdout(const char *path)
+{
+    struct stat a, b;
+    if (!path)
+        return 0;
+    if (!strcmp(path, "-"))
+        return 1;
+    return !fstat(STDOUT_FILENO, &a) && !stat(path, &b) &&
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
 
 int cli_exit_code(int vq_err)
 {

@@ -21,9 +21,14 @@ void cli_usage(FILE *f);
 /* A whole decimal number in [min, max], or a message and -1. */
 int cli_parse_uint(const char *opt, const char *arg, unsigned long min,
                    unsigned long max, unsigned *out);
-/* The log can be written: its folder takes a new file (checked before the
+/* The log can be written and is not one of the inputs (checked before the
  * run, not after it). 0, or a message and -1. */
-int cli_check_log_path(const char *path);
+int cli_check_log_path(const char *path, const char *ref, const char *dis);
+/* Removes an earlier run's log at path when this run failed before writing
+ * one (vq_discard_log), saying so. */
+void cli_discard_log(const char *path);
+/* Whether the log goes to standard output ("-" or the same file). */
+int cli_log_on_stdout(const char *path);
 /* The exit status for a libvqhip error code. */
 int cli_exit_code(int vq_err);
 

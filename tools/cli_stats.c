@@ -73,46 +73,47 @@ int cli_stats_setup(VqContext *ctx, const CliStats *st)
     return r;
 }
 
-void cli_print_windows(VqContext *ctx)
+void cli_print_windows(VqContext *ctx, FILE *f)
 {
     VqWindow w;
     while (!vq_receive_window(ctx, &w)) {
-        printf("window %u: frames %u-%u, %u scored", w.index, w.first_frame,
+        fprintf(f, "window %u: frames %u-%u, %u scored", w.index, w.first_frame,
                w.last_frame, w.n_scored);
         if (!isnan(w.start))
-            printf(", %.3f-%.3f s", w.start, w.end);
-        printf("%s:", w.partial ? " (partial)" : "");
+            fprintf(f, ", %.3f-%.3f s", w.start, w.end);
+        fprintf(f, "%s:", w.partial ? " (partial)" : "");
         const char *out = NULL;
         for (unsigned i = 0; i < w.n; i++) {
             const VqWindowStat *s = &w.stats[i];
             if (!out || strcmp(out, s->output))
-                printf("%s %s", out ? ";" : "", s->output);
+                fprintf(f, "%s %s", out ? ";" : "", s->output);
             out = s->output;
-            printf(" %s=%f", s->stat, s->value);
+            fprintf(f, " %s=%f", s->stat, s->value);
         }
-        printf("\n");
+        fprintf(f, "\n");
     }
 }
 
-int cli_print_pooled(VqContext *ctx, const char *name, const char *pools)
+int cli_print_pooled(VqContext *ctx, FILE *f, const char *name,
+                     const char *pools)
 {
     double v;
     if (!pools) {
         if (vq_pooled(ctx, name, VQ_POOL_MEAN, &v))
             return -1;
-        printf("%s: %f\n", name, v);
+        fprintf(f, "%s: %f\n", name, v);
         return 0;
     }
-    printf("%s:", name);
+    fprintf(f, "%s:", name);
     for (const char *p = pools; p && *p;) {
         const char *bar = strchr(p, '|');
         char stat[64];
         snprintf(stat, sizeof(stat), "%.*s",
                  (int)(bar ? (size_t)(bar - p) : strlen(p)), p);
         if (!vq_pooled_stat(ctx, name, stat, &v))
-            printf(" %s=%f", stat, v);
+            fprintf(f, " %s=%f", stat, v);
         p = bar ? bar + 1 : NULL;
     }
-    printf("\n");
+    fprintf(f, "\n");
     return 0;
 }

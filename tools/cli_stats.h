@@ -3,6 +3,8 @@
 #ifndef VQHIP_TOOLS_CLI_STATS_H
 #define VQHIP_TOOLS_CLI_STATS_H
 
+#include <stdio.h>
+
 #include "vqhip.h"
 
 typedef struct CliStats {
@@ -22,9 +24,10 @@ int cli_parse_precision(const char *arg, unsigned *digits);
 /* Applies the options to ctx (before the first pair). */
 int cli_stats_setup(VqContext *ctx, const CliStats *st);
 /* Prints the windows that closed ("window ..." lines). */
-void cli_print_windows(VqContext *ctx);
+void cli_print_windows(VqContext *ctx, FILE *f);
 /* The summary's line of output `name`: "name: MEAN", or with --pool
  * "name: mean=X perc5=Y ..."; 0, or -1 when a value is missing. */
-int cli_print_pooled(VqContext *ctx, const char *name, const char *pools);
+int cli_print_pooled(VqContext *ctx, FILE *f, const char *name,
+                     const char *pools);
 
 #endif

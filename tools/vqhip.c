@@ -61,24 +61,24 @@ static void give_back(void *opaque)
     frame_reader_give_back(gb->dis, gb->seq);
 }
 
-static void print_frame(const VqFrameScores *fs)
+static void print_frame(FILE *out, const VqFrameScores *fs)
 {
-    printf("frame %u:", fs->index);
+    fprintf(out, "frame %u:", fs->index);
     for (unsigned i = 0; i < fs->n; i++)
-        printf(" %s=%f", fs->scores[i].name, fs->scores[i].value);
-    printf("\n");
+        fprintf(out, " %s=%f", fs->scores[i].name, fs->scores[i].value);
+    fprintf(out, "\n");
 }
 
-static int drain(VqContext *ctx, int quiet)
+static int drain(VqContext *ctx, int quiet, FILE *out)
 {
     VqFrameScores fs;
     int r;
     while ((r = vq_receive(ctx, &fs)) == 0) {
         if (!quiet)
-            print_frame(&fs);
-        cli_print_windows(ctx);
+            print_frame(out, &fs);
+        cli_print_windows(ctx, out);
     }
-    cli_print_windows(ctx); /* the last one closes at VQ_EOF */
+    cli_print_windows(ctx, out); /* the last one closes at VQ_EOF */
     return r == VQ_EAGAIN || r == VQ_EOF ? 0 : r;
 }
 
@@ -280,6 +280,11 @@ int main(int argc, char **argv)
         cli_usage(stderr);
         return CLI_EXIT_USAGE;
     }
+    if (!strcmp(ref_path, "-") && !strcmp(dis_path, "-")) {
+        fprintf(stderr, "vqhip: the reference and the distorted video cannot "
+                "both be read from standard input\n");
+        return CLI_EXIT_USAGE;
+    }
     VerifyPlan plan = { 0 };
     if (verify_log) {
         /* the log's models, extractors (all their options), subsampling,
@@ -310,14 +315,20 @@ int main(int argc, char **argv)
         log_fmt = VQ_LOG_JSON;
         quiet = 1;
     }
-    if (log_path && cli_check_log_path(log_path))
+    if (log_path && cli_check_log_path(log_path, ref_path, dis_path))
         return CLI_EXIT_ERROR;
+    /* From here on a failure that writes no log removes an earlier one. */
+    FILE *out = cli_log_on_stdout(log_path) ? stderr : stdout;
 
     char err[512];
     YuvInput ref, dis;
+    memset(&dis, 0, sizeof(dis));
     if (yuv_open(&ref, ref_path, fmt, bpc, w, h, err, sizeof(err)) ||
         yuv_open(&dis, dis_path, fmt, bpc, w, h, err, sizeof(err))) {
         fprintf(stderr, "vqhip: %s\n", err);
+        yuv_close(&ref);
+        yuv_close(&dis);
+        cli_discard_log(log_path);
         return CLI_EXIT_INPUT;
     }
 
@@ -424,7 +435,7 @@ int main(int argc, char **argv)
         dp.pts = n;
         r = vq_submit_retained(ctx, &rp, &dp, give_back, gb);
         if (!r)
-            r = drain(ctx, quiet);
+            r = drain(ctx, quiet, out);
         n++;
     }
     frame_reader_stop(&rr);
@@ -435,7 +446,7 @@ int main(int argc, char **argv)
     if (!r && n)
         r = vq_flush(ctx);
     if (!r && n)
-        r = drain(ctx, quiet);
+        r = drain(ctx, quiet, out);
     if (!r && read_err) {
         r = read_err;
         reported = 1;
@@ -457,26 +468,27 @@ int main(int argc, char **argv)
     VqRunInfo info;
     vq_run_info(ctx, &info);
     if (!r || read_err) {
-        printf("backend: %s%s%s\n", vq_backend_name(ctx),
+        fprintf(out, "backend: %s%s%s\n", vq_backend_name(ctx),
                *vq_device_name(ctx) ? " on " : "", vq_device_name(ctx));
         if (info.fell_back)
-            printf("GPU fault: frames %u and later were computed on the CPU "
+            fprintf(out, "GPU fault: frames %u and later were computed on the CPU "
                    "(%s)\n", info.fallback_frame, info.fallback_reason);
         if (info.verify)
-            printf("verify: %u frames checked on the CPU, %u mismatched\n",
+            fprintf(out, "verify: %u frames checked on the CPU, %u mismatched\n",
                    info.verified, info.mismatches);
         if (*why)
-            printf("incomplete: %s\n", why);
+            fprintf(out, "incomplete: %s\n", why);
         for (unsigned i = 0; i < vq_output_count(ctx); i++)
-            cli_print_pooled(ctx, vq_output_name(ctx, i), st.pools);
+            cli_print_pooled(ctx, out, vq_output_name(ctx, i), st.pools);
         for (unsigned i = 0; i < vq_aggregate_count(ctx); i++) {
             VqScore s;
             vq_aggregate(ctx, i, &s);
-            printf("%s: %f\n", s.name, s.value);
+            fprintf(out, "%s: %f\n", s.name, s.value);
         }
     }
     /* The log says what this run did, complete or not; it never keeps an
      * earlier run's contents. */
+    int logged = 0;
     if (log_path && ctx && started) {
         if (*why)
             vq_set_incomplete(ctx, why);
@@ -487,7 +499,10 @@ int main(int argc, char **argv)
                 status = CLI_EXIT_ERROR;
             r = r ? r : werr;
         }
+        logged = !werr;
     }
+    if (r && !logged)
+        cli_discard_log(log_path);
     vq_close(&ctx);
     yuv_close(&ref);
     yuv_close(&dis);

@@ -66,9 +66,10 @@ static int parse_y4m_colorspace(const char *c, VqPixFmt *fmt, unsigned *bpc)
 
 static int read_y4m_header(YuvInput *in, char *err, size_t errsz)
 {
-    char line[512];
-    if (!fgets(line, sizeof(line), in->f) || strncmp(line, "YUV4MPEG2", 9)) {
-        snprintf(err, errsz, "not a Y4M file (no YUV4MPEG2 header)");
+    /* the magic "YUV4MPEG2 " was read by yuv_open_stream */
+    char line[512] = "YUV4MPEG2 ";
+    if (!fgets(line + 10, sizeof(line) - 10, in->f)) {
+        snprintf(err, errsz, "Y4M header cut off");
         return -1;
     }
     if (!strchr(line, '\n')) {
@@ -135,10 +136,32 @@ int yuv_open_stream(YuvInput *in, FILE *f, const char *path, VqPixFmt fmt,
     memset(in, 0, sizeof(*in));
     in->f = f;
     size_t len = strlen(path);
-    int c = fgetc(in->f);
-    if (c != EOF)
-        ungetc(c, in->f);
-    in->y4m = (len > 4 && !strcmp(path + len - 4, ".y4m")) || c == 'Y';
+    int ext = len > 4 && !strcmp(path + len - 4, ".y4m");
+    /* Y4M by its whole magic: a raw frame may well start with 'Y'. The
+     * bytes read to find out are put back: by a seek in a file, else kept
+     * as the first bytes of the first frame (in->prefix). */
+    static const char magic[] = "YUV4MPEG2 ";
+    size_t k = 0;
+    int c;
+    while (k < Y4M_MAGIC_LEN && (c = fgetc(in->f)) != EOF) {
+        in->prefix[k++] = (unsigned char)c;
+        if (c != magic[k - 1])
+            break;
+    }
+    in->y4m = k == Y4M_MAGIC_LEN && !memcmp(in->prefix, magic, k);
+    if (!in->y4m && ext) {
+        snprintf(err, errsz, "'%s': not a Y4M file (no \"YUV4MPEG2 \" "
+                 "header)", path);
+        return -1;
+    }
+    if (!in->y4m && k) {
+        if (k == 1 && ungetc(in->prefix[0], in->f) != EOF)
+            k = 0;
+        else if (!fseeko(in->f, -(off_t)k, SEEK_CUR))
+            k = 0;
+        clearerr(in->f);
+        in->n_prefix = k;
+    }
     if (in->y4m) {
         if (read_y4m_header(in, err, errsz))
             return -1;
@@ -195,6 +218,19 @@ static void fill_picture(const YuvInput *in, unsigned char *buf, VqPicture *pic)
     }
 }
 
+/* fread, after the bytes taken from a pipe to look for the Y4M magic. */
+static size_t in_read(YuvInput *in, unsigned char *buf, size_t n)
+{
+    size_t done = 0;
+    if (in->n_prefix) {
+        done = n < in->n_prefix ? n : in->n_prefix;
+        memcpy(buf, in->prefix, done);
+        memmove(in->prefix, in->prefix + done, in->n_prefix - done);
+        in->n_prefix -= done;
+    }
+    return done + fread(buf + done, 1, n - done, in->f);
+}
+
 /* One frame's planes into buf, the planes in in->skip seeked over in a
  * regular file (a seek past the end is caught by comparing with the file's
  * size). Returns the bytes read or skipped, as fread would count them. */
@@ -219,7 +255,7 @@ static size_t read_planes(YuvInput *in, unsigned char *buf)
             }
             continue;
         }
-        size_t got = fread(buf + done, 1, n, in->f);
+        size_t got = in_read(in, buf + done, n);
         done += got;
         if (got < n)
             return done;
@@ -245,7 +281,7 @@ int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
         }
     }
     size_t got = in->skip ? read_planes(in, buf)
-                          : fread(buf, 1, in->frame_size, in->f);
+                          : in_read(in, buf, in->frame_size);
     if (got == 0 && feof(in->f))
         return 0;
     if (got != in->frame_size) {

@@ -23,13 +23,19 @@ typedef struct YuvInput {
      * (the consumer never looks at them): in a regular file they are
      * skipped with a seek; a pipe reads them all. */
     unsigned skip;
+    /* Bytes read from a pipe while looking for the Y4M magic: the start of
+     * the first raw frame. */
+    unsigned char prefix[10];
+    size_t n_prefix;
 } YuvInput;
+
+#define Y4M_MAGIC_LEN 10
 
 /* Largest side accepted (as libvqhip). */
 #define YUV_MAX_SIDE 16384
 
 /* Opens path; for raw files fmt/bpc/w/h describe the layout, for .y4m files
- * (or a "YUV4MPEG2" header) they come from the header and the given values
+ * (or a "YUV4MPEG2 " header) they come from the header and the given values
  * are ignored. Returns 0 or a message in err. */
 int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
              unsigned w, unsigned h, char *err, size_t errsz);

@@ -32,12 +32,10 @@
 #include "libavutil/avstring.h"
 #include "libavutil/bprint.h"
 #include "libavutil/fifo.h"
-#include "libavutil/file_open.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
-#include "libavutil/random_seed.h"
 #include "libavutil/thread.h"
 #include "avfilter.h"
 #include "filters.h"
@@ -57,10 +55,11 @@
  *   INIT ---config_output------------------------------------------> RUNNING
  *   RUNNING ---the reference or the enable= range ended---> PASSTHROUGH
  *   RUNNING, PASSTHROUGH ---the inputs ended, or frames=---------> ENDED
- *   any state ---an error reported-------------------------------> FAILED
+ *   any state ---an error reported, init or a link's setup failed---> FAILED
  *
  * uninit() prints the summary of a run that scored frames unless it FAILED,
- * and marks it incomplete unless it ENDED.
+ * and marks it incomplete unless it ENDED. A FAILED filter that wrote no log
+ * removes the file at log_path (an earlier run's).
  */
 enum VQHIPState {
     STATE_INIT,         ///< options checked (init); the run opens in config_output
@@ -130,6 +129,7 @@ typedef struct VQHIPContext {
     uint64_t nb_ref_repeats; ///< reference frames scored more than once
     uint64_t nb_after_range; ///< frames in enable= after the run ended
     int range_warned;
+    int log_written;        ///< this run wrote the log at log_path
     int log_owed;           /**< the run started and its log is not written
                                  yet: uninit writes it, marked incomplete */
     char why[256];          ///< why the run is incomplete, if it is
@@ -900,15 +900,14 @@ static int do_vqhip(FFFrameSync *fs)
 }
 
 /* Fails now rather than after the whole run when the log cannot be
- * written. libvqhip writes the log under a temporary name beside log_path
- * and renames it (devices and pipes are written in place): a file of that
- * kind is made and removed, and where the folder takes none, log_path
- * must be there already, open for writing. */
+ * written (vq_check_log_path: libvqhip writes the log under a temporary
+ * name beside log_path, created exclusively and never through a link, and
+ * renames it; a pipe or device is written in place and not opened here, so
+ * its reader does not see an end of file before the log). */
 static int check_log_path(AVFilterContext *ctx, const char *path)
 {
-    char *tmp;
-    FILE *f;
-    int ret = 0;
+    char msg[1024];
+    int err;
 
     if (!strcmp(path, "-")) {
         av_log(ctx, AV_LOG_ERROR, "log_path=- would mix the log into "
@@ -916,23 +915,12 @@ static int check_log_path(AVFilterContext *ctx, const char *path)
                "when nothing else goes there)\n");
         return AVERROR(EINVAL);
     }
-    if (!(tmp = av_asprintf("%s.tmp-%08"PRIx32, path, av_get_random_seed())))
-        return AVERROR(ENOMEM);
-    if ((f = avpriv_fopen_utf8(tmp, "w"))) {
-        fclose(f);
-        remove(tmp);
-    } else {
-        ret = AVERROR(errno);
-    }
-    av_free(tmp);
-    if (ret < 0 && (f = avpriv_fopen_utf8(path, "a"))) {
-        fclose(f);
-        ret = 0;
-    }
-    if (ret < 0)
+    if ((err = vq_check_log_path(path, NULL, 0, msg, sizeof(msg))) < 0) {
         av_log(ctx, AV_LOG_ERROR, "Could not open log file %s: %s\n", path,
-               av_err2str(ret));
-    return ret;
+               msg);
+        return err == VQ_ENOMEM ? AVERROR(ENOMEM) : AVERROR(EIO);
+    }
+    return 0;
 }
 
 static av_cold int init(AVFilterContext *ctx)
@@ -953,6 +941,8 @@ static av_cold int init(AVFilterContext *ctx)
      * just to learn its inputs and outputs, and that one is never
      * configured, so the device is probed (and a fallback reported) once. */
     ret = open_vqhip(ctx, VQ_BACKEND_CPU);
+    if (ret < 0)
+        s->state = STATE_FAILED;
     if (ret < 0 || s->backend == VQ_BACKEND_CPU)
         return ret;
     vq_close(&s->vq);
@@ -1081,7 +1071,7 @@ static const AVPixFmtDescriptor *link_sw_format(AVFilterContext *ctx,
     }
 }
 
-static int config_input_ref(AVFilterLink *inlink)
+static int check_input_ref(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
     VQHIPContext *s = ctx->priv;
@@ -1114,7 +1104,29 @@ static int config_input_ref(AVFilterLink *inlink)
     return 0;
 }
 
+/* A link that cannot be set up fails the filter (uninit then leaves no
+ * earlier run's log at log_path). */
+static int config_input_ref(AVFilterLink *inlink)
+{
+    int ret = check_input_ref(inlink);
+
+    if (ret < 0)
+        ((VQHIPContext *)inlink->dst->priv)->state = STATE_FAILED;
+    return ret;
+}
+
+static int configure_output(AVFilterLink *outlink);
+
 static int config_output(AVFilterLink *outlink)
+{
+    int ret = configure_output(outlink);
+
+    if (ret < 0)
+        ((VQHIPContext *)outlink->src->priv)->state = STATE_FAILED;
+    return ret;
+}
+
+static int configure_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
     VQHIPContext *s = ctx->priv;
@@ -1189,6 +1201,7 @@ static int end_run(AVFilterContext *ctx)
         s->log_owed = 0;
         if ((err = vq_write_log(s->vq, s->log_path, s->log_fmt)) < 0)
             return report_error(ctx, err, "vq_write_log");
+        s->log_written = 1;
     }
     return 0;
 }
@@ -1362,7 +1375,16 @@ static av_cold void uninit(AVFilterContext *ctx)
         if (vq_write_log(s->vq, s->log_path, s->log_fmt) < 0)
             av_log(ctx, AV_LOG_ERROR, "the log was not written: %s\n",
                    vq_last_error(s->vq));
+        else
+            s->log_written = 1;
     }
+    /* A failed run that wrote no log leaves none: an earlier run's file at
+     * log_path would look like this one's (a pipe, a device or a link is
+     * left alone). A graph only initialised to be inspected fails nothing. */
+    if (s->log_path && !s->log_written && s->state == STATE_FAILED &&
+        vq_discard_log(s->log_path) > 0)
+        av_log(ctx, AV_LOG_WARNING, "removed the earlier log %s: this run "
+               "wrote none\n", s->log_path);
     if (s->vq) {
         vq_close(&s->vq);
         cuda_leave(ctx);

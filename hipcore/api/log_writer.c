@@ -18,6 +18,7 @@
 
 #include "base/c_locale.h"
 #include "context.h"
+#include "log_file.h"
 
 static const char *const pool_names[] = { "min", "max", "mean", "harmonic_mean" };
 static const VqPool pool_order[] = { VQ_POOL_MIN, VQ_POOL_MAX, VQ_POOL_MEAN,
@@ -316,6 +317,23 @@ static void write_csv(VqContext *ctx, FILE *f)
         }
         fprintf(f, "\n");
     }
+    /* CSV has no comments: an incomplete run ends with one more row, as
+     * many fields as the others, "incomplete" in the Frame column and the
+     * reason (quoted) in the first output's. */
+    VqRunInfo ri;
+    vq_run_info(ctx, &ri);
+    if (!ri.complete) {
+        fputs("incomplete,\"", f);
+        for (const char *p = ri.incomplete; *p; p++)
+            if (*p == '"')
+                fputs("\"\"", f);
+            else
+                fputc((unsigned char)*p < 0x20 ? ' ' : *p, f);
+        fputs("\",", f);
+        for (unsigned j = 1; j < c->n; j++)
+            fputc(',', f);
+        fputc('\n', f);
+    }
 }
 
 static void write_sub(VqContext *ctx, FILE *f)
@@ -334,6 +352,15 @@ static void write_sub(VqContext *ctx, FILE *f)
             fputc('|', f);
         }
         fprintf(f, "\n");
+    }
+    /* A subtitle after the last frame says the run is incomplete. */
+    VqRunInfo ri;
+    vq_run_info(ctx, &ri);
+    if (!ri.complete) {
+        fprintf(f, "{%u}{%u}incomplete: ", max_frames(ctx), max_frames(ctx) + 1);
+        for (const char *p = ri.incomplete; *p; p++)
+            fputc((unsigned char)*p < 0x20 ? ' ' : *p, f);
+        fputc('\n', f);
     }
 }
 
@@ -359,16 +386,18 @@ int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt)
             return vq_fail(&ctx->err, VQ_EIO, "cannot write log '%s': %s",
                            path, strerror(errno));
     } else if (!to_stdout) {
-        size_t n = strlen(path) + 32;
-        tmp = malloc(n);
-        if (!tmp)
-            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
-        snprintf(tmp, n, "%s.tmp-%ld", path, (long)getpid());
-        f = fopen(tmp, "w");
+        int e = 0;
+        int fd = vq_log_tmp_create(path, &tmp, &e);
+        f = fd < 0 ? NULL : fdopen(fd, "w");
         if (!f) {
-            int e = errno;
+            if (fd >= 0) {
+                e = errno;
+                close(fd);
+                unlink(tmp);
+            }
             free(tmp);
-            return vq_fail(&ctx->err, VQ_EIO, "cannot write log '%s': %s",
+            return vq_fail(&ctx->err, e == ENOMEM ? VQ_ENOMEM : VQ_EIO,
+                           "cannot write log '%s': %s (no log was written)",
                            path, strerror(e));
         }
     }
@@ -400,7 +429,7 @@ int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt)
     if (!bad && rename(tmp, path))
         bad = 1, e = errno;
     if (bad)
-        remove(tmp);
+        unlink(tmp);
     free(tmp);
     return bad ? vq_fail(&ctx->err, VQ_EIO, "error writing log '%s': %s (no "
                          "log was written)", path, strerror(e)) : 0;

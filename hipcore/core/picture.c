@@ -148,6 +148,40 @@ int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
     return 0;
 }
 
+int vq_frame_check_range(const VqFrame *frame, const VqFormat *fmt,
+                         unsigned planes, const char *which, VqErrBuf *e)
+{
+    /* 8 and 16 bits have no spare values; P010-style samples are stored in
+     * the high bits and converted by a shift, which drops the low ones. */
+    if (fmt->bytes_per_sample != 2 || fmt->bpc >= 16 || vq_format_converts(fmt))
+        return 0;
+    const unsigned max = (1u << fmt->bpc) - 1;
+    for (unsigned p = 0; p < fmt->n_planes; p++) {
+        const VqPlane *pl = &frame->plane[p];
+        if (!(planes & (1u << p)) || !pl->data)
+            continue;
+        /* one OR over the plane (vectorised); the slow search only when it
+         * finds a bit above the depth */
+        for (unsigned y = 0; y < pl->h; y++) {
+            const uint16_t *r = (const uint16_t *)(const void *)
+                                (pl->data + (ptrdiff_t)y * pl->stride);
+            unsigned acc = 0;
+            for (unsigned x = 0; x < pl->w; x++)
+                acc |= r[x];
+            if (!(acc & ~max))
+                continue;
+            unsigned x = 0;
+            while (r[x] <= max)
+                x++;
+            return vq_fail(e, VQ_EINVAL, "%s picture: plane %u has a sample "
+                           "of %u at (%u, %u), above %u, the largest %u-bit "
+                           "value (the picture is not %u-bit)", which, p,
+                           r[x], x, y, max, fmt->bpc, fmt->bpc);
+        }
+    }
+    return 0;
+}
+
 size_t vq_raw_row_bytes(const VqFormat *fmt, unsigned p)
 {
     return (size_t)fmt->sw[p] * fmt->bytes_per_sample *

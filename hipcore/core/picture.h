@@ -73,6 +73,11 @@ int vq_color_differs(const VqFormat *fmt, unsigned k, const VqPicture *pic);
 int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
                           const VqPicture *pic, const char *which,
                           VqErrBuf *e);
+/* Refuses a host picture of 10 or 12 planar bits with a sample above the
+ * depth's largest value in one of the planes (VQ_PLANE_* bits) the run
+ * reads: extractors would compute on values outside the format. */
+int vq_frame_check_range(const VqFrame *frame, const VqFormat *fmt,
+                         unsigned planes, const char *which, VqErrBuf *e);
 const char *vq_pix_fmt_name(VqPixFmt fmt);
 /* Writes plane p of a picture in the caller's layout (raw, from
  * vq_frame_from_picture) as planar low-bit samples: the stored

@@ -438,6 +438,18 @@ VQ_API int vq_write_log(VqContext *ctx, const char *path, VqLogFmt fmt);
  * pooled: 1 to 17 prints "%.<digits>g" (17 writes every double exactly);
  * 0 (the default) keeps libvmaf's "%.6f" (or "%.16f" below 1e-6). */
 VQ_API int vq_set_log_precision(VqContext *ctx, int digits);
+/* Before a run: whether a log can be written at `path` (its folder takes a
+ * new file, or the pipe or device there is writable; nothing is opened at
+ * a pipe) and is none of the n_inputs files in `inputs` (same device and
+ * inode, through any link; NULL entries and "-" are skipped). 0, or a
+ * negative VQ_E* code with a message in msg. Needs no context. */
+VQ_API int vq_check_log_path(const char *path, const char *const *inputs,
+                             unsigned n_inputs, char *msg, size_t msg_size);
+/* After a failed run: removes the regular file at `path` (an earlier run's
+ * log that would otherwise look current). 1 when it removed one; 0 when
+ * there was none or it was a pipe, a device or a symbolic link (left
+ * alone); VQ_EIO when it could not be removed. */
+VQ_API int vq_discard_log(const char *path);
 VQ_API int vq_log_fmt_from_name(const char *name, VqLogFmt *fmt);
 VQ_API int vq_pool_from_name(const char *name, VqPool *pool);
 

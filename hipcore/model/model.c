@@ -6,11 +6,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/c_locale.h"
 #include "base/sha256.h"
@@ -128,15 +130,28 @@ static int read_file(const char *path, char **data, size_t *len, int missing,
                      VqErrBuf *e)
 {
     *data = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Opened without waiting (a named pipe would block the open until a
+     * writer came), then refused unless it is a regular file. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return vq_fail(e, errno == ENOENT ? missing : VQ_EIO,
                        "cannot open model file %s: %s", path, strerror(errno));
     struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return vq_fail(e, VQ_EIO, "model file %s is not a regular file", path);
+    }
+    int fl = fcntl(fd, F_GETFL);
+    FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) ? NULL :
+              fdopen(fd, "rb");
+    if (!f) {
+        int er = errno;
+        close(fd);
+        return vq_fail(e, VQ_EIO, "cannot open model file %s: %s", path,
+                       strerror(er));
+    }
     int err = 0;
-    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode))
-        err = vq_fail(e, VQ_EIO, "model file %s is not a regular file", path);
-    else if ((unsigned long long)st.st_size > VQ_MODEL_MAX_FILE_SIZE)
+    if ((unsigned long long)st.st_size > VQ_MODEL_MAX_FILE_SIZE)
         err = vq_fail(e, VQ_EMODEL, "model file %s is larger than %u bytes",
                       path, VQ_MODEL_MAX_FILE_SIZE);
     else if (!(*data = malloc((size_t)st.st_size + 1)))
@@ -233,10 +248,43 @@ static int printable(int err, VqErrBuf *e)
     return err;
 }
 
+/* A model's name becomes a key in JSON, an attribute name in XML, a CSV
+ * column and a subtitle field: only characters that need no escaping in
+ * any of them (an XML name's subset), so no layout is broken or shifted. */
+static int check_name(const char *name, VqErrBuf *e)
+{
+    size_t n = strlen(name);
+    bool ok = n && n <= 64 && !(name[0] >= '0' && name[0] <= '9') &&
+              name[0] != '-' && name[0] != '.';
+    for (size_t i = 0; ok && i < n; i++) {
+        unsigned char c = (unsigned char)name[i];
+        ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+             (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+    }
+    if (ok)
+        return 0;
+    char shown[80];
+    size_t k = 0;
+    for (size_t i = 0; name[i] && k + 5 < sizeof(shown); i++) {
+        unsigned char c = (unsigned char)name[i];
+        k += (size_t)snprintf(shown + k, sizeof(shown) - k,
+                              c < 0x20 || c >= 0x7f ? "\\x%02x" : "%c", c);
+    }
+    return vq_fail(e, VQ_EINVAL, "model name '%s' is not valid: 1 to 64 "
+                   "letters, digits, '_', '-' or '.', not starting with a "
+                   "digit, '-' or '.' (it names columns and keys in the logs)",
+                   shown);
+}
+
 static int build(VqModel **pm, const char *data, size_t len,
                  const ModelSpec *s, const char *spec, const char *origin,
                  const char *label, VqFexLookup find, VqErrBuf *e)
 {
+    if (s->name) {
+        int err = check_name(s->name, e);
+        if (err)
+            return err;
+    }
     VqModel *m = *pm = calloc(1, sizeof(*m));
     if (!m)
         return vq_fail(e, VQ_ENOMEM, "out of memory");

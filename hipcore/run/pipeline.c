@@ -171,6 +171,13 @@ int vq_pipeline_submit_frame(VqPipeline *p, const VqPicture *ref,
     err = vq_frame_from_picture(&r, &p->fmt, ref, "reference", p->err);
     if (!err)
         err = vq_frame_from_picture(&d, &p->fmt, dis, "distorted", p->err);
+    /* (pictures in device memory: cambi checks its luma on the GPU) */
+    if (!err && !dev)
+        err = vq_frame_check_range(&r, &p->fmt, vq_pipeline_planes(p),
+                                   "reference", p->err);
+    if (!err && !dev)
+        err = vq_frame_check_range(&d, &p->fmt, vq_pipeline_planes(p),
+                                   "distorted", p->err);
     if (err)
         return err;
     err = vq_color_pair(&p->color, &p->env, &p->fmt, ref, dis,

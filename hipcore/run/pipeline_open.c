@@ -108,12 +108,16 @@ int vq_pipeline_hold(VqPipeline *p, const VqPicture *ref,
     }
     /* A bad picture is refused now, without stopping the run. */
     VqFrame r, d;
+    unsigned planes = vq_pipeline_planes(p);
     err = vq_frame_from_picture(&r, &p->fmt, ref, "reference", p->err);
     if (!err)
         err = vq_frame_from_picture(&d, &p->fmt, dis, "distorted", p->err);
+    if (!err)
+        err = vq_frame_check_range(&r, &p->fmt, planes, "reference", p->err);
+    if (!err)
+        err = vq_frame_check_range(&d, &p->fmt, planes, "distorted", p->err);
     if (err)
         return err;
-    unsigned planes = vq_pipeline_planes(p);
     if (p->held.bytes + vq_held_pair_bytes(&p->fmt, planes) > p->held.budget) {
         /* over the budget: this pair waits for the GPU */
         err = vq_pipeline_settle(p, true);

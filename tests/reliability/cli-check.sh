@@ -142,12 +142,22 @@ head -c $((4608 * 5)) "$tmp/dis.yuv" > "$tmp/short.yuv"
 run "different lengths warned" 0 "only the first 5" -r "$tmp/ref.yuv" -d "$tmp/short.yuv" -w 64 -h 48
 run "different colour ranges warned" 0 "full range and the distorted video limited" \
     -r "$tmp/full.y4m" -d "$tmp/lim.y4m" --feature psnr --no_prediction
+# a 10-bit sample above 1023 (0xFFFF): refused, as cambi and libvmaf's
+# cambi refuse it, whatever the features
+python3 -c "
+import sys
+f = bytearray(b'\x00\x02' * (64 * 48 * 3 // 2))
+open(sys.argv[1] + '/r10.yuv', 'wb').write(bytes(f))
+f[2 * (7 * 64 + 5):2 * (7 * 64 + 5) + 2] = b'\xff\xff'
+open(sys.argv[1] + '/d10.yuv', 'wb').write(bytes(f))" "$tmp"
+run "10-bit sample above 1023: refused" 1 "sample of 65535 at (5, 7), above 1023" \
+    -r "$tmp/r10.yuv" -d "$tmp/d10.yuv" -w 64 -h 48 -b 10
 run "full disk: an error" 1 "No space left" $raw -o /dev/full
 [ -c /dev/full ] && ok "/dev/full is still a device" || bad "/dev/full" "replaced"
 run "complete run" 0 "" $raw --json -o "$tmp/c.json"
 json_is "$tmp/c.json" "d['vqhip']['complete'] and len(d['frames']) == 8" &&
     ok "complete run: complete log" || bad "complete log" ""
-ls "$tmp" | grep -q '\.tmp-' && bad "temporary files" "left behind" || ok "no temporary log left"
+ls "$tmp" | grep -q '\.tmp-\|\.vqtmp-' && bad "temporary files" "left behind" || ok "no temporary log left"
 
 # SIGINT: the frames scored so far, marked incomplete, exit 130
 mkfifo "$tmp/fifo"

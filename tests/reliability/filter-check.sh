@@ -154,6 +154,28 @@ run "zero frames on one input: an error" fail "no frame pair was scored" -f lavf
 json_is "$tmp/zero.json" "not d['vqhip']['complete'] and 'stale' not in d" &&
     ok "zero frames: the stale log is replaced, marked incomplete" ||
     bad "zero frames log" "$(head -c 300 "$tmp/zero.json")"
+# a failed run that wrote no log removes an earlier one (docs/LOGS.md)
+echo '{"stale": true}' > "$tmp/old.json"
+run "unknown feature: the earlier log removed" fail "removed the earlier log" \
+    -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi "vqhip=feature=nosuch:log_fmt=json:log_path=$tmp/old.json" -f null -
+[ ! -e "$tmp/old.json" ] || bad "unknown feature" "the earlier log is still there"
+echo '{"stale": true}' > "$tmp/old.json"
+run "size mismatch: no earlier log left" fail "must be the same" -f lavfi -i "$(lav 1)" \
+    -f lavfi -i "testsrc2=s=64x64:r=25:d=1,format=yuv420p" \
+    -lavfi "vqhip=feature=psnr:log_fmt=json:log_path=$tmp/old.json" -f null -
+[ ! -e "$tmp/old.json" ] && ok "size mismatch: the earlier log removed" ||
+    bad "size mismatch" "the earlier log is still there"
+# a named pipe at log_path: not opened before the log (its reader would see
+# an end of file and the write would wait forever)
+mkfifo "$tmp/log.fifo"
+timeout 60 cat "$tmp/log.fifo" > "$tmp/fifo.json" &
+timeout 60 "$ff" -nostdin -v error -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi "vqhip=feature=psnr:log_fmt=json:log_path=$tmp/log.fifo" -f null - 2>"$tmp/err"
+st=$?
+wait
+[ $st -eq 0 ] && json_is "$tmp/fifo.json" "len(d['frames']) == 25" &&
+    ok "log_path a named pipe: no hang, the reader gets the log" || bad "log_path fifo" "exit $st"
 "$ff" -nostdin -v error -f lavfi -i "$src" -f lavfi -i "$src" \
     -lavfi "vqhip=feature=psnr:log_fmt=json:log_path=$tmp/int.json" -f null - 2>/dev/null &
 pid=$!
