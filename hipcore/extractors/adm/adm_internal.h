@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "../../../kernels/adm/adm.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "adm_dsp.h"
 
 /* adm_csf_mode values (libvmaf integer_adm.h: ADM_CSF_MODE). */

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../adm_csf.h"
+#include "../common/adm_csf.h"
 #include "adm_internal.h"
 
 #ifndef M_PI

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "cambi_internal.h"
 
 /* Names, aliases, defaults and ranges as libvmaf's cambi.c (3.2.0). */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "cambi_internal.h"
 
 enum { SCR_PRE, SCR_IMG, SCR_MASK, SCR_MASK_S, SCR_HIST, SCR_CVAL, SCR_ROWS,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "cambi_internal.h"
 
 #if defined(VQ_HAVE_HIP)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "../../../kernels/cambi/cambi.h"
-#include "../../extractor.h"
+#include "core/extractor.h"
 #include "cambi_dsp.h"
 
 #define CAMBI_MIN_SIDE 216     /* libvmaf: width or height at least this */

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "ciede_dsp.h"
 
 typedef struct CiedePriv {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "float_adm_priv.h"
-#include "../float_plane.h"
+#include "../common/float_plane.h"
 
 /* csf rows kept per ring slot: csf and filter values of a and r, 3 bands */
 enum { CA = 0, FA = 3, CR = 6, FR = 9, NCSF = 12 };

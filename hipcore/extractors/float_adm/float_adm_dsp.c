@@ -6,7 +6,7 @@
  * for its pixel, and columns the vectors do not cover go through those
  * helpers; the variants are this code compiled for each instruction set.
  */
-#include "../float_simd.h"
+#include "../common/float_simd.h"
 #include "float_adm_dsp.h"
 
 /* |v| * k in double, rounded to float, for eight lanes (vq_fadm_csf_f and

@@ -9,7 +9,7 @@
 #define VQHIP_EXTRACTORS_FLOAT_ADM_DSP_H
 
 #include "../../../kernels/float_adm/float_adm.h"
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* Decouple and csf of columns [j0, j1) of a band row (vq_fadm_decouple,
  * vq_fadm_csf_f): ref[b], dis[b] are bands h, v, d; out[0..2] get the csf

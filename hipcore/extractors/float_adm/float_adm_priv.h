@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "../../../kernels/float_adm/float_adm.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "float_adm_dsp.h"
 
 extern const uint16_t vq_fadm_rcp_tab[VQ_FADM_RCP_SIZE];

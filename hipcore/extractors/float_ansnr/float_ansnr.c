@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../../../kernels/float_ansnr/float_ansnr.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "float_ansnr_dsp.h"
 
 typedef struct FloatAnsnrPriv {

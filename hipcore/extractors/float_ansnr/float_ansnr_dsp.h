@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* r[x + 2] = vq_ansnr_sample(src[x], inv_scale) for x < w (the padding
  * columns are the caller's). 8-bit or 16-bit samples. */

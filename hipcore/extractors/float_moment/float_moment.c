@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "../../../kernels/float_moment/float_moment.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "float_moment_dsp.h"
 
 typedef struct FloatMomentPriv {

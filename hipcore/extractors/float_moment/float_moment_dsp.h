@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* Over a w x h block (w <= 16384; stride in bytes): *sum = the sum of the
  * samples, *sq = the sum of vq_float_moment_sq of each. 8-bit samples for

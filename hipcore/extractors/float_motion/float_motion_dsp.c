@@ -5,7 +5,7 @@
  * order (no FMA contraction in this build), so every variant equals the C
  * function bit for bit.
  */
-#include "../float_simd.h"
+#include "../common/float_simd.h"
 #include "float_motion_dsp.h"
 
 /* libvmaf's convolution: per row the vertical pass into vrow (with r

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "../../../kernels/float_motion/float_motion.h"
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* libvmaf's convolution of a w x h plane (w, h >= VQ_FMOTION_MIN_SIDE)
  * with the taps t, mirrored at the edges, into dst: per row the vertical

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 #include "../../../kernels/float_motion/float_motion.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "float_motion_dsp.h"
 
 typedef struct FMotionPriv {

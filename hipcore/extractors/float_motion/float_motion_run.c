@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "float_motion_priv.h"
-#include "../float_plane.h"
+#include "../common/float_plane.h"
 
 /* ---- CPU path ---------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "../../../kernels/float_ms_ssim/float_ms_ssim.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "fms_cpu.h"
 
 typedef struct FmsPriv {

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "../../../kernels/float_psnr/float_psnr.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "../psnr/psnr_dsp.h"
 
 /* The deepest samples whose squared differences float holds exactly. */

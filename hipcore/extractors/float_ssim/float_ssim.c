@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "../../../kernels/float_ssim/float_ssim.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "fssim_cpu.h"
 
 typedef struct FssimPriv {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../../../kernels/float_ssim/float_ssim.h"
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* dst[x] for x < n: the 11-tap Gaussian of src[x .. x + 10] (src holds
  * n + 10 values), each output a double sum from 0, in tap order, of the

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "float_vif_priv.h"
-#include "../float_plane.h"
+#include "../common/float_plane.h"
 
 enum { Q_MU1, Q_MU2, Q_XX, Q_YY, Q_XY, NQ };
 

@@ -8,7 +8,7 @@
  */
 #include <math.h>
 
-#include "../float_simd.h"
+#include "../common/float_simd.h"
 #include "float_vif_dsp.h"
 
 /* Vertical pass of one output row: ra[k], rb[k] are the (mirrored) source

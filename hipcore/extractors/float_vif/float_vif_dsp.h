@@ -9,7 +9,7 @@
 #define VQHIP_EXTRACTORS_FLOAT_VIF_DSP_H
 
 #include "../../../kernels/float_vif/float_vif.h"
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* The vertical pass of one output row of a w-wide image pair: ra[k] and
  * rb[k] are the (mirrored) source rows of tap k of f (n taps). nq == 2:

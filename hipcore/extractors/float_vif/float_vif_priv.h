@@ -8,7 +8,7 @@
 
 #include "../../../kernels/float_resize.h"
 #include "../../../kernels/float_vif/float_vif.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "float_vif_dsp.h"
 
 typedef struct FVifPriv {

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "../../../kernels/motion/motion.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "motion_dsp.h"
 
 #define MOTION_SCORE_RING 4 /* scores kept: frames j - 1 .. j + 2 */

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "../../../kernels/motion_v2/motion_v2.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "motion_v2_dsp.h"
 
 #define MV2_RING 4      /* scores kept: j - 1 .. j + 2 */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "../../../kernels/psnr/psnr.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "psnr_dsp.h"
 
 typedef struct PsnrPriv {

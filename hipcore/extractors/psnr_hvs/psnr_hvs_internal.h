@@ -4,7 +4,7 @@
 
 #include "../../../kernels/psnr_hvs/psnr_hvs.h"
 #include "../../../kernels/psnr_hvs/psnr_hvs_sum.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "psnr_hvs_dsp.h"
 
 typedef struct PsnrHvsPriv {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "../../../kernels/speed_chroma/speed_chroma.h"
-#include "../speed/speed_engine.h"
+#include "../common/speed_engine.h"
 
 typedef struct ChromaPriv {
     VqSpeedOpts o;

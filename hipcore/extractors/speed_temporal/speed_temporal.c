@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "../../../kernels/speed_temporal/speed_temporal.h"
-#include "../speed/speed_engine.h"
+#include "../common/speed_engine.h"
 
 typedef struct TemporalPriv {
     VqSpeedOpts o;

@@ -4,7 +4,7 @@
  * of the pixels' fixed-point values; one finalize forms the frame's mean.
  */
 #include "../../../kernels/ssim/ssim.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "ssim_cpu.h"
 
 typedef struct SsimPriv {

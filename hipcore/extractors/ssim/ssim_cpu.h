@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "../../../kernels/ssim/ssim.h"
-#include "../../picture.h"
+#include "core/picture.h"
 #include "ssim_dsp.h"
 
 size_t vq_ssim_cpu_scratch(unsigned w);

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "ssimulacra2_internal.h"
 
 /* matrix= and range= take names (several per value); the option stores

@@ -26,7 +26,7 @@
 #endif
 #endif
 
-#include "../../cpu.h"
+#include "base/cpu.h"
 #include "ssimulacra2_internal.h"
 
 static int always(void)

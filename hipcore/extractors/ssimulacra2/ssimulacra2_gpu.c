@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "ssimulacra2_internal.h"
 
 #if defined(VQ_HAVE_HIP)

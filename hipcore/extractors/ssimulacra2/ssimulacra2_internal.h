@@ -3,7 +3,7 @@
 #define VQHIP_SSIMULACRA2_INTERNAL_H
 
 #include "../../../kernels/ssimulacra2/ssimulacra2.h"
-#include "../../extractor.h"
+#include "core/extractor.h"
 
 /* An AVX2+FMA variant of the CPU path (x86-64 with gcc or clang). */
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../../../kernels/vif/vif.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "vif_dsp.h"
 
 typedef struct VifPriv {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "../../../kernels/vif/vif.h"
-#include "../../picture.h"
+#include "core/picture.h"
 
 /* Size of each scale: scale 0 is w x h, scale s + 1 is scale s halved
  * (rounded down). */

@@ -7,7 +7,7 @@
 #ifndef VQHIP_EXTRACTORS_VIF_DSP_H
 #define VQHIP_EXTRACTORS_VIF_DSP_H
 
-#include "../../cpu.h"
+#include "base/cpu.h"
 #include "vif_cpu.h"
 
 /* One row of the statistic at scale s: rr[k], rd[k] (k < 2 * half + 1) are

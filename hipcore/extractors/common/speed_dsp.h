@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* Row stride (doubles) of the covariance accumulator: 25 entries of row a
  * plus room for the vector blocks of 8 entries that start at or below a. */

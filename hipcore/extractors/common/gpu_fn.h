@@ -2,8 +2,8 @@
 #ifndef VQHIP_EXTRACTORS_GPU_FN_H
 #define VQHIP_EXTRACTORS_GPU_FN_H
 
-#include "../extractor.h"
-#include "../gpu/gpu.h"
+#include "core/extractor.h"
+#include "gpu/gpu.h"
 
 /* A descriptor names its GPU stage functions through VQ_GPU_FN so that a
  * build without a HIP platform compiles them out (and the core then runs the

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "../../../kernels/speed/speed.h"
-#include "../gpu_fn.h"
+#include "gpu_fn.h"
 #include "speed_dsp.h"
 
 /* libvmaf's defaults (speed.c) */

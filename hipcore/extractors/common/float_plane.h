@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../kernels/float_conv.h"
-#include "../picture.h"
+#include "../../../kernels/float_conv.h"
+#include "core/picture.h"
 
 /* bps: bytes per sample (1 or 2); dst: p->w x p->h floats, rows packed */
 static inline void vq_plane_to_float(const VqPlane *p, unsigned bps,
