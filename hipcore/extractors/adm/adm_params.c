@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "../common/adm_csf.h"
-#include "adm_internal.h"
+#include "adm_priv.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846264338327

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../common/gpu_fn.h"
-#include "cambi_internal.h"
+#include "cambi_priv.h"
 
 /* Names, aliases, defaults and ranges as libvmaf's cambi.c (3.2.0). */
 #define OPT(field) .offset = offsetof(CambiPriv, field)

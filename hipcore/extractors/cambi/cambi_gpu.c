@@ -9,9 +9,7 @@
 #include <string.h>
 
 #include "../common/gpu_fn.h"
-#include "cambi_internal.h"
-
-#if defined(VQ_HAVE_HIP)
+#include "cambi_priv.h"
 
 typedef struct CambiGpuImage {
     int *xmap, *ymap;
@@ -204,5 +202,3 @@ int cambi_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
         rc = vq_cambi_pool_launch(st, &g->pool, level, g->work, acc);
     return vq_fex_launch_check(fex, gpu, rc);
 }
-
-#endif

@@ -84,7 +84,7 @@ float vq_speed_pair_score(const VqSpeed *sp, const void *rec, bool *singular);
  * share it. */
 #define VQ_SPEED_GPU_SETS 4
 
-#if defined(VQ_HAVE_HIP)
+/* The GPU driver (speed_gpu.c), built with a GPU platform only. */
 typedef struct VqSpeedDev {
     VqSpeedAxis *rows, *cols;
     VqSpeedScratch scr;
@@ -100,6 +100,5 @@ int vq_speed_dev_run(const VqSpeedDev *d, VqGpu *gpu, const VqSpeed *sp,
                      const VqSpeedDevImages *img, unsigned n_pairs,
                      const unsigned *ref_img, const unsigned *dis_img,
                      void *rec_dev);
-#endif
 
 #endif

@@ -7,8 +7,6 @@
 
 #include "speed_engine.h"
 
-#if defined(VQ_HAVE_HIP)
-
 #define ALIGN64(n) (((n) + 63) & ~(size_t)63)
 
 int vq_speed_dev_init(VqSpeedDev *d, VqGpu *gpu, const VqSpeed *sp,
@@ -76,5 +74,3 @@ int vq_speed_dev_run(const VqSpeedDev *d, VqGpu *gpu, const VqSpeed *sp,
                                    sp->weight_var_mode, rec_dev);
     return rc;
 }
-
-#endif

@@ -2,7 +2,7 @@
  * ssimulacra2's CPU path for x86 CPUs with AVX2 and FMA: the same source,
  * compiled for them, so the same operations on every value (fmaf becomes
  * one instruction, the row loops run eight floats wide). Chosen at init
- * when the CPU has both (vq_s2_cpu_choose).
+ * when the CPU has both (vq_ssimulacra2_cpu_choose).
  *
  * Only the included source is compiled for AVX2+FMA (with the shared
  * helpers it includes first, so that they inline); the selection below
@@ -17,7 +17,7 @@
 #pragma GCC target("avx2,fma")
 #endif
 #define S2_CPU_VARIANT
-#define S2_CPU_FRAME vq_s2_cpu_frame_avx2
+#define S2_CPU_FRAME vq_ssimulacra2_cpu_frame_avx2
 #include "ssimulacra2_cpu.c"
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -27,7 +27,7 @@
 #endif
 
 #include "base/cpu.h"
-#include "ssimulacra2_internal.h"
+#include "ssimulacra2_priv.h"
 
 static int always(void)
 {
@@ -43,18 +43,18 @@ static int has_avx2_fma(void)
 }
 #endif
 
-const VqS2CpuVariant vq_s2_cpu_variants[] = {
-    { "c", vq_s2_cpu_frame_c, always },
+const VqSsimulacra2CpuVariant vq_ssimulacra2_cpu_variants[] = {
+    { "c", vq_ssimulacra2_cpu_frame_c, always },
 #if VQ_S2_HAVE_AVX2
-    { "avx2+fma", vq_s2_cpu_frame_avx2, has_avx2_fma },
+    { "avx2+fma", vq_ssimulacra2_cpu_frame_avx2, has_avx2_fma },
 #endif
     { NULL, NULL, NULL },
 };
 
-VqS2CpuFrame vq_s2_cpu_choose(const char **name)
+VqSsimulacra2CpuFrame vq_ssimulacra2_cpu_choose(const char **name)
 {
-    const VqS2CpuVariant *best = &vq_s2_cpu_variants[0];
-    for (const VqS2CpuVariant *v = vq_s2_cpu_variants; v->name; v++)
+    const VqSsimulacra2CpuVariant *best = &vq_ssimulacra2_cpu_variants[0];
+    for (const VqSsimulacra2CpuVariant *v = vq_ssimulacra2_cpu_variants; v->name; v++)
         if (v->supported())
             best = v;
     if (name)

@@ -2,8 +2,8 @@
  * CAMBI's host side: options and everything derived from them at init
  * (shared by the CPU path, the GPU path and the finalize).
  */
-#ifndef VQHIP_CAMBI_INTERNAL_H
-#define VQHIP_CAMBI_INTERNAL_H
+#ifndef VQHIP_CAMBI_PRIV_H
+#define VQHIP_CAMBI_PRIV_H
 
 #include <stdbool.h>
 #include <stdint.h>

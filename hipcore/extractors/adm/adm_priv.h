@@ -1,6 +1,6 @@
 /* Integer ADM: state shared by the extractor's files. */
-#ifndef VQHIP_EXTRACTORS_ADM_INTERNAL_H
-#define VQHIP_EXTRACTORS_ADM_INTERNAL_H
+#ifndef VQHIP_EXTRACTORS_ADM_PRIV_H
+#define VQHIP_EXTRACTORS_ADM_PRIV_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -69,11 +69,42 @@ void vq_adm_cpu_scale_rows(const AdmPriv *s, int k, const VqPlane *ref,
 /* adm_gpu.c. Sets of device buffers (desc gpu_sets): frames whose kernels
  * run at once, on lanes of their own. */
 #define VQ_ADM_GPU_SETS 2
-#if defined(VQ_HAVE_HIP)
+/* The GPU path (adm_gpu.c), built with a GPU platform only. */
 int vq_adm_gpu_init(VqFex *fex, VqGpu *gpu);
 int vq_adm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                    const VqDevFrame *dis, unsigned index, void *acc_dev);
 void vq_adm_gpu_close(VqFex *fex, VqGpu *gpu);
-#endif
+
+/* Integer ADM, CPU path: the row buffers shared by its two files. */
+/* Per-scale working rows, in int32 (scale-0 values are int16 ones). */
+typedef struct AdmRows {
+    int32_t *lo[2], *hi[2];     /* vertical pass, index -1 .. in_w + 1 */
+    int32_t *band[2][3];        /* h, v, d of the current row */
+    int32_t *f_n, *f_m;         /* band-summed masking input, -1 .. w */
+    int32_t *angle;             /* decoupling: angle test per column */
+    int32_t *thr_n, *thr_m;     /* masking thresholds of one row */
+    /* ring of three rows */
+    int32_t *x_r[3][3], *x_a[3][3]; /* restored / additive per band */
+    int32_t *hsum_n[3], *hsum_m[3]; /* horizontal 3-sums of f */
+    int32_t *ctr_n[3], *ctr_m[3];   /* centre correction: ctr - f */
+} AdmRows;
+
+/* Input of one scale: the frame (scale 0) or the previous approximation. */
+typedef struct AdmInput {
+    const uint8_t *data[2];
+    ptrdiff_t stride[2]; /* bytes */
+    int bytes;           /* 1, 2 (frame samples) or 4 (int32 band) */
+} AdmInput;
+
+/* DWT of output row i of a scale: the approximation into a_out[img] (when
+ * non-NULL) for all columns, the details into r->band for columns [c0, c1)
+ * when with_hvd. */
+void vq_adm_dwt_row(const AdmPriv *s, const VqAdmScale *sc, const AdmInput *in,
+                    int i, int with_hvd, int c0, int c1, int32_t *a_out[2],
+                    AdmRows *r);
+
+/* adm_cpu.c */
+int adm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+                unsigned index, void *acc, void *scratch);
 
 #endif

@@ -14,7 +14,7 @@
  * is, higher depths times 2^-(bpc-8) (exact: a power of two), floats as
  * they are. */
 template <typename T>
-__device__ __forceinline__ float fssim_load(const VqDevPlane &p, int x, int y,
+__device__ __forceinline__ float float_ssim_load(const VqDevPlane &p, int x, int y,
                                             float inv_scale)
 {
     const T *row = (const T *)((const char *)p.data + (size_t)y * p.pitch);
@@ -24,7 +24,7 @@ __device__ __forceinline__ float fssim_load(const VqDevPlane &p, int x, int y,
 }
 
 /* 2^-(bpc-8) for an integer source, 1 otherwise. */
-static inline float fssim_inv_scale(unsigned src_bpc)
+static inline float float_ssim_inv_scale(unsigned src_bpc)
 {
     return src_bpc > 8 ? 1.0f / (float)(1u << (src_bpc - 8)) : 1.0f;
 }

@@ -1,6 +1,6 @@
 /* ssimulacra2's host side: state shared by its files. */
-#ifndef VQHIP_SSIMULACRA2_INTERNAL_H
-#define VQHIP_SSIMULACRA2_INTERNAL_H
+#ifndef VQHIP_SSIMULACRA2_PRIV_H
+#define VQHIP_SSIMULACRA2_PRIV_H
 
 #include "../../../kernels/ssimulacra2/ssimulacra2.h"
 #include "core/extractor.h"
@@ -16,7 +16,7 @@
 enum { S2_MATRIX_AUTO = 0 };
 enum { S2_RANGE_AUTO = 0 };
 
-typedef void (*VqS2CpuFrame)(const VqS2Params *par, const VqS2Dims *d,
+typedef void (*VqSsimulacra2CpuFrame)(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
                              const VqFormat *fmt, const VqFrame *ref,
                              const VqFrame *dis, void *scratch, double *rec);
 
@@ -24,52 +24,56 @@ typedef struct S2Priv {
     int matrix; /* index of the option's name (ssimulacra2.c's tables) */
     int range;  /* index of the option's name */
     /* derived in init */
-    VqS2Params par;
-    VqS2Dims dims;
-    VqS2CpuFrame cpu_frame;
+    VqSsimulacra2Params par;
+    VqSsimulacra2Dims dims;
+    VqSsimulacra2CpuFrame cpu_frame;
 } S2Priv;
 
 /* libjxl's CreateRecursiveGaussian(sigma) coefficients. */
-void vq_s2_blur_coeffs(VqS2Blur *bl, double sigma);
+void vq_ssimulacra2_blur_coeffs(VqSsimulacra2Blur *bl, double sigma);
 /* Scale sizes and record layout of a w x h frame. */
-void vq_s2_dims(VqS2Dims *d, unsigned w, unsigned h);
+void vq_ssimulacra2_dims(VqSsimulacra2Dims *d, unsigned w, unsigned h);
 /* Conversion of input k (0 reference, 1 distorted) from the format's
  * colour description and the options; VQ_EUNSUPPORTED for a matrix it
  * cannot convert. */
-int vq_s2_color(VqS2Color *c, const VqFormat *fmt, unsigned k, int matrix,
+int vq_ssimulacra2_color(VqSsimulacra2Color *c, const VqFormat *fmt, unsigned k, int matrix,
                 int range, VqErrBuf *e);
 /* -cbrt(opsin bias) as libjxl's ComputePremulAbsorb. */
-float vq_s2_neg_bias_cbrt(void);
+float vq_ssimulacra2_neg_bias_cbrt(void);
 
 /* CPU path (ssimulacra2_cpu.c), compiled once for the baseline
  * instruction set and once per variant below; every variant gives the C
  * path's record bit for bit (tests/ssimulacra2/s2_unit checks it). */
-size_t vq_s2_cpu_scratch_size(const VqS2Dims *d);
-void vq_s2_cpu_frame_c(const VqS2Params *par, const VqS2Dims *d,
+size_t vq_ssimulacra2_cpu_scratch_size(const VqSsimulacra2Dims *d);
+void vq_ssimulacra2_cpu_frame_c(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
                        const VqFormat *fmt, const VqFrame *ref,
                        const VqFrame *dis, void *scratch, double *rec);
 #if VQ_S2_HAVE_AVX2
-void vq_s2_cpu_frame_avx2(const VqS2Params *par, const VqS2Dims *d,
+void vq_ssimulacra2_cpu_frame_avx2(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
                           const VqFormat *fmt, const VqFrame *ref,
                           const VqFrame *dis, void *scratch, double *rec);
 #endif
-typedef struct VqS2CpuVariant {
+typedef struct VqSsimulacra2CpuVariant {
     const char *name;
-    VqS2CpuFrame frame;
+    VqSsimulacra2CpuFrame frame;
     int (*supported)(void);
-} VqS2CpuVariant;
+} VqSsimulacra2CpuVariant;
 /* The variants this build has, the C path first; NULL-name terminated. */
-extern const VqS2CpuVariant vq_s2_cpu_variants[];
+extern const VqSsimulacra2CpuVariant vq_ssimulacra2_cpu_variants[];
 /* The fastest variant this CPU runs (chosen once, at extractor init). */
-VqS2CpuFrame vq_s2_cpu_choose(const char **name);
+VqSsimulacra2CpuFrame vq_ssimulacra2_cpu_choose(const char **name);
 
 /* GPU path (ssimulacra2_gpu.c, built with a HIP platform). Frames have no
  * state in common: up to VQ_S2_GPU_SETS of them run at once. */
 #define VQ_S2_GPU_SETS 4
 struct VqGpu;
-int vq_s2_gpu_init(VqFex *fex, struct VqGpu *gpu);
-int vq_s2_gpu_run(VqFex *fex, struct VqGpu *gpu, const VqDevFrame *ref,
+int vq_ssimulacra2_gpu_init(VqFex *fex, struct VqGpu *gpu);
+int vq_ssimulacra2_gpu_run(VqFex *fex, struct VqGpu *gpu, const VqDevFrame *ref,
                   const VqDevFrame *dis, unsigned index, void *acc_dev);
-void vq_s2_gpu_close(VqFex *fex, struct VqGpu *gpu);
+void vq_ssimulacra2_gpu_close(VqFex *fex, struct VqGpu *gpu);
+
+/* ssimulacra2_cpu.c */
+int ssimulacra2_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+               unsigned index, void *acc, void *scratch);
 
 #endif

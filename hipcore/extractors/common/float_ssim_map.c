@@ -6,11 +6,11 @@
  */
 #include <string.h>
 
-#include "fssim_cpu.h"
+#include "float_ssim_map.h"
 
 /* ---- the map ---- */
 
-void vq_fssim_load_row(const VqFssimSrc *src, unsigned y, float *dst)
+void vq_float_ssim_load_row(const VqFloatSsimSrc *src, unsigned y, float *dst)
 {
     const uint8_t *row = src->data + (ptrdiff_t)y * src->stride;
     unsigned w = src->w;
@@ -70,14 +70,14 @@ static size_t map_layout(unsigned w, void *scratch, MapWork *wk)
     return off;
 }
 
-size_t vq_fssim_map_scratch(unsigned w)
+size_t vq_float_ssim_map_scratch(unsigned w)
 {
     return map_layout(w, NULL, NULL);
 }
 
 /* One map row's sums, in the order of kernels/float_ssim/float_ssim.h. */
 static void row_sums(const double *l, const double *c, const double *s,
-                     unsigned n, VqFssimRow *out)
+                     unsigned n, VqFloatSsimRow *out)
 {
     double rs = 0.0, rl = 0.0, rc = 0.0, rv = 0.0;
     for (unsigned x0 = 0; x0 < n; x0 += VQ_FSSIM_SEG) {
@@ -100,9 +100,9 @@ static void row_sums(const double *l, const double *c, const double *s,
     out->s = rv;
 }
 
-void vq_fssim_cpu_map(const VqFssimDsp *dsp, const VqFssimSrc *ref,
-                      const VqFssimSrc *dis, VqFssimConsts k, void *scratch,
-                      VqFssimRow *rows)
+void vq_float_ssim_cpu_map(const VqFloatSsimDsp *dsp, const VqFloatSsimSrc *ref,
+                      const VqFloatSsimSrc *dis, VqFloatSsimConsts k, void *scratch,
+                      VqFloatSsimRow *rows)
 {
     MapWork wk;
     map_layout(ref->w, scratch, &wk);
@@ -110,8 +110,8 @@ void vq_fssim_cpu_map(const VqFssimDsp *dsp, const VqFssimSrc *ref,
     for (unsigned y = 0; y < h; y++) {
         float *r = wk.in[ST_MR], *d = wk.in[ST_MD];
         float *rr = wk.in[ST_RR], *dd = wk.in[ST_DD], *rd = wk.in[ST_RD];
-        vq_fssim_load_row(ref, y, r);
-        vq_fssim_load_row(dis, y, d);
+        vq_float_ssim_load_row(ref, y, r);
+        vq_float_ssim_load_row(dis, y, d);
         for (unsigned x = 0; x < w; x++) {
             rr[x] = r[x] * r[x];
             dd[x] = d[x] * d[x];
@@ -136,7 +136,7 @@ void vq_fssim_cpu_map(const VqFssimDsp *dsp, const VqFssimSrc *ref,
 
 /* ---- float_ssim's decimation ---- */
 
-size_t vq_fssim_box_scratch(unsigned w, unsigned ow)
+size_t vq_float_ssim_box_scratch(unsigned w, unsigned ow)
 {
     return (((size_t)w * sizeof(float) + 63) & ~(size_t)63) +
            (size_t)ow * sizeof(double);
@@ -146,7 +146,7 @@ size_t vq_fssim_box_scratch(unsigned w, unsigned ow)
  * output (x, y) is the double sum, rows then columns, of the float products
  * of the samples at x*f + u, y*f + v (u, v from -(f/2) to f/2 - 1 when f is
  * even, to f/2 when odd; mirrored), rounded to float. */
-void vq_fssim_cpu_box(const VqFssimSrc *src, unsigned factor, float *dst,
+void vq_float_ssim_cpu_box(const VqFloatSsimSrc *src, unsigned factor, float *dst,
                       unsigned ow, unsigned oh, void *scratch)
 {
     float *row = scratch;
@@ -159,18 +159,18 @@ void vq_fssim_cpu_box(const VqFssimSrc *src, unsigned factor, float *dst,
         for (unsigned ox = 0; ox < ow; ox++)
             acc[ox] = 0.0;
         for (int v = lo; v <= hi; v++) {
-            vq_fssim_load_row(src, (unsigned)vq_fssim_mirror((int)oy * f + v, h),
+            vq_float_ssim_load_row(src, (unsigned)vq_float_ssim_mirror((int)oy * f + v, h),
                               row);
             for (unsigned ox = 0; ox < ow; ox++)
                 for (int u = lo; u <= hi; u++)
-                    acc[ox] += (double)(row[vq_fssim_mirror((int)ox * f + u, w)] * kv);
+                    acc[ox] += (double)(row[vq_float_ssim_mirror((int)ox * f + u, w)] * kv);
         }
         for (unsigned ox = 0; ox < ow; ox++)
             dst[(size_t)oy * ow + ox] = (float)acc[ox];
     }
 }
 
-void vq_fssim_means(const VqFssimRow *rows, unsigned mw, unsigned mh,
+void vq_float_ssim_means(const VqFloatSsimRow *rows, unsigned mw, unsigned mh,
                     float *ssim, float *l, float *c, float *s)
 {
     double ts = 0.0, tl = 0.0, tc = 0.0, tv = 0.0;
