@@ -53,17 +53,17 @@ static inline VQ_HOST_DEVICE unsigned vq_ciede_bin(float v, uint32_t *sig)
  * argument outside its domain is computed and dropped. */
 static inline VQ_HOST_DEVICE double vq_ciede_linear(double c)
 {
-    double p = vq_cd_pow((c + 0.055) * (1.0 / 1.055), 2.4);
+    double p = vq_ciede_pow((c + 0.055) * (1.0 / 1.055), 2.4);
     double l = c * (1.0 / 12.92);
-    return vq_cd_sel(c > 10. / 255., p, l);
+    return vq_ciede_sel(c > 10. / 255., p, l);
 }
 
 /* libvmaf's xyz_to_lab_map: the cube root as pow(c, 1.0 / 3.0). */
 static inline VQ_HOST_DEVICE float vq_ciede_lab_map(double c)
 {
-    float p = (float)vq_cd_pow(c, 1.0 / 3.0);
+    float p = (float)vq_ciede_pow(c, 1.0 / 3.0);
     float l = (float)(((24389.0 / 27.0) * c + 16.0) * (1.0 / 116.0));
-    return vq_cd_self(c > 216.0 / 24389.0, p, l);
+    return vq_ciede_self(c > 216.0 / 24389.0, p, l);
 }
 
 /* The stages of libvmaf's get_lab_color, separately callable so that the
@@ -123,7 +123,7 @@ static inline VQ_HOST_DEVICE float vq_ciede_hue(float b, float a)
 {
     if (b == 0.0 && a == 0.0)
         return 0.0f;
-    float h = (float)vq_cd_atan2(b, a);
+    float h = (float)vq_ciede_atan2(b, a);
     if (h < 0.0)
         h = (float)(h + 2. * VQ_CD_PI);
     return h;
@@ -142,7 +142,7 @@ static inline VQ_HOST_DEVICE float vq_ciede_a_prime(float a, double g)
 static inline VQ_HOST_DEVICE float vq_ciede_t(float h)
 {
     double s1, c1;
-    vq_cd_sincos(h, &s1, &c1);
+    vq_ciede_sincos(h, &s1, &c1);
     double c2 = c1 * c1 - s1 * s1, s2 = 2.0 * s1 * c1;
     double c3 = c2 * c1 - s2 * s1, s3 = s2 * c1 + c2 * s1;
     double c4 = c2 * c2 - s2 * s2, s4 = 2.0 * s2 * c2;
@@ -169,7 +169,7 @@ static inline VQ_HOST_DEVICE void vq_ciede_chroma(VqLab c1l, VqLab c2l,
     w->c1 = (float)sqrt((double)c1l.a * c1l.a + (double)c1l.b * c1l.b);
     w->c2 = (float)sqrt((double)c2l.a * c2l.a + (double)c2l.b * c2l.b);
     const float c_bar = (w->c1 + w->c2) / 2;
-    const double c7 = vq_cd_pow7(c_bar);
+    const double c7 = vq_ciede_pow7(c_bar);
     const double g = 1 - sqrt(c7 / (c7 + 6103515625.0)); /* 25^7 */
     w->a1 = vq_ciede_a_prime(c1l.a, g);
     w->a2 = vq_ciede_a_prime(c2l.a, g);
@@ -207,7 +207,7 @@ static inline VQ_HOST_DEVICE void vq_ciede_angles(VqCiedeWork *w)
     else
         dhp = (float)((float)(h2 - h1) - 2. * VQ_CD_PI);
     w->dhh = (float)(2.0 * sqrt((double)(w->cp1 * w->cp2)) *
-                     vq_cd_sin(dhp / 2.0));
+                     vq_ciede_sin(dhp / 2.0));
     /* libvmaf's get_upcase_h_bar_prime */
     w->hbar = fabs((double)(h1 - h2)) > VQ_CD_PI
             ? (float)(((float)(h1 + h2) + 2.0 * VQ_CD_PI) / 2.0)
@@ -221,12 +221,12 @@ static inline VQ_HOST_DEVICE void vq_ciede_rotation(VqCiedeWork *w)
 {
     const float hdeg = (float)(w->hbar * (180.0 / VQ_CD_PI));
     const float deg = (float)((hdeg - 275.0) * (1.0 / 25.0));
-    const float cp7 = (float)vq_cd_pow7(w->cp_bar);
+    const float cp7 = (float)vq_ciede_pow7(w->cp_bar);
     const float ratio = cp7 / (cp7 + 6103515648.0f); /* powf(25, 7) */
     const float deg2 = (float)((double)deg * deg);
-    const float rot = (float)(60.0 * vq_cd_exp(-deg2));
+    const float rot = (float)(60.0 * vq_ciede_exp(-deg2));
     const float rot_rad = (float)(rot * (VQ_CD_PI / 180.0));
-    w->rt = (float)(-2.0 * sqrt((double)ratio) * vq_cd_sin(rot_rad));
+    w->rt = (float)(-2.0 * sqrt((double)ratio) * vq_ciede_sin(rot_rad));
 }
 
 static inline VQ_HOST_DEVICE float vq_ciede_final(const VqCiedeWork *w)

@@ -24,14 +24,14 @@
 extern "C" {
 #endif
 
-static inline VQ_HOST_DEVICE uint64_t vq_cd_bits(double d)
+static inline VQ_HOST_DEVICE uint64_t vq_ciede_bits(double d)
 {
     uint64_t u;
     memcpy(&u, &d, sizeof(u));
     return u;
 }
 
-static inline VQ_HOST_DEVICE double vq_cd_double(uint64_t u)
+static inline VQ_HOST_DEVICE double vq_ciede_double(uint64_t u)
 {
     double d;
     memcpy(&d, &u, sizeof(d));
@@ -42,22 +42,22 @@ static inline VQ_HOST_DEVICE double vq_cd_double(uint64_t u)
  * addition: returns the integer as a double; *bits gets the low bits of
  * the sum, 2^51 + that integer (no float-to-integer conversion, so that a
  * CPU's loops over these functions vectorize). */
-static inline VQ_HOST_DEVICE double vq_cd_rint(double x, uint64_t *bits)
+static inline VQ_HOST_DEVICE double vq_ciede_rint(double x, uint64_t *bits)
 {
     double t = x + 0x1.8p52;
-    *bits = vq_cd_bits(t) & 0xfffffffffffffull;
+    *bits = vq_ciede_bits(t) & 0xfffffffffffffull;
     return t - 0x1.8p52;
 }
 
 /* c ? a : b through bit masks: a select a compiler vectorizes (it does not
  * turn a conditional floating-point expression into one). */
-static inline VQ_HOST_DEVICE double vq_cd_sel(int c, double a, double b)
+static inline VQ_HOST_DEVICE double vq_ciede_sel(int c, double a, double b)
 {
     uint64_t m = 0 - (uint64_t)(c != 0);
-    return vq_cd_double((vq_cd_bits(a) & m) | (vq_cd_bits(b) & ~m));
+    return vq_ciede_double((vq_ciede_bits(a) & m) | (vq_ciede_bits(b) & ~m));
 }
 
-static inline VQ_HOST_DEVICE float vq_cd_self(int c, float a, float b)
+static inline VQ_HOST_DEVICE float vq_ciede_self(int c, float a, float b)
 {
     uint32_t ua, ub, m = 0 - (uint32_t)(c != 0);
     memcpy(&ua, &a, sizeof(ua));
@@ -153,27 +153,27 @@ static inline VQ_HOST_DEVICE float vq_cd_self(int c, float a, float b)
     { 0x1.05197f7d73404p-1, 0x1.58cadb5cd7989p-1, 0x1.849792ec98458p-56, 0x1.f600000000000p+0 }, \
     { 0x1.03091b51f5e1ap-1, 0x1.5cdb1dc6c1765p-1, -0x1.cc2470e8a3df4p-55, 0x1.fa00000000000p+0 }, \
     { 0x1.0101010101010p-1, 0x1.60e32f44788d9p-1, -0x1.ac1bb52fa589bp-56, 0x1.fe00000000000p+0 } }
-static const double vq_cd_exp2_host[64] = VQ_CD_EXP2_TAB;
-static const double vq_cd_log_host[64][4] = VQ_CD_LOG_TAB;
+static const double vq_ciede_exp2_host[64] = VQ_CD_EXP2_TAB;
+static const double vq_ciede_log_host[64][4] = VQ_CD_LOG_TAB;
 #if defined(__CUDACC__) || defined(__HIP__)
 /* The same numbers in device memory for the kernels. */
-static __device__ const double vq_cd_exp2_dev[64] = VQ_CD_EXP2_TAB;
-static __device__ const double vq_cd_log_dev[64][4] = VQ_CD_LOG_TAB;
+static __device__ const double vq_ciede_exp2_dev[64] = VQ_CD_EXP2_TAB;
+static __device__ const double vq_ciede_log_dev[64][4] = VQ_CD_LOG_TAB;
 #endif
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define VQ_CD_EXP2 vq_cd_exp2_dev
-#define VQ_CD_LOG vq_cd_log_dev
+#define VQ_CD_EXP2 vq_ciede_exp2_dev
+#define VQ_CD_LOG vq_ciede_log_dev
 #else
-#define VQ_CD_EXP2 vq_cd_exp2_host
-#define VQ_CD_LOG vq_cd_log_host
+#define VQ_CD_EXP2 vq_ciede_exp2_host
+#define VQ_CD_LOG vq_ciede_log_host
 #endif
 
 /* e^x = 2^(k/64) e^r, r = x - k ln2/64 (ln2/64 = hi (32 bits: k * hi is
  * exact) + lo), |r| <= ln2/128: Taylor series to r^6. */
-static inline VQ_HOST_DEVICE double vq_cd_exp(double x)
+static inline VQ_HOST_DEVICE double vq_ciede_exp(double x)
 {
     uint64_t kb;
-    double k = vq_cd_rint(x * 0x1.71547652b82fep+6, &kb);
+    double k = vq_ciede_rint(x * 0x1.71547652b82fep+6, &kb);
     double r = (x - k * 0x1.62e42fee00000p-7) - k * 0x1.a39ef35793c76p-39;
     double p = 0x1.6c16c16c16c17p-10;
     p = p * r + 0x1.1111111111111p-7;
@@ -183,20 +183,20 @@ static inline VQ_HOST_DEVICE double vq_cd_exp(double x)
     p = p * r * r + r;
     /* k = 64 e + j; kb = 2^51 + k, so kb >> 6 = 2^45 + e */
     double t = VQ_CD_EXP2[kb & 63];
-    double scale = vq_cd_double(((kb >> 6) - (1ull << 45) + 1023) << 52);
+    double scale = vq_ciede_double(((kb >> 6) - (1ull << 45) + 1023) << 52);
     return (t + t * p) * scale;
 }
 
 /* log x = e ln2 + log c + log(1 + r), x = 2^e m, m in [1, 2), c the
  * centre of m's 1/64 interval (m - c is exact), r = (m - c) / c,
  * |r| <= 1/128: Taylor series to r^8. */
-static inline VQ_HOST_DEVICE double vq_cd_log(double x)
+static inline VQ_HOST_DEVICE double vq_ciede_log(double x)
 {
-    uint64_t b = vq_cd_bits(x), j = (b >> 46) & 63;
+    uint64_t b = vq_ciede_bits(x), j = (b >> 46) & 63;
     /* the biased exponent as a double, without a conversion */
-    double e = vq_cd_double(0x4330000000000000ull | (b >> 52)) -
+    double e = vq_ciede_double(0x4330000000000000ull | (b >> 52)) -
                (0x1p52 + 1023.0);
-    double m = vq_cd_double((b & 0xfffffffffffffull) | 0x3ff0000000000000ull);
+    double m = vq_ciede_double((b & 0xfffffffffffffull) | 0x3ff0000000000000ull);
     double r = (m - VQ_CD_LOG[j][3]) * VQ_CD_LOG[j][0];
     double p = -0x1.0000000000000p-3;
     p = p * r + 0x1.2492492492492p-3;
@@ -211,13 +211,13 @@ static inline VQ_HOST_DEVICE double vq_cd_log(double x)
 }
 
 /* x^y for x > 0. */
-static inline VQ_HOST_DEVICE double vq_cd_pow(double x, double y)
+static inline VQ_HOST_DEVICE double vq_ciede_pow(double x, double y)
 {
-    return vq_cd_exp(y * vq_cd_log(x));
+    return vq_ciede_exp(y * vq_ciede_log(x));
 }
 
 /* sin and cos of r, |r| <= pi/4 (Taylor series to r^21 and r^20). */
-static inline VQ_HOST_DEVICE double vq_cd_sin_k(double r)
+static inline VQ_HOST_DEVICE double vq_ciede_sin_k(double r)
 {
     double z = r * r, p = 0x1.71b8ef6dcf572p-66;
     p = p * z + -0x1.2f49b46814157p-57;
@@ -232,7 +232,7 @@ static inline VQ_HOST_DEVICE double vq_cd_sin_k(double r)
     return r + r * (z * p);
 }
 
-static inline VQ_HOST_DEVICE double vq_cd_cos_k(double r)
+static inline VQ_HOST_DEVICE double vq_ciede_cos_k(double r)
 {
     double z = r * r, p = 0x1.e542ba4020225p-62;
     p = p * z + -0x1.6827863b97d97p-53;
@@ -248,29 +248,29 @@ static inline VQ_HOST_DEVICE double vq_cd_cos_k(double r)
 
 /* x = k pi/2 + r, |r| <= pi/4; pi/2 in three parts (33, 33, 53 bits) so
  * that k * part is exact for |k| < 2^7. Returns k mod 4. */
-static inline VQ_HOST_DEVICE uint64_t vq_cd_reduce(double x, double *r)
+static inline VQ_HOST_DEVICE uint64_t vq_ciede_reduce(double x, double *r)
 {
     uint64_t kb;
-    double k = vq_cd_rint(x * 0x1.45f306dc9c883p-1, &kb);
+    double k = vq_ciede_rint(x * 0x1.45f306dc9c883p-1, &kb);
     *r = ((x - k * 0x1.921fb54400000p+0) - k * 0x1.0b4611a600000p-34) -
          k * 0x1.3198a2e037073p-69;
     return kb & 3; /* 2^51 is a multiple of 4 */
 }
 
-static inline VQ_HOST_DEVICE double vq_cd_sin(double x)
+static inline VQ_HOST_DEVICE double vq_ciede_sin(double x)
 {
     double r;
-    uint64_t q = vq_cd_reduce(x, &r);
-    double s = vq_cd_sin_k(r), c = vq_cd_cos_k(r);
+    uint64_t q = vq_ciede_reduce(x, &r);
+    double s = vq_ciede_sin_k(r), c = vq_ciede_cos_k(r);
     double v = q & 1 ? c : s;
     return q & 2 ? -v : v;
 }
 
-static inline VQ_HOST_DEVICE double vq_cd_cos(double x)
+static inline VQ_HOST_DEVICE double vq_ciede_cos(double x)
 {
     double r;
-    uint64_t q = vq_cd_reduce(x, &r);
-    double s = vq_cd_sin_k(r), c = vq_cd_cos_k(r);
+    uint64_t q = vq_ciede_reduce(x, &r);
+    double s = vq_ciede_sin_k(r), c = vq_ciede_cos_k(r);
     double v = q & 1 ? s : c;
     return (q + 1) & 2 ? -v : v;
 }
@@ -282,23 +282,23 @@ static inline VQ_HOST_DEVICE double vq_cd_cos(double x)
     { 0x1.dac670561bb4fp-2, 0x1.a2b7f222f65e2p-56 }, \
     { 0x1.4978fa3269ee1p-1, 0x1.2419a87f2a458p-56 }, \
     { 0x1.921fb54442d18p-1, 0x1.1a62633145c07p-55 } }
-static const double vq_cd_atan_host[5][2] = VQ_CD_ATAN_TAB;
+static const double vq_ciede_atan_host[5][2] = VQ_CD_ATAN_TAB;
 #if defined(__CUDACC__) || defined(__HIP__)
-static __device__ const double vq_cd_atan_dev[5][2] = VQ_CD_ATAN_TAB;
+static __device__ const double vq_ciede_atan_dev[5][2] = VQ_CD_ATAN_TAB;
 #endif
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define VQ_CD_ATAN vq_cd_atan_dev
+#define VQ_CD_ATAN vq_ciede_atan_dev
 #else
-#define VQ_CD_ATAN vq_cd_atan_host
+#define VQ_CD_ATAN vq_ciede_atan_host
 #endif
 
 /* atan(t) for t in [0, 1]: atan(c) + atan((t - c) / (1 + t c)) with c the
  * nearest multiple of 1/4 (t - c is exact), then a Taylor series on
  * |u| <= 1/8. */
-static inline VQ_HOST_DEVICE double vq_cd_atan01(double t)
+static inline VQ_HOST_DEVICE double vq_ciede_atan01(double t)
 {
     uint64_t i;
-    double c = vq_cd_rint(t * 4.0, &i) * 0.25;
+    double c = vq_ciede_rint(t * 4.0, &i) * 0.25;
     double u = (t - c) / (1.0 + t * c), z = u * u;
     double p = 0x1.8618618618618p-5; /* 1/21 */
     p = p * z + -0x1.af286bca1af28p-5;
@@ -315,31 +315,31 @@ static inline VQ_HOST_DEVICE double vq_cd_atan01(double t)
 }
 
 /* atan2 with C's conventions for signed zeros. */
-static inline VQ_HOST_DEVICE double vq_cd_atan2(double y, double x)
+static inline VQ_HOST_DEVICE double vq_ciede_atan2(double y, double x)
 {
-    uint64_t neg_y = vq_cd_bits(y) >> 63, neg_x = vq_cd_bits(x) >> 63;
+    uint64_t neg_y = vq_ciede_bits(y) >> 63, neg_x = vq_ciede_bits(x) >> 63;
     double ax = neg_x ? -x : x, ay = neg_y ? -y : y;
     int zero = ax == 0 && ay == 0, swap = ay > ax;
     double num = swap ? ax : ay, den = swap ? ay : ax;
-    double a = vq_cd_atan01(zero ? 0.0 : num / (zero ? 1.0 : den));
+    double a = vq_ciede_atan01(zero ? 0.0 : num / (zero ? 1.0 : den));
     a = swap ? 0x1.921fb54442d18p+0 - a + 0x1.1a62633145c07p-54 : a; /* pi/2 - a */
     a = neg_x ? 0x1.921fb54442d18p+1 - a + 0x1.1a62633145c07p-53 : a; /* pi - a */
     return neg_y ? -a : a;
 }
 
 /* c^7 for a float c: c^2 is exact, then three roundings (within 2 ulp). */
-static inline VQ_HOST_DEVICE double vq_cd_pow7(float c)
+static inline VQ_HOST_DEVICE double vq_ciede_pow7(float c)
 {
     double x = c, x2 = x * x;
     return (x2 * x2) * x2 * x;
 }
 
 /* sin and cos of x with one reduction. */
-static inline VQ_HOST_DEVICE void vq_cd_sincos(double x, double *s, double *c)
+static inline VQ_HOST_DEVICE void vq_ciede_sincos(double x, double *s, double *c)
 {
     double r;
-    uint64_t q = vq_cd_reduce(x, &r);
-    double sr = vq_cd_sin_k(r), cr = vq_cd_cos_k(r);
+    uint64_t q = vq_ciede_reduce(x, &r);
+    double sr = vq_ciede_sin_k(r), cr = vq_ciede_cos_k(r);
     double sv = q & 1 ? cr : sr, cv = q & 1 ? sr : cr;
     *s = q & 2 ? -sv : sv;
     *c = (q + 1) & 2 ? -cv : cv;

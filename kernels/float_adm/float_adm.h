@@ -8,9 +8,9 @@
  *              (next scale's input), h, v, d of ceil(w/2) x ceil(h/2);
  *   decouple:  per pixel of the csf region, the restored part r and the
  *              additive part a of dis's h, v, d against ref's
- *              (vq_fadm_decouple, with x86's approximate reciprocal);
+ *              (vq_float_adm_decouple, with x86's approximate reciprocal);
  *   csf:       r and a weighted per band (rfactor), and 1/30 of their
- *              magnitudes (vq_fadm_csf_f);
+ *              magnitudes (vq_float_adm_csf_f);
  *   terms:     per pixel of the inner region, the contrast-masked cube of
  *              csf r against a's masking threshold (num), of csf a against
  *              r's (aim), and the cube of ref's weighted bands (den), per
@@ -39,13 +39,13 @@ enum { VQ_FADM_H = 0, VQ_FADM_V, VQ_FADM_D };
  * threshold's mirrored neighbours), so scale 3's ceil(n / 16) >= 2. */
 #define VQ_FADM_MIN_SIZE 17
 
-/* The approximate reciprocal table: 2048 entries, see vq_fadm_rcp. */
+/* The approximate reciprocal table: 2048 entries, see vq_float_adm_rcp. */
 #define VQ_FADM_RCP_SIZE 2048
 
 /* A rectangle [top, bottom) x [left, right). */
-typedef struct VqFAdmRect {
+typedef struct VqFloatAdmRect {
     int top, bottom, left, right;
-} VqFAdmRect;
+} VqFloatAdmRect;
 
 /*
  * Geometry and constants of a run. Scale s reads in_w x in_h samples and
@@ -54,10 +54,10 @@ typedef struct VqFAdmRect {
  * floats: scale s's quantity q has inner.bottom - inner.top row sums at
  * off[s] + q * rows[s].
  */
-typedef struct VqFAdmDims {
+typedef struct VqFloatAdmDims {
     unsigned in_w[VQ_FADM_SCALES], in_h[VQ_FADM_SCALES];
     unsigned w[VQ_FADM_SCALES], h[VQ_FADM_SCALES];
-    VqFAdmRect outer[VQ_FADM_SCALES], inner[VQ_FADM_SCALES];
+    VqFloatAdmRect outer[VQ_FADM_SCALES], inner[VQ_FADM_SCALES];
     unsigned rows[VQ_FADM_SCALES], off[VQ_FADM_SCALES];
     unsigned n_floats;
     /* per scale: the csf weights of bands h, v, d */
@@ -69,7 +69,7 @@ typedef struct VqFAdmDims {
     float p_norm;       /* adm_p_norm as float (powf's exponent) */
     int cube;           /* adm_p_norm == 3: terms are x * x * x */
     int bypass_cm;      /* adm_bypass_cm: thresholds are 0 */
-} VqFAdmDims;
+} VqFloatAdmDims;
 
 /* db2 filters, libvmaf adm_tools.c (dwt2_db2_coeffs_lo_s/_hi_s): double
  * literals rounded to float. */
@@ -81,7 +81,7 @@ typedef struct VqFAdmDims {
 /* Source index of tap k (0..3) for output i of a dwt over n samples:
  * 2i - 1 + k, reflected at 0 without repeating the edge and at n with
  * repeating it (libvmaf dwt2_src_indices_filt_s). n >= 2. */
-static inline VQ_HOST_DEVICE int vq_fadm_dwt_idx(int i, int k, int n)
+static inline VQ_HOST_DEVICE int vq_float_adm_dwt_idx(int i, int k, int n)
 {
     int t = 2 * i - 1 + k;
     if (t < 0)
@@ -90,7 +90,7 @@ static inline VQ_HOST_DEVICE int vq_fadm_dwt_idx(int i, int k, int n)
 }
 
 /* ((((0 + f0 s0) + f1 s1) + f2 s2) + f3 s3), libvmaf's order. */
-static inline VQ_HOST_DEVICE float vq_fadm_dot4(const float *f, float s0,
+static inline VQ_HOST_DEVICE float vq_float_adm_dot4(const float *f, float s0,
                                                 float s1, float s2, float s3)
 {
     float acc = 0.0f;
@@ -109,7 +109,7 @@ static inline VQ_HOST_DEVICE float vq_fadm_dot4(const float *f, float s0,
  * measured, with all 2^32 inputs checked); zero and subnormal inputs give
  * infinity, results below the normal range are flushed to zero.
  */
-static inline VQ_HOST_DEVICE float vq_fadm_rcp_approx(const uint16_t *tab,
+static inline VQ_HOST_DEVICE float vq_float_adm_rcp_approx(const uint16_t *tab,
                                                       float x)
 {
     uint32_t u;
@@ -129,9 +129,9 @@ static inline VQ_HOST_DEVICE float vq_fadm_rcp_approx(const uint16_t *tab,
 }
 
 /* libvmaf's rcp_s: one Newton step on the approximation. */
-static inline VQ_HOST_DEVICE float vq_fadm_rcp(const uint16_t *tab, float x)
+static inline VQ_HOST_DEVICE float vq_float_adm_rcp(const uint16_t *tab, float x)
 {
-    float xi = vq_fadm_rcp_approx(tab, x);
+    float xi = vq_float_adm_rcp_approx(tab, x);
     return xi + xi * (1.0f - x * xi);
 }
 
@@ -141,7 +141,7 @@ static inline VQ_HOST_DEVICE float vq_fadm_rcp(const uint16_t *tab, float x)
  * and its float rounding is the float product; min and max against the
  * float t then pick the same value, so float arithmetic gives the same
  * result. */
-static inline VQ_HOST_DEVICE float vq_fadm_restore(float rst, float t,
+static inline VQ_HOST_DEVICE float vq_float_adm_restore(float rst, float t,
                                                    int angle, double gain,
                                                    float gain_f, int exact)
 {
@@ -171,7 +171,7 @@ static inline VQ_HOST_DEVICE float vq_fadm_restore(float rst, float t,
  * adm_decouple_s for one pixel: o = ref's h, v, d; t = dis's. Writes the
  * restored part r and the additive part a = t - r of each band.
  */
-static inline VQ_HOST_DEVICE void vq_fadm_decouple(const VqFAdmDims *d,
+static inline VQ_HOST_DEVICE void vq_float_adm_decouple(const VqFloatAdmDims *d,
                                                    const uint16_t *rcp_tab,
                                                    const float o[3],
                                                    const float t[3],
@@ -180,7 +180,7 @@ static inline VQ_HOST_DEVICE void vq_fadm_decouple(const VqFAdmDims *d,
     const float eps = 1e-30f;
     float rst[3];
     for (int b = 0; b < 3; b++) {
-        float k = t[b] * vq_fadm_rcp(rcp_tab, o[b] + eps);
+        float k = t[b] * vq_float_adm_rcp(rcp_tab, o[b] + eps);
         k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
         rst[b] = k * o[b];
     }
@@ -190,7 +190,7 @@ static inline VQ_HOST_DEVICE void vq_fadm_decouple(const VqFAdmDims *d,
     int angle = ot_dp >= 0.0f &&
                 ot_dp * ot_dp >= d->cos_1deg_sq * o_mag_sq * t_mag_sq;
     for (int b = 0; b < 3; b++) {
-        r[b] = vq_fadm_restore(rst[b], t[b], angle, d->gain_limit,
+        r[b] = vq_float_adm_restore(rst[b], t[b], angle, d->gain_limit,
                                d->gain_f, d->gain_exact);
         a[b] = t[b] - r[b];
     }
@@ -198,19 +198,19 @@ static inline VQ_HOST_DEVICE void vq_fadm_decouple(const VqFAdmDims *d,
 
 /* The csf filter value of a weighted coefficient: libvmaf multiplies by
  * its double constant FLOAT_ONE_BY_30 and stores the float. */
-static inline VQ_HOST_DEVICE float vq_fadm_csf_f(float csf)
+static inline VQ_HOST_DEVICE float vq_float_adm_csf_f(float csf)
 {
     return (float)(0.0333333351 * fabsf(csf));
 }
 
 /* Neighbour rows/columns of the masking threshold: i - 1 reflects to 1 at
  * the top; i + 1 repeats the last at the bottom (libvmaf ADM_CM_THRESH_S_*). */
-static inline VQ_HOST_DEVICE int vq_fadm_prev(int i)
+static inline VQ_HOST_DEVICE int vq_float_adm_prev(int i)
 {
     return i > 0 ? i - 1 : 1;
 }
 
-static inline VQ_HOST_DEVICE int vq_fadm_next(int i, int n)
+static inline VQ_HOST_DEVICE int vq_float_adm_next(int i, int n)
 {
     return i < n - 1 ? i + 1 : n - 1;
 }
@@ -219,7 +219,7 @@ static inline VQ_HOST_DEVICE int vq_fadm_next(int i, int n)
  * around it (rows fu, fm, fd; columns jl, j, jr), with the centre replaced
  * by the coefficient's magnitude times libvmaf's double FLOAT_ONE_BY_15,
  * which is added in double. */
-static inline VQ_HOST_DEVICE float vq_fadm_thr_band(const float *fu,
+static inline VQ_HOST_DEVICE float vq_float_adm_thr_band(const float *fu,
                                                     const float *fm,
                                                     const float *fd,
                                                     float centre, int jl,
@@ -239,7 +239,7 @@ static inline VQ_HOST_DEVICE float vq_fadm_thr_band(const float *fu,
 }
 
 /* A contrast-masked term: (|x| - thr)^p, 0 below the threshold. */
-static inline VQ_HOST_DEVICE float vq_fadm_cm_term(const VqFAdmDims *d,
+static inline VQ_HOST_DEVICE float vq_float_adm_cm_term(const VqFloatAdmDims *d,
                                                    float x, float thr)
 {
     x = fabsf(x) - thr;
@@ -248,7 +248,7 @@ static inline VQ_HOST_DEVICE float vq_fadm_cm_term(const VqFAdmDims *d,
 }
 
 /* A den term: |rfactor * coefficient|^p. */
-static inline VQ_HOST_DEVICE float vq_fadm_den_term(const VqFAdmDims *d,
+static inline VQ_HOST_DEVICE float vq_float_adm_den_term(const VqFloatAdmDims *d,
                                                     float rf, float x)
 {
     float v = fabsf(rf * x);
@@ -259,9 +259,9 @@ static inline VQ_HOST_DEVICE float vq_fadm_den_term(const VqFAdmDims *d,
  * bpc > 0) or float images (bpc == 0); ref's four bands and dis's four
  * go to band[0..3] and band[4..7] (a, h, v, d; w x h floats each, pitch
  * bytes per row). */
-int vq_fadm_dwt_launch(VqStream stream, const VqDevPlane *src_ref,
+int vq_float_adm_dwt_launch(VqStream stream, const VqDevPlane *src_ref,
                        const VqDevPlane *src_dis, unsigned bpc,
-                       const VqFAdmDims *dims, unsigned scale,
+                       const VqFloatAdmDims *dims, unsigned scale,
                        float *const band[8], size_t pitch);
 
 /* Decouple and csf over scale s's outer rectangle, then the nine terms of
@@ -269,22 +269,22 @@ int vq_fadm_dwt_launch(VqStream stream, const VqDevPlane *src_ref,
  * (i, j) at (i - inner.top) * tpitch + j - inner.left). work: 12 w x h
  * float images (csf and csf filter values of a and r), pitch as the
  * bands'. */
-int vq_fadm_terms_launch(VqStream stream, float *const band[8],
-                         size_t pitch, const VqFAdmDims *dims, unsigned scale,
+int vq_float_adm_terms_launch(VqStream stream, float *const band[8],
+                         size_t pitch, const VqFloatAdmDims *dims, unsigned scale,
                          const uint16_t *rcp_tab, float *const work[12],
                          float *const terms[VQ_FADM_NQ], size_t tpitch);
 
 /* The term images of every scale (device memory, pitch in floats). */
-typedef struct VqFAdmTermImages {
+typedef struct VqFloatAdmTermImages {
     float *img[VQ_FADM_SCALES][VQ_FADM_NQ];
     size_t pitch[VQ_FADM_SCALES];
-} VqFAdmTermImages;
+} VqFloatAdmTermImages;
 
 /* Row sums of the term images of scales first_scale..3 into the record
  * rows (quantity q of scale s at off[s] + q * rows[s]), each row left to
  * right. */
-int vq_fadm_row_sums_launch(VqStream stream, const VqFAdmDims *dims,
-                            unsigned first_scale, const VqFAdmTermImages *t,
+int vq_float_adm_row_sums_launch(VqStream stream, const VqFloatAdmDims *dims,
+                            unsigned first_scale, const VqFloatAdmTermImages *t,
                             float *rows);
 
 #ifdef __cplusplus

@@ -52,21 +52,21 @@ __device__ void fa_dwt_one(const VqDevPlane &src, float scale, int i, int j,
     const float lo[4] = { VQ_FADM_LO }, hi[4] = { VQ_FADM_HI };
     int ry[4];
     for (int k = 0; k < 4; k++)
-        ry[k] = vq_fadm_dwt_idx(i, k, in_h);
+        ry[k] = vq_float_adm_dwt_idx(i, k, in_h);
     float vlo[4], vhi[4];
     for (int k = 0; k < 4; k++) {
-        const int cx = vq_fadm_dwt_idx(j, k, in_w);
+        const int cx = vq_float_adm_dwt_idx(j, k, in_w);
         const float s0 = fa_load<T>(src, scale, ry[0], cx);
         const float s1 = fa_load<T>(src, scale, ry[1], cx);
         const float s2 = fa_load<T>(src, scale, ry[2], cx);
         const float s3 = fa_load<T>(src, scale, ry[3], cx);
-        vlo[k] = vq_fadm_dot4(lo, s0, s1, s2, s3);
-        vhi[k] = vq_fadm_dot4(hi, s0, s1, s2, s3);
+        vlo[k] = vq_float_adm_dot4(lo, s0, s1, s2, s3);
+        vhi[k] = vq_float_adm_dot4(hi, s0, s1, s2, s3);
     }
-    out[0] = vq_fadm_dot4(lo, vlo[0], vlo[1], vlo[2], vlo[3]); /* a */
-    out[1] = vq_fadm_dot4(lo, vhi[0], vhi[1], vhi[2], vhi[3]); /* h */
-    out[2] = vq_fadm_dot4(hi, vlo[0], vlo[1], vlo[2], vlo[3]); /* v */
-    out[3] = vq_fadm_dot4(hi, vhi[0], vhi[1], vhi[2], vhi[3]); /* d */
+    out[0] = vq_float_adm_dot4(lo, vlo[0], vlo[1], vlo[2], vlo[3]); /* a */
+    out[1] = vq_float_adm_dot4(lo, vhi[0], vhi[1], vhi[2], vhi[3]); /* h */
+    out[2] = vq_float_adm_dot4(hi, vlo[0], vlo[1], vlo[2], vlo[3]); /* v */
+    out[3] = vq_float_adm_dot4(hi, vhi[0], vhi[1], vhi[2], vhi[3]); /* d */
 }
 
 template <typename T>
@@ -87,9 +87,9 @@ __global__ void fa_dwt_kernel(VqDevPlane ref, VqDevPlane dis, float scale,
         b.p[4 + k][o] = out[k];
 }
 
-extern "C" int vq_fadm_dwt_launch(VqStream stream, const VqDevPlane *src_ref,
+extern "C" int vq_float_adm_dwt_launch(VqStream stream, const VqDevPlane *src_ref,
                                   const VqDevPlane *src_dis, unsigned bpc,
-                                  const VqFAdmDims *dims, unsigned scale,
+                                  const VqFloatAdmDims *dims, unsigned scale,
                                   float *const band[8], size_t pitch)
 {
     FaBands b;
@@ -111,10 +111,10 @@ extern "C" int vq_fadm_dwt_launch(VqStream stream, const VqDevPlane *src_ref,
     return vq_launch_status();
 }
 
-__global__ void fa_csf_kernel(FaBands b, size_t pitch, VqFAdmDims d,
+__global__ void fa_csf_kernel(FaBands b, size_t pitch, VqFloatAdmDims d,
                               int scale, const uint16_t *rcp_tab, FaWork wk)
 {
-    const VqFAdmRect o = d.outer[scale];
+    const VqFloatAdmRect o = d.outer[scale];
     const int j = o.left + (int)(blockIdx.x * blockDim.x + threadIdx.x);
     const int i = o.top + (int)(blockIdx.y * blockDim.y + threadIdx.y);
     if (j >= o.right || i >= o.bottom)
@@ -125,57 +125,57 @@ __global__ void fa_csf_kernel(FaBands b, size_t pitch, VqFAdmDims d,
         ov[k] = b.p[1 + k][at];
         tv[k] = b.p[5 + k][at];
     }
-    vq_fadm_decouple(&d, rcp_tab, ov, tv, r, a);
+    vq_float_adm_decouple(&d, rcp_tab, ov, tv, r, a);
     for (int k = 0; k < 3; k++) {
         const float rf = d.rfactor[scale][k];
         const float ca = rf * a[k], cr = rf * r[k];
         wk.p[k][at] = ca;
-        wk.p[3 + k][at] = vq_fadm_csf_f(ca);
+        wk.p[3 + k][at] = vq_float_adm_csf_f(ca);
         wk.p[6 + k][at] = cr;
-        wk.p[9 + k][at] = vq_fadm_csf_f(cr);
+        wk.p[9 + k][at] = vq_float_adm_csf_f(cr);
     }
 }
 
 /* One pixel of the inner rectangle per thread: its nine terms into the
  * term images (quantity q at out.p[q][(i - top) * tpitch + j - left]). */
-__global__ void fa_terms_kernel(FaBands b, size_t pitch, VqFAdmDims d,
+__global__ void fa_terms_kernel(FaBands b, size_t pitch, VqFloatAdmDims d,
                                 int scale, FaWork wk, FaTermImages out,
                                 int tpitch)
 {
-    const VqFAdmRect in = d.inner[scale];
+    const VqFloatAdmRect in = d.inner[scale];
     const int j = in.left + (int)(blockIdx.x * blockDim.x + threadIdx.x);
     const int i = in.top + (int)(blockIdx.y * blockDim.y + threadIdx.y);
     if (j >= in.right || i >= in.bottom)
         return;
     const int w = (int)d.w[scale], h = (int)d.h[scale];
     const size_t ps = pitch / sizeof(float);
-    const size_t u = (size_t)vq_fadm_prev(i) * ps;
+    const size_t u = (size_t)vq_float_adm_prev(i) * ps;
     const size_t m = (size_t)i * ps;
-    const size_t l = (size_t)vq_fadm_next(i, h) * ps;
-    const int jl = vq_fadm_prev(j), jr = vq_fadm_next(j, w);
+    const size_t l = (size_t)vq_float_adm_next(i, h) * ps;
+    const int jl = vq_float_adm_prev(j), jr = vq_float_adm_next(j, w);
     float thr_num = 0.0, thr_aim = 0.0;
     if (!d.bypass_cm)
         for (int k = 0; k < 3; k++) {
             const float *fa = wk.p[3 + k], *fr = wk.p[9 + k];
-            thr_num += vq_fadm_thr_band(fa + u, fa + m, fa + l,
+            thr_num += vq_float_adm_thr_band(fa + u, fa + m, fa + l,
                                         wk.p[k][m + j], jl, j, jr);
-            thr_aim += vq_fadm_thr_band(fr + u, fr + m, fr + l,
+            thr_aim += vq_float_adm_thr_band(fr + u, fr + m, fr + l,
                                         wk.p[6 + k][m + j], jl, j, jr);
         }
     const size_t o = (size_t)(i - in.top) * tpitch + (j - in.left);
     for (int k = 0; k < 3; k++) {
         const float rf = d.rfactor[scale][k];
         out.p[VQ_FADM_NUM + k][o] =
-            vq_fadm_cm_term(&d, wk.p[6 + k][m + j], thr_num);
+            vq_float_adm_cm_term(&d, wk.p[6 + k][m + j], thr_num);
         out.p[VQ_FADM_AIM + k][o] =
-            vq_fadm_cm_term(&d, wk.p[k][m + j], thr_aim);
+            vq_float_adm_cm_term(&d, wk.p[k][m + j], thr_aim);
         out.p[VQ_FADM_DEN + k][o] =
-            vq_fadm_den_term(&d, rf, b.p[1 + k][m + j]);
+            vq_float_adm_den_term(&d, rf, b.p[1 + k][m + j]);
     }
 }
 
-extern "C" int vq_fadm_terms_launch(VqStream stream, float *const band[8],
-                                    size_t pitch, const VqFAdmDims *dims,
+extern "C" int vq_float_adm_terms_launch(VqStream stream, float *const band[8],
+                                    size_t pitch, const VqFloatAdmDims *dims,
                                     unsigned scale, const uint16_t *rcp_tab,
                                     float *const work[12],
                                     float *const terms[VQ_FADM_NQ],
@@ -190,7 +190,7 @@ extern "C" int vq_fadm_terms_launch(VqStream stream, float *const band[8],
         wk.p[k] = work[k];
     for (int k = 0; k < VQ_FADM_NQ; k++)
         out.p[k] = terms[k];
-    const VqFAdmRect *o = &dims->outer[scale];
+    const VqFloatAdmRect *o = &dims->outer[scale];
     hipStream_t s = vq_hip_stream(stream);
     dim3 block(32, 8);
     dim3 grid(vq_div_ceil((unsigned)(o->right - o->left), 32),
@@ -198,7 +198,7 @@ extern "C" int vq_fadm_terms_launch(VqStream stream, float *const band[8],
     fa_csf_kernel<<<grid, block, 0, s>>>(b, pitch, *dims, (int)scale, rcp_tab,
                                          wk);
     int err = vq_launch_status();
-    const VqFAdmRect *in = &dims->inner[scale];
+    const VqFloatAdmRect *in = &dims->inner[scale];
     if (err || in->bottom <= in->top || in->right <= in->left)
         return err;
     dim3 tgrid(vq_div_ceil((unsigned)(in->right - in->left), 32),
@@ -221,15 +221,15 @@ fa_row_sum_kernel(FaRowSegs segs)
         vq_row_sum_block(s, y0);
 }
 
-extern "C" int vq_fadm_row_sums_launch(VqStream stream,
-                                       const VqFAdmDims *dims,
+extern "C" int vq_float_adm_row_sums_launch(VqStream stream,
+                                       const VqFloatAdmDims *dims,
                                        unsigned first_scale,
-                                       const VqFAdmTermImages *t, float *rows)
+                                       const VqFloatAdmTermImages *t, float *rows)
 {
     FaRowSegs segs;
     unsigned n = 0, hmax = 0;
     for (unsigned sc = first_scale; sc < VQ_FADM_SCALES; sc++) {
-        const VqFAdmRect *in = &dims->inner[sc];
+        const VqFloatAdmRect *in = &dims->inner[sc];
         const int w = in->right > in->left ? in->right - in->left : 0;
         const int h = (int)dims->rows[sc];
         for (unsigned q = 0; q < VQ_FADM_NQ; q++)

@@ -31,10 +31,10 @@ extern "C" {
 #define VQ_FMOTION_TAPS1 0.0, 0.0, 1.0, 0.0, 0.0
 #define VQ_FMOTION_MAX_TAPS 5
 
-typedef struct VqFMotionTaps {
+typedef struct VqFloatMotionTaps {
     float f[VQ_FMOTION_MAX_TAPS];
     int n; /* 3 or 5 */
-} VqFMotionTaps;
+} VqFloatMotionTaps;
 
 /* The smallest plane the mirrored 5-tap filter serves (one reflection). */
 #define VQ_FMOTION_MIN_SIDE 3
@@ -51,36 +51,36 @@ typedef struct VqFMotionTaps {
  * n_floats floats: for plane p and level l (0: full size, 1: half size),
  * h[p][l] row sums at offset off[p][l].
  */
-typedef struct VqFMotionDims {
+typedef struct VqFloatMotionDims {
     unsigned np, nl;
     unsigned w[VQ_FMOTION_MAX_PLANES][2], h[VQ_FMOTION_MAX_PLANES][2];
     unsigned off[VQ_FMOTION_MAX_PLANES][2];
     unsigned n_floats;
-} VqFMotionDims;
+} VqFloatMotionDims;
 
 /* |a - b| added to a row sum: libvmaf adds fabs() in double to its float
  * accumulator, which rounds to the float sum (double rounding of a sum of
  * two floats is innocuous). */
-static inline VQ_HOST_DEVICE float vq_fmotion_term(float a, float b)
+static inline VQ_HOST_DEVICE float vq_float_motion_term(float a, float b)
 {
     return fabsf(a - b);
 }
 
 /* Blurs a plane of bpc-bit samples into a float image (dst_pitch bytes per
  * row). */
-int vq_fmotion_blur_launch(VqStream stream, const VqDevPlane *src,
-                           unsigned bpc, VqFMotionTaps taps, float *dst,
+int vq_float_motion_blur_launch(VqStream stream, const VqDevPlane *src,
+                           unsigned bpc, VqFloatMotionTaps taps, float *dst,
                            size_t dst_pitch);
 
 /* Resizes a w x h float image to dw x dh bilinearly: tx has dw entries, ty
  * dh entries (device memory, vq_fresize_axis). */
-int vq_fmotion_half_launch(VqStream stream, const float *src, size_t pitch,
+int vq_float_motion_half_launch(VqStream stream, const float *src, size_t pitch,
                            unsigned w, unsigned h, const VqFResizeTap *tx,
                            const VqFResizeTap *ty, float *dst,
                            size_t dst_pitch, unsigned dw, unsigned dh);
 
 /* Row sums of |a - b| over two w x h float images into rows[0 .. h). */
-int vq_fmotion_sad_launch(VqStream stream, const float *a, const float *b,
+int vq_float_motion_sad_launch(VqStream stream, const float *a, const float *b,
                           size_t pitch, unsigned w, unsigned h, float *rows);
 
 #ifdef __cplusplus

@@ -24,7 +24,7 @@ __device__ __forceinline__ int fm_src(int k, int n)
 
 template <typename T>
 __global__ void __launch_bounds__(FM_THREADS)
-fm_blur_kernel(VqDevPlane src, float scale, VqFMotionTaps taps, float *dst,
+fm_blur_kernel(VqDevPlane src, float scale, VqFloatMotionTaps taps, float *dst,
                size_t dst_pitch)
 {
     constexpr int IW = FM_TW + 2 * FM_R, IH = FM_TH + 2 * FM_R;
@@ -63,8 +63,8 @@ fm_blur_kernel(VqDevPlane src, float scale, VqFMotionTaps taps, float *dst,
     }
 }
 
-extern "C" int vq_fmotion_blur_launch(VqStream stream, const VqDevPlane *src,
-                                      unsigned bpc, VqFMotionTaps taps,
+extern "C" int vq_float_motion_blur_launch(VqStream stream, const VqDevPlane *src,
+                                      unsigned bpc, VqFloatMotionTaps taps,
                                       float *dst, size_t dst_pitch)
 {
     dim3 grid(vq_div_ceil(src->w, FM_TW), vq_div_ceil(src->h, FM_TH));
@@ -93,7 +93,7 @@ __global__ void fm_half_kernel(const float *src, size_t pitch,
                             (ptrdiff_t)(pitch / sizeof(float)), &cx, &cy);
 }
 
-extern "C" int vq_fmotion_half_launch(VqStream stream, const float *src,
+extern "C" int vq_float_motion_half_launch(VqStream stream, const float *src,
                                       size_t pitch, unsigned w, unsigned h,
                                       const VqFResizeTap *tx,
                                       const VqFResizeTap *ty, float *dst,
@@ -122,7 +122,7 @@ struct FmSadTerm {
         if (y >= h)
             return 0.0f;
         size_t i = (size_t)y * pitch + x;
-        return vq_fmotion_term(a[i], b[i]);
+        return vq_float_motion_term(a[i], b[i]);
     }
 };
 
@@ -136,7 +136,7 @@ fm_sad_kernel(FmSadTerm term, int w, float *rows)
         rows[y0 + threadIdx.x] = s;
 }
 
-extern "C" int vq_fmotion_sad_launch(VqStream stream, const float *a,
+extern "C" int vq_float_motion_sad_launch(VqStream stream, const float *a,
                                      const float *b, size_t pitch, unsigned w,
                                      unsigned h, float *rows)
 {

@@ -51,9 +51,9 @@ extern "C" {
 #define VQ_FMS_BETAS 0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f
 #define VQ_FMS_GAMMAS 0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f
 
-/* One decimation of both images (src_bpc as vq_fssim_map_launch) into
+/* One decimation of both images (src_bpc as vq_float_ssim_map_launch) into
  * ow x oh float images. */
-int vq_fms_lpf_launch(VqStream stream, const VqDevPlane *ref,
+int vq_float_ms_ssim_lpf_launch(VqStream stream, const VqDevPlane *ref,
                       const VqDevPlane *dis, unsigned src_bpc, float *out_ref,
                       float *out_dis, size_t out_pitch, unsigned ow,
                       unsigned oh);

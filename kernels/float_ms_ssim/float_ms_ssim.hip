@@ -5,7 +5,7 @@
  * shared memory; each thread sums one output's 81 products in the kernel's
  * row order, as the CPU path. The scales' maps use float_ssim's kernels.
  */
-#include "../float_ssim/fssim_device.h"
+#include "../float_ssim/float_ssim_device.h"
 #include "float_ms_ssim.h"
 
 #define FL_TW 32
@@ -16,7 +16,7 @@
 #define FL_IH (2 * FL_TH + 2 * FL_HALF - 1)
 
 template <typename T>
-__global__ __launch_bounds__(FL_THREADS) void fms_lpf_kernel(
+__global__ __launch_bounds__(FL_THREADS) void float_ms_ssim_lpf_kernel(
     VqDevPlane ref, VqDevPlane dis, float inv_scale, float *out_r,
     float *out_d, size_t pitch, unsigned ow, unsigned oh)
 {
@@ -30,12 +30,12 @@ __global__ __launch_bounds__(FL_THREADS) void fms_lpf_kernel(
      * picture (those outputs are dropped) */
     for (int i = tid; i < FL_IH * FL_IW; i += FL_THREADS) {
         int ly = i / FL_IW, lx = i - ly * FL_IW;
-        int sy = vq_fssim_mirror(2 * y0 - FL_HALF + ly, h);
-        int sx = vq_fssim_mirror(2 * x0 - FL_HALF + lx, w);
+        int sy = vq_float_ssim_mirror(2 * y0 - FL_HALF + ly, h);
+        int sx = vq_float_ssim_mirror(2 * x0 - FL_HALF + lx, w);
         sy = min(max(sy, 0), h - 1);
         sx = min(max(sx, 0), w - 1);
-        in_r[i] = fssim_load<T>(ref, sx, sy, inv_scale);
-        in_d[i] = fssim_load<T>(dis, sx, sy, inv_scale);
+        in_r[i] = float_ssim_load<T>(ref, sx, sy, inv_scale);
+        in_d[i] = float_ssim_load<T>(dis, sx, sy, inv_scale);
     }
     __syncthreads();
 
@@ -58,7 +58,7 @@ __global__ __launch_bounds__(FL_THREADS) void fms_lpf_kernel(
     *(float *)((char *)out_d + (size_t)y * pitch + x * sizeof(float)) = (float)ad;
 }
 
-extern "C" int vq_fms_lpf_launch(VqStream stream, const VqDevPlane *ref,
+extern "C" int vq_float_ms_ssim_lpf_launch(VqStream stream, const VqDevPlane *ref,
                                  const VqDevPlane *dis, unsigned src_bpc,
                                  float *out_ref, float *out_dis,
                                  size_t out_pitch, unsigned ow, unsigned oh)
@@ -67,10 +67,10 @@ extern "C" int vq_fms_lpf_launch(VqStream stream, const VqDevPlane *ref,
         return 0;
     dim3 block(FL_TW, FL_TH);
     dim3 grid(vq_div_ceil(ow, FL_TW), vq_div_ceil(oh, FL_TH));
-    float inv = fssim_inv_scale(src_bpc);
+    float inv = float_ssim_inv_scale(src_bpc);
     hipStream_t s = vq_hip_stream(stream);
 #define LPF_LAUNCH(T)                                                         \
-    fms_lpf_kernel<T><<<grid, block, 0, s>>>(*ref, *dis, inv, out_ref,        \
+    float_ms_ssim_lpf_kernel<T><<<grid, block, 0, s>>>(*ref, *dis, inv, out_ref,        \
                                             out_dis, out_pitch, ow, oh)
     FSSIM_DISPATCH(src_bpc, LPF_LAUNCH);
 #undef LPF_LAUNCH

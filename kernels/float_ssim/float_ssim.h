@@ -9,7 +9,7 @@
  *  - each pass: a double sum, in tap order, of float products sample * tap,
  *    rounded to float; first horizontally over every input row, then
  *    vertically; on the images and on the float products r*r, d*d, r*d;
- *  - per pixel: vq_fssim_pixel (libvmaf's float/double mix, same order).
+ *  - per pixel: vq_float_ssim_pixel (libvmaf's float/double mix, same order).
  * Sums over the map: per row, per segment of VQ_FSSIM_SEG pixels a double
  * sum in x order, the row's sum is the sum of its segments in order; the
  * record holds the rows' sums, combined in row order by the one finalize.
@@ -42,21 +42,21 @@ extern "C" {
         0.213006f, 0.109361f, 0.036001f, 0.007599f, 0.001028f
 
 /* One record entry: the sums over one map row. */
-typedef struct VqFssimRow {
+typedef struct VqFloatSsimRow {
     double ssim, l, c, s;
-} VqFssimRow;
+} VqFloatSsimRow;
 
 /* C1, C2, C3 as _iqa_ssim forms them in float from K1 = 0.01, K2 = 0.03,
  * L = 255. */
-typedef struct VqFssimConsts {
+typedef struct VqFloatSsimConsts {
     float c1, c2, c3;
-} VqFssimConsts;
+} VqFloatSsimConsts;
 
-static inline VqFssimConsts vq_fssim_consts(void)
+static inline VqFloatSsimConsts vq_float_ssim_consts(void)
 {
     const float k1 = 0.01f, k2 = 0.03f;
     const int l = 255;
-    VqFssimConsts c;
+    VqFloatSsimConsts c;
     c.c1 = (k1 * l) * (k1 * l);
     c.c2 = (k2 * l) * (k2 * l);
     c.c3 = c.c2 / 2.0f;
@@ -66,7 +66,7 @@ static inline VqFssimConsts vq_fssim_consts(void)
 /* libvmaf's KBND_SYMMETRIC: one reflection that repeats the edge sample
  * (-1 -> 0, n -> n - 1). The decimations' reach keeps it inside the plane
  * for every size the extractors accept. */
-static inline VQ_HOST_DEVICE int vq_fssim_mirror(int k, int n)
+static inline VQ_HOST_DEVICE int vq_float_ssim_mirror(int k, int n)
 {
     return k < 0 ? -1 - k : k >= n ? 2 * n - 1 - k : k;
 }
@@ -78,7 +78,7 @@ static inline VQ_HOST_DEVICE int vq_fssim_mirror(int k, int n)
  * midpoint towards it is still on p's side. Midpoints have 25 significant
  * bits, so their squares are exact in double, and no float p equals one
  * (an odd 25-bit number squared needs more than 24 bits). */
-static inline __device__ float vq_fssim_sqrtf_rn(float p)
+static inline __device__ float vq_float_ssim_sqrtf_rn(float p)
 {
     if (p == 0.0f || p != p || p == __int_as_float(0x7f800000))
         return p; /* +-0, NaN and +inf are their own roots */
@@ -97,7 +97,7 @@ static inline __device__ float vq_fssim_sqrtf_rn(float p)
 /* float division through double: rounding the correctly rounded double
  * quotient to float gives the correctly rounded float quotient (53 >=
  * 2 * 24 + 2), independent of the device's float division. */
-#define VQ_FSSIM_SQRTF(p) vq_fssim_sqrtf_rn(p)
+#define VQ_FSSIM_SQRTF(p) vq_float_ssim_sqrtf_rn(p)
 #define VQ_FSSIM_FDIV(a, b) ((float)((double)(a) / (double)(b)))
 #else
 /* The host's sqrtf and float division are IEEE operations (SSE), the same
@@ -110,9 +110,9 @@ static inline __device__ float vq_fssim_sqrtf_rn(float p)
  * default-argument _iqa_ssim: sigmas in float, clamped at 0; l and c in
  * double over float denominators; s in float; *ssim = l * c * s. The
  * products and sums are written in libvmaf's order and type. */
-static inline VQ_HOST_DEVICE void vq_fssim_pixel(float mu_r, float mu_d,
+static inline VQ_HOST_DEVICE void vq_float_ssim_pixel(float mu_r, float mu_d,
                                                  float rr, float dd, float rd,
-                                                 VqFssimConsts k, double *l,
+                                                 VqFloatSsimConsts k, double *l,
                                                  double *c, double *s)
 {
     float mr2 = mu_r * mu_r, md2 = mu_d * mu_d;
@@ -136,7 +136,7 @@ static inline VQ_HOST_DEVICE void vq_fssim_pixel(float mu_r, float mu_d,
 /* float_ssim's scale: the box low-pass of libvmaf's compute_ssim (factor x
  * factor taps of (float)(1/factor^2), mirrored), kept at multiples of
  * factor; outputs ow x oh float images. */
-int vq_fssim_box_launch(VqStream stream, const VqDevPlane *ref,
+int vq_float_ssim_box_launch(VqStream stream, const VqDevPlane *ref,
                         const VqDevPlane *dis, unsigned src_bpc,
                         unsigned factor, float *out_ref, float *out_dis,
                         size_t out_pitch, unsigned ow, unsigned oh);
@@ -144,13 +144,13 @@ int vq_fssim_box_launch(VqStream stream, const VqDevPlane *ref,
 /* The map of one scale: per row of the map and segment of VQ_FSSIM_SEG
  * pixels, the sums (ssim, l, c, s) into part[(row * nseg + seg) * 4 + k],
  * nseg = ceil((w - 10) / VQ_FSSIM_SEG). */
-int vq_fssim_map_launch(VqStream stream, const VqDevPlane *ref,
+int vq_float_ssim_map_launch(VqStream stream, const VqDevPlane *ref,
                         const VqDevPlane *dis, unsigned src_bpc,
-                        VqFssimConsts k, double *part);
+                        VqFloatSsimConsts k, double *part);
 
 /* Each row's segments summed in order into rows[row]. */
-int vq_fssim_rows_launch(VqStream stream, const double *part, unsigned nseg,
-                         unsigned n_rows, VqFssimRow *rows);
+int vq_float_ssim_rows_launch(VqStream stream, const double *part, unsigned nseg,
+                         unsigned n_rows, VqFloatSsimRow *rows);
 
 #ifdef __cplusplus
 }

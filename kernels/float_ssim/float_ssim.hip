@@ -5,14 +5,14 @@
  * tile's (FM_TW + 10) x (FM_TH + 10) input samples of both images into
  * shared memory, filters every input row horizontally (5 statistics, double
  * sums in tap order, rounded to float), then every output vertically, the
- * pixel terms of vq_fssim_pixel, and per map row the segment's sums in x
+ * pixel terms of vq_float_ssim_pixel, and per map row the segment's sums in x
  * order (FM_TW == VQ_FSSIM_SEG: one segment per tile row). rows: each map
  * row's segments summed in order. The host combines the rows in order: the
  * CPU path's sums, operation for operation.
  *
  * box: float_ssim's decimation, one thread per output sample.
  */
-#include "fssim_device.h"
+#include "float_ssim_device.h"
 
 #define FM_TW VQ_FSSIM_SEG
 #define FM_TH 16
@@ -27,8 +27,8 @@ static_assert(FM_HBUF / 2 >= VQ_FSSIM_COMPS * FM_TH * FM_TW,
               "the pixel sums reuse the horizontal pass's buffer");
 
 template <typename T>
-__global__ __launch_bounds__(FM_THREADS) void fssim_map_kernel(
-    VqDevPlane ref, VqDevPlane dis, float inv_scale, VqFssimConsts k,
+__global__ __launch_bounds__(FM_THREADS) void float_ssim_map_kernel(
+    VqDevPlane ref, VqDevPlane dis, float inv_scale, VqFloatSsimConsts k,
     double *part, unsigned nseg)
 {
     __shared__ float in_r[FM_IH * FM_IW], in_d[FM_IH * FM_IW];
@@ -45,8 +45,8 @@ __global__ __launch_bounds__(FM_THREADS) void fssim_map_kernel(
     for (int i = tid; i < FM_IH * FM_IW; i += FM_THREADS) {
         int ly = i / FM_IW, lx = i - ly * FM_IW;
         int gx = min(x0 + lx, w - 1), gy = min(y0 + ly, h - 1);
-        in_r[i] = fssim_load<T>(ref, gx, gy, inv_scale);
-        in_d[i] = fssim_load<T>(dis, gx, gy, inv_scale);
+        in_r[i] = float_ssim_load<T>(ref, gx, gy, inv_scale);
+        in_d[i] = float_ssim_load<T>(dis, gx, gy, inv_scale);
     }
     __syncthreads();
 
@@ -89,7 +89,7 @@ __global__ __launch_bounds__(FM_THREADS) void fssim_map_kernel(
             f[m] = (float)a;
         }
         double l, c, s;
-        vq_fssim_pixel(f[0], f[1], f[2], f[3], f[4], k, &l, &c, &s);
+        vq_float_ssim_pixel(f[0], f[1], f[2], f[3], f[4], k, &l, &c, &s);
         res[j][0] = l * c * s;
         res[j][1] = l;
         res[j][2] = c;
@@ -118,8 +118,8 @@ __global__ __launch_bounds__(FM_THREADS) void fssim_map_kernel(
     }
 }
 
-__global__ void fssim_rows_kernel(const double *part, unsigned nseg,
-                                  unsigned n_rows, VqFssimRow *rows)
+__global__ void float_ssim_rows_kernel(const double *part, unsigned nseg,
+                                  unsigned n_rows, VqFloatSsimRow *rows)
 {
     unsigned y = blockIdx.x * blockDim.x + threadIdx.x;
     if (y >= n_rows)
@@ -136,7 +136,7 @@ __global__ void fssim_rows_kernel(const double *part, unsigned nseg,
 }
 
 template <typename T>
-__global__ void fssim_box_kernel(VqDevPlane ref, VqDevPlane dis,
+__global__ void float_ssim_box_kernel(VqDevPlane ref, VqDevPlane dis,
                                  float inv_scale, int f, float kv,
                                  float *out_r, float *out_d, size_t pitch,
                                  unsigned ow, unsigned oh)
@@ -149,18 +149,18 @@ __global__ void fssim_box_kernel(VqDevPlane ref, VqDevPlane dis,
     const int lo = -(f / 2), hi = f / 2 - (f % 2 == 0);
     double ar = 0.0, ad = 0.0;
     for (int v = lo; v <= hi; v++) {
-        int sy = vq_fssim_mirror(y * f + v, h);
+        int sy = vq_float_ssim_mirror(y * f + v, h);
         for (int u = lo; u <= hi; u++) {
-            int sx = vq_fssim_mirror(x * f + u, w);
-            ar += (double)(fssim_load<T>(ref, sx, sy, inv_scale) * kv);
-            ad += (double)(fssim_load<T>(dis, sx, sy, inv_scale) * kv);
+            int sx = vq_float_ssim_mirror(x * f + u, w);
+            ar += (double)(float_ssim_load<T>(ref, sx, sy, inv_scale) * kv);
+            ad += (double)(float_ssim_load<T>(dis, sx, sy, inv_scale) * kv);
         }
     }
     *(float *)((char *)out_r + (size_t)y * pitch + x * sizeof(float)) = (float)ar;
     *(float *)((char *)out_d + (size_t)y * pitch + x * sizeof(float)) = (float)ad;
 }
 
-extern "C" int vq_fssim_box_launch(VqStream stream, const VqDevPlane *ref,
+extern "C" int vq_float_ssim_box_launch(VqStream stream, const VqDevPlane *ref,
                                    const VqDevPlane *dis, unsigned src_bpc,
                                    unsigned factor, float *out_ref,
                                    float *out_dis, size_t out_pitch,
@@ -170,11 +170,11 @@ extern "C" int vq_fssim_box_launch(VqStream stream, const VqDevPlane *ref,
         return 0;
     dim3 block(32, 8);
     dim3 grid(vq_div_ceil(ow, block.x), vq_div_ceil(oh, block.y));
-    float inv = fssim_inv_scale(src_bpc);
+    float inv = float_ssim_inv_scale(src_bpc);
     float kv = 1.0f / (float)(int)(factor * factor); /* libvmaf's 1.0f/(s*s) */
     hipStream_t s = vq_hip_stream(stream);
 #define BOX_LAUNCH(T)                                                         \
-    fssim_box_kernel<T><<<grid, block, 0, s>>>(*ref, *dis, inv, (int)factor,  \
+    float_ssim_box_kernel<T><<<grid, block, 0, s>>>(*ref, *dis, inv, (int)factor,  \
                                               kv, out_ref, out_dis, out_pitch,\
                                               ow, oh)
     FSSIM_DISPATCH(src_bpc, BOX_LAUNCH);
@@ -182,33 +182,33 @@ extern "C" int vq_fssim_box_launch(VqStream stream, const VqDevPlane *ref,
     return vq_launch_status();
 }
 
-extern "C" int vq_fssim_map_launch(VqStream stream, const VqDevPlane *ref,
+extern "C" int vq_float_ssim_map_launch(VqStream stream, const VqDevPlane *ref,
                                    const VqDevPlane *dis, unsigned src_bpc,
-                                   VqFssimConsts k, double *part)
+                                   VqFloatSsimConsts k, double *part)
 {
     if (ref->w < VQ_FSSIM_WIN || ref->h < VQ_FSSIM_WIN)
         return 0;
     unsigned mw = ref->w - (VQ_FSSIM_WIN - 1), mh = ref->h - (VQ_FSSIM_WIN - 1);
     unsigned nseg = vq_div_ceil(mw, VQ_FSSIM_SEG);
     dim3 grid(nseg, vq_div_ceil(mh, FM_TH));
-    float inv = fssim_inv_scale(src_bpc);
+    float inv = float_ssim_inv_scale(src_bpc);
     hipStream_t s = vq_hip_stream(stream);
 #define MAP_LAUNCH(T)                                                         \
-    fssim_map_kernel<T><<<grid, FM_THREADS, 0, s>>>(*ref, *dis, inv, k, part, \
+    float_ssim_map_kernel<T><<<grid, FM_THREADS, 0, s>>>(*ref, *dis, inv, k, part, \
                                                     nseg)
     FSSIM_DISPATCH(src_bpc, MAP_LAUNCH);
 #undef MAP_LAUNCH
     return vq_launch_status();
 }
 
-extern "C" int vq_fssim_rows_launch(VqStream stream, const double *part,
+extern "C" int vq_float_ssim_rows_launch(VqStream stream, const double *part,
                                     unsigned nseg, unsigned n_rows,
-                                    VqFssimRow *rows)
+                                    VqFloatSsimRow *rows)
 {
     if (!n_rows)
         return 0;
     unsigned threads = 128;
-    fssim_rows_kernel<<<vq_div_ceil(n_rows, threads), threads, 0,
+    float_ssim_rows_kernel<<<vq_div_ceil(n_rows, threads), threads, 0,
                         vq_hip_stream(stream)>>>(part, nseg, n_rows, rows);
     return vq_launch_status();
 }

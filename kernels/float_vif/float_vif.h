@@ -8,7 +8,7 @@
  * every scale, ref and dis are filtered into mu1, mu2 and the filtered
  * products xx, yy, xy (vertical pass first, mirrored borders, one tap sum
  * per value as vq_fconv_dot adds them); each pixel then gives num and den
- * terms (vq_fvif_terms), summed in float per row, left to right. The row
+ * terms (vq_float_vif_terms), summed in float per row, left to right. The row
  * sums are the record; the shared finalize adds them top to bottom.
  */
 #ifndef VQHIP_KERNELS_FLOAT_VIF_H
@@ -35,16 +35,16 @@ extern "C" {
  * row sums sit in the record (a float array of n_floats): h[s] num sums at
  * off_num[s], h[s] den sums at off_den[s].
  */
-typedef struct VqFVifDims {
+typedef struct VqFloatVifDims {
     unsigned w[VQ_FVIF_SCALES], h[VQ_FVIF_SCALES];
     int fw[VQ_FVIF_SCALES];
     float taps[VQ_FVIF_SCALES][VQ_FVIF_MAX_TAPS];
     unsigned off_num[VQ_FVIF_SCALES], off_den[VQ_FVIF_SCALES];
     unsigned n_floats;
-} VqFVifDims;
+} VqFloatVifDims;
 
 /* The constants of the per-pixel statistic (vif_statistic_s). */
-typedef struct VqFVifConst {
+typedef struct VqFloatVifConst {
     double sigma_nsq;    /* vif_sigma_nsq */
     float sigma_max_inv; /* powf(sigma_nsq, 2) / 255^2, as float */
     float gain_limit;    /* vif_enhn_gain_limit as float */
@@ -54,7 +54,7 @@ typedef struct VqFVifConst {
      * float rounding is the float sum: float arithmetic gives libvmaf's
      * value (2 by default) */
     int den_float;
-} VqFVifConst;
+} VqFloatVifConst;
 
 #define VQ_FVIF_EPS 1.0e-10f
 
@@ -62,7 +62,7 @@ typedef struct VqFVifConst {
  * polynomial of the mantissa, Horner's scheme in float. A NaN argument is
  * read as the x86 default NaN (what libvmaf's 0/0 gives there), so every
  * platform returns the same value for it. */
-static inline VQ_HOST_DEVICE float vq_fvif_log2(float x)
+static inline VQ_HOST_DEVICE float vq_float_vif_log2(float x)
 {
     /* coefficients from libvmaf vif_tools.c (log2_poly_s), double literals
      * rounded to float */
@@ -92,7 +92,7 @@ static inline VQ_HOST_DEVICE float vq_fvif_log2(float x)
 
 /* One pixel's num and den terms from its filtered values, libvmaf's
  * 'matching_matlab' statistic with its mix of float and double. */
-static inline VQ_HOST_DEVICE void vq_fvif_terms(const VqFVifConst *c,
+static inline VQ_HOST_DEVICE void vq_float_vif_terms(const VqFloatVifConst *c,
                                                 float mu1, float mu2, float xx,
                                                 float yy, float xy,
                                                 float *num, float *den)
@@ -126,9 +126,9 @@ static inline VQ_HOST_DEVICE void vq_fvif_terms(const VqFVifConst *c,
         return;
     }
     *num = s12 < 0.0f ? 0.0f
-         : vq_fvif_log2((float)(1.0 + (double)(g * g * s1) /
+         : vq_float_vif_log2((float)(1.0 + (double)(g * g * s1) /
                                           ((double)sv + c->sigma_nsq)));
-    *den = vq_fvif_log2(c->den_float
+    *den = vq_float_vif_log2(c->den_float
                             ? 1.0f + s1 / (float)c->sigma_nsq
                             : (float)(1.0 + (double)s1 / c->sigma_nsq));
 }
@@ -136,36 +136,36 @@ static inline VQ_HOST_DEVICE void vq_fvif_terms(const VqFVifConst *c,
 /* Makes scale s's images (w x h floats, dst_pitch bytes per row) from
  * scale s - 1's (sw x sh). src_ref/src_dis are either bpc-bit planes
  * (scale 1 without prescaling: bpc > 0) or float images (bpc == 0). */
-int vq_fvif_down_launch(VqStream stream, const VqDevPlane *src_ref,
+int vq_float_vif_down_launch(VqStream stream, const VqDevPlane *src_ref,
                         const VqDevPlane *src_dis, unsigned bpc,
-                        const VqFVifDims *dims, unsigned scale, float *dst_ref,
+                        const VqFloatVifDims *dims, unsigned scale, float *dst_ref,
                         float *dst_dis, size_t dst_pitch);
 
 /* Scale s's num and den terms of every pixel into num and den (device
  * memory, h[s] rows of w[s] terms, pitch floats apart). Sources as for
- * vq_fvif_down_launch. */
-int vq_fvif_terms_launch(VqStream stream, const VqDevPlane *ref,
+ * vq_float_vif_down_launch. */
+int vq_float_vif_terms_launch(VqStream stream, const VqDevPlane *ref,
                          const VqDevPlane *dis, unsigned bpc,
-                         const VqFVifDims *dims, unsigned scale,
-                         const VqFVifConst *c, float *num, float *den,
+                         const VqFloatVifDims *dims, unsigned scale,
+                         const VqFloatVifConst *c, float *num, float *den,
                          size_t pitch);
 
 /* The term images of every scale (device memory). */
-typedef struct VqFVifTermImages {
+typedef struct VqFloatVifTermImages {
     float *num[VQ_FVIF_SCALES], *den[VQ_FVIF_SCALES];
     size_t pitch[VQ_FVIF_SCALES]; /* in floats */
-} VqFVifTermImages;
+} VqFloatVifTermImages;
 
 /* Row sums of the term images of scales first_scale..3 into the record
  * rows (at off_num[s] and off_den[s]), each row left to right. */
-int vq_fvif_row_sums_launch(VqStream stream, const VqFVifDims *dims,
-                            unsigned first_scale, const VqFVifTermImages *t,
+int vq_float_vif_row_sums_launch(VqStream stream, const VqFloatVifDims *dims,
+                            unsigned first_scale, const VqFloatVifTermImages *t,
                             float *rows);
 
 /* vif_prescale: a bpc-bit plane as floats into tmp (the plane's size),
  * then resized into dst (dw x dh) with the tables tx (dw entries) and ty
  * (dh entries) of vq_fresize_axis, method a VqFResizeMethod. */
-int vq_fvif_prescale_launch(VqStream stream, const VqDevPlane *src,
+int vq_float_vif_prescale_launch(VqStream stream, const VqDevPlane *src,
                             unsigned bpc, float *tmp, size_t tmp_pitch,
                             int method, const VqFResizeTap *tx,
                             const VqFResizeTap *ty, float *dst,

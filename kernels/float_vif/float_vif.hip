@@ -11,7 +11,7 @@
  * then one launch sums every row of every scale's term images, left to
  * right (float_row_sum.h).
  * Every sum is vq_fconv_dot's (tap 0 first, from 0.0f) and every term is
- * vq_fvif_terms, so the row sums equal the CPU path's bit for bit.
+ * vq_float_vif_terms, so the row sums equal the CPU path's bit for bit.
  * With vif_prescale, scale 0 is first made as floats (to_float, resize).
  */
 #include "../hip_device.h"
@@ -63,7 +63,7 @@ __device__ __forceinline__ int fv_src(int k, int n)
 template <typename T, int NT>
 __global__ void __launch_bounds__(FV_THREADS, 2)
 fv_terms_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
-                VqFVifConst c, float *num_out, float *den_out, int pitch)
+                VqFloatVifConst c, float *num_out, float *den_out, int pitch)
 {
     extern __shared__ float smem[];
     const int w = (int)ref.w, h = (int)ref.h, n = NT ? NT : taps.n;
@@ -147,7 +147,7 @@ fv_terms_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
             if (x >= w)
                 break;
             float nm, dn;
-            vq_fvif_terms(&c, hs[0][o], hs[1][o], hs[2][o], hs[3][o],
+            vq_float_vif_terms(&c, hs[0][o], hs[1][o], hs[2][o], hs[3][o],
                           hs[4][o], &nm, &dn);
             num_out[(size_t)y * pitch + x] = nm;
             den_out[(size_t)y * pitch + x] = dn;
@@ -202,7 +202,7 @@ fv_down_kernel(VqDevPlane ref, VqDevPlane dis, float scale, FvTaps taps,
     }
 }
 
-static FvTaps fv_taps(const VqFVifDims *d, unsigned scale)
+static FvTaps fv_taps(const VqFloatVifDims *d, unsigned scale)
 {
     FvTaps t;
     t.n = d->fw[scale];
@@ -215,7 +215,7 @@ template <typename T>
 static void fv_terms_go(dim3 grid, size_t shm, hipStream_t s,
                         const VqDevPlane &ref, const VqDevPlane &dis,
                         float pix_scale, const FvTaps &taps,
-                        const VqFVifConst &c, float *num, float *den,
+                        const VqFloatVifConst &c, float *num, float *den,
                         int pitch)
 {
     /* libvmaf's taps at vif_kernelscale 1: 17, 9, 5, 3 */
@@ -243,10 +243,10 @@ static void fv_terms_go(dim3 grid, size_t shm, hipStream_t s,
     }
 }
 
-extern "C" int vq_fvif_terms_launch(VqStream stream, const VqDevPlane *ref,
+extern "C" int vq_float_vif_terms_launch(VqStream stream, const VqDevPlane *ref,
                                     const VqDevPlane *dis, unsigned bpc,
-                                    const VqFVifDims *dims, unsigned scale,
-                                    const VqFVifConst *c, float *num,
+                                    const VqFloatVifDims *dims, unsigned scale,
+                                    const VqFloatVifConst *c, float *num,
                                     float *den, size_t pitch)
 {
     FvTaps taps = fv_taps(dims, scale);
@@ -281,10 +281,10 @@ fv_row_sum_kernel(FvRowSegs segs)
         vq_row_sum_block(s, y0);
 }
 
-extern "C" int vq_fvif_row_sums_launch(VqStream stream,
-                                       const VqFVifDims *dims,
+extern "C" int vq_float_vif_row_sums_launch(VqStream stream,
+                                       const VqFloatVifDims *dims,
                                        unsigned first_scale,
-                                       const VqFVifTermImages *t, float *rows)
+                                       const VqFloatVifTermImages *t, float *rows)
 {
     FvRowSegs segs;
     unsigned n = 0, hmax = 0;
@@ -303,9 +303,9 @@ extern "C" int vq_fvif_row_sums_launch(VqStream stream,
     return vq_launch_status();
 }
 
-extern "C" int vq_fvif_down_launch(VqStream stream, const VqDevPlane *src_ref,
+extern "C" int vq_float_vif_down_launch(VqStream stream, const VqDevPlane *src_ref,
                                    const VqDevPlane *src_dis, unsigned bpc,
-                                   const VqFVifDims *dims, unsigned scale,
+                                   const VqFloatVifDims *dims, unsigned scale,
                                    float *dst_ref, float *dst_dis,
                                    size_t dst_pitch)
 {
@@ -360,7 +360,7 @@ __global__ void fv_resize_kernel(int method, const float *src, size_t pitch,
         &cy);
 }
 
-extern "C" int vq_fvif_prescale_launch(VqStream stream, const VqDevPlane *src,
+extern "C" int vq_float_vif_prescale_launch(VqStream stream, const VqDevPlane *src,
                                        unsigned bpc, float *tmp,
                                        size_t tmp_pitch, int method,
                                        const VqFResizeTap *tx,

@@ -45,38 +45,38 @@ extern "C" {
  * out[n] = y_1 + y_3 + y_5, started at n = -N+1 with zero state. Along rows
  * libjxl computes four outputs at a time from the two previous ones (the
  * recursion expanded: mul_in, mul_prev, mul_prev2 per output j = 0..3). */
-typedef struct VqS2Blur {
+typedef struct VqSsimulacra2Blur {
     float n2[3], d1[3];
     float mul_in[3][4], mul_prev[3][4], mul_prev2[3][4];
-} VqS2Blur;
+} VqSsimulacra2Blur;
 
 /* YUV -> R'G'B' of one input. Chroma sample i sits at luma position
  * 2i + phase/2 (phase 0: co-sited, 1: centred, 2: on the next row). */
-typedef struct VqS2Color {
+typedef struct VqSsimulacra2Color {
     float y_off, y_scale, c_off, c_scale;
     float m[3][2];      /* R'G'B' = Y + m[.][0] * Cb + m[.][1] * Cr */
     int gray;           /* no chroma planes: R' = G' = B' = Y */
     int ss_x, ss_y;     /* chroma subsampling shifts */
     int phase_x, phase_y;
-} VqS2Color;
+} VqSsimulacra2Color;
 
 /* Scale-independent parameters of a frame. */
-typedef struct VqS2Params {
-    VqS2Color color[2]; /* reference, distorted */
-    VqS2Blur blur;
+typedef struct VqSsimulacra2Params {
+    VqSsimulacra2Color color[2]; /* reference, distorted */
+    VqSsimulacra2Blur blur;
     float neg_bias_cbrt; /* -cbrt(opsin bias), as libjxl's premul_absorb */
-} VqS2Params;
+} VqSsimulacra2Params;
 
 /* Float planes of one size: plane i, row y at data + i * plane + y * pitch. */
-typedef struct VqS2Buf {
+typedef struct VqSsimulacra2Buf {
     float *data;
     size_t pitch; /* floats, a multiple of 4 */
     size_t plane; /* floats */
-} VqS2Buf;
+} VqSsimulacra2Buf;
 
 /* ---- colour: YUV samples -> linear sRGB ---------------------------------- */
 
-static inline VQ_HOST_DEVICE unsigned vq_s2_sample(const void *data,
+static inline VQ_HOST_DEVICE unsigned vq_ssimulacra2_sample(const void *data,
                                                    size_t stride, int hbd,
                                                    int x, int y)
 {
@@ -84,7 +84,7 @@ static inline VQ_HOST_DEVICE unsigned vq_s2_sample(const void *data,
     return hbd ? ((const unsigned short *)(const void *)row)[x] : row[x];
 }
 
-static inline VQ_HOST_DEVICE int vq_s2_clampi(int v, int hi)
+static inline VQ_HOST_DEVICE int vq_ssimulacra2_clampi(int v, int hi)
 {
     return v < 0 ? 0 : v > hi ? hi : v;
 }
@@ -92,7 +92,7 @@ static inline VQ_HOST_DEVICE int vq_s2_clampi(int v, int hi)
 /* Bilinear chroma at luma position x along one axis: source index and the
  * weight of the next sample, in quarters (0..3). Sample i sits at luma
  * 2i + phase/2, so x maps to (2x - phase) / 4 in samples. */
-static inline VQ_HOST_DEVICE void vq_s2_chroma_pos(int x, int ss, int phase,
+static inline VQ_HOST_DEVICE void vq_ssimulacra2_chroma_pos(int x, int ss, int phase,
                                                    int *i0, int *f4)
 {
     if (!ss) {
@@ -108,22 +108,22 @@ static inline VQ_HOST_DEVICE void vq_s2_chroma_pos(int x, int ss, int phase,
 
 /* Interpolated chroma sample (exact: integers times quarters stay far below
  * 2^24 after both passes, so the order of the passes does not matter). */
-static inline VQ_HOST_DEVICE float vq_s2_chroma(const void *data, size_t stride,
+static inline VQ_HOST_DEVICE float vq_ssimulacra2_chroma(const void *data, size_t stride,
                                                 int hbd, int cw, int ch, int x0,
                                                 int fx, int y0, int fy)
 {
-    int xa = vq_s2_clampi(x0, cw - 1), xb = vq_s2_clampi(x0 + 1, cw - 1);
-    int ya = vq_s2_clampi(y0, ch - 1), yb = vq_s2_clampi(y0 + 1, ch - 1);
+    int xa = vq_ssimulacra2_clampi(x0, cw - 1), xb = vq_ssimulacra2_clampi(x0 + 1, cw - 1);
+    int ya = vq_ssimulacra2_clampi(y0, ch - 1), yb = vq_ssimulacra2_clampi(y0 + 1, ch - 1);
     float wx1 = (float)fx * 0.25f, wx0 = (float)(4 - fx) * 0.25f;
     float wy1 = (float)fy * 0.25f, wy0 = (float)(4 - fy) * 0.25f;
-    float top = wx0 * (float)vq_s2_sample(data, stride, hbd, xa, ya) +
-                wx1 * (float)vq_s2_sample(data, stride, hbd, xb, ya);
-    float bot = wx0 * (float)vq_s2_sample(data, stride, hbd, xa, yb) +
-                wx1 * (float)vq_s2_sample(data, stride, hbd, xb, yb);
+    float top = wx0 * (float)vq_ssimulacra2_sample(data, stride, hbd, xa, ya) +
+                wx1 * (float)vq_ssimulacra2_sample(data, stride, hbd, xb, ya);
+    float bot = wx0 * (float)vq_ssimulacra2_sample(data, stride, hbd, xa, yb) +
+                wx1 * (float)vq_ssimulacra2_sample(data, stride, hbd, xb, yb);
     return wy0 * top + wy1 * bot;
 }
 
-static inline VQ_HOST_DEVICE float vq_s2_clamp01(float v)
+static inline VQ_HOST_DEVICE float vq_ssimulacra2_clamp01(float v)
 {
     return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
 }
@@ -133,7 +133,7 @@ static inline VQ_HOST_DEVICE float vq_s2_clamp01(float v)
  * lib/jxl/cms/transfer_functions-inl.h), Horner's scheme in fused
  * multiply-adds, one division.
  * Both branches are evaluated and one is selected (vectorizes on the CPU). */
-static inline VQ_HOST_DEVICE float vq_s2_srgb_to_linear(float x)
+static inline VQ_HOST_DEVICE float vq_ssimulacra2_srgb_to_linear(float x)
 {
     float lin = x * (1.0f / 12.92f);
     float p = 8.210152774e-01f, q = 6.521209011e-03f;
@@ -149,7 +149,7 @@ static inline VQ_HOST_DEVICE float vq_s2_srgb_to_linear(float x)
 }
 
 /* Samples (Y and interpolated Cb, Cr as sample values) -> linear sRGB. */
-static inline VQ_HOST_DEVICE void vq_s2_yuv_linear(const VqS2Color *c,
+static inline VQ_HOST_DEVICE void vq_ssimulacra2_yuv_linear(const VqSsimulacra2Color *c,
                                                    float ys, float cbs,
                                                    float crs, float rgb[3])
 {
@@ -158,25 +158,25 @@ static inline VQ_HOST_DEVICE void vq_s2_yuv_linear(const VqS2Color *c,
     float cr = c->gray ? 0.0f : (crs - c->c_off) * c->c_scale;
     for (int i = 0; i < 3; i++) {
         float v = (yn + c->m[i][0] * cb) + c->m[i][1] * cr;
-        rgb[i] = vq_s2_srgb_to_linear(vq_s2_clamp01(v));
+        rgb[i] = vq_ssimulacra2_srgb_to_linear(vq_ssimulacra2_clamp01(v));
     }
 }
 
 /* Linear sRGB of pixel (x, y) of a YUV picture (stored plane sizes). */
-static inline VQ_HOST_DEVICE void vq_s2_pixel_linear(
-    const VqS2Color *c, const void *py, size_t sy, const void *pu, size_t su,
+static inline VQ_HOST_DEVICE void vq_ssimulacra2_pixel_linear(
+    const VqSsimulacra2Color *c, const void *py, size_t sy, const void *pu, size_t su,
     const void *pv, size_t sv, int hbd, int cw, int ch, int x, int y,
     float rgb[3])
 {
     float cb = 0.0f, cr = 0.0f;
     if (!c->gray) {
         int x0, fx, y0, fy;
-        vq_s2_chroma_pos(x, c->ss_x, c->phase_x, &x0, &fx);
-        vq_s2_chroma_pos(y, c->ss_y, c->phase_y, &y0, &fy);
-        cb = vq_s2_chroma(pu, su, hbd, cw, ch, x0, fx, y0, fy);
-        cr = vq_s2_chroma(pv, sv, hbd, cw, ch, x0, fx, y0, fy);
+        vq_ssimulacra2_chroma_pos(x, c->ss_x, c->phase_x, &x0, &fx);
+        vq_ssimulacra2_chroma_pos(y, c->ss_y, c->phase_y, &y0, &fy);
+        cb = vq_ssimulacra2_chroma(pu, su, hbd, cw, ch, x0, fx, y0, fy);
+        cr = vq_ssimulacra2_chroma(pv, sv, hbd, cw, ch, x0, fx, y0, fy);
     }
-    vq_s2_yuv_linear(c, (float)vq_s2_sample(py, sy, hbd, x, y), cb, cr, rgb);
+    vq_ssimulacra2_yuv_linear(c, (float)vq_ssimulacra2_sample(py, sy, hbd, x, y), cb, cr, rgb);
 }
 
 /* ---- XYB ------------------------------------------------------------------ */
@@ -185,7 +185,7 @@ static inline VQ_HOST_DEVICE void vq_s2_pixel_linear(
  * exponent guess of x^(-1/3) (its constants 0x54800000, 0x002AAAAA), three
  * Newton steps and a last one in fused multiply-adds, then x * r^2 + add.
  * Integer and float operations only, identical on every platform. */
-static inline VQ_HOST_DEVICE float vq_s2_cbrt_add(float x, float add)
+static inline VQ_HOST_DEVICE float vq_ssimulacra2_cbrt_add(float x, float add)
 {
     int m1;
     memcpy(&m1, &x, sizeof(m1));
@@ -215,23 +215,23 @@ static inline VQ_HOST_DEVICE float vq_s2_cbrt_add(float x, float add)
 #define VQ_S2_M22 (1.0f - VQ_S2_M20 - VQ_S2_M21)
 #define VQ_S2_BIAS 0.0037930732552754493f
 
-static inline VQ_HOST_DEVICE float vq_s2_mix(float m0, float m1, float m2,
+static inline VQ_HOST_DEVICE float vq_ssimulacra2_mix(float m0, float m1, float m2,
                                              float r, float g, float b,
                                              float neg_bias_cbrt)
 {
     float v = fmaf(m0, r, fmaf(m1, g, fmaf(m2, b, VQ_S2_BIAS)));
     v = v > 0.0f ? v : 0.0f;
-    return vq_s2_cbrt_add(v, neg_bias_cbrt);
+    return vq_ssimulacra2_cbrt_add(v, neg_bias_cbrt);
 }
 
 /* Linear sRGB -> XYB, then ssimulacra2's MakePositiveXYB. */
-static inline VQ_HOST_DEVICE void vq_s2_xyb(const float rgb[3],
+static inline VQ_HOST_DEVICE void vq_ssimulacra2_xyb(const float rgb[3],
                                             float neg_bias_cbrt, float xyb[3])
 {
     float r = rgb[0], g = rgb[1], b = rgb[2];
-    float m0 = vq_s2_mix(VQ_S2_M00, VQ_S2_M01, VQ_S2_M02, r, g, b, neg_bias_cbrt);
-    float m1 = vq_s2_mix(VQ_S2_M10, VQ_S2_M11, VQ_S2_M12, r, g, b, neg_bias_cbrt);
-    float m2 = vq_s2_mix(VQ_S2_M20, VQ_S2_M21, VQ_S2_M22, r, g, b, neg_bias_cbrt);
+    float m0 = vq_ssimulacra2_mix(VQ_S2_M00, VQ_S2_M01, VQ_S2_M02, r, g, b, neg_bias_cbrt);
+    float m1 = vq_ssimulacra2_mix(VQ_S2_M10, VQ_S2_M11, VQ_S2_M12, r, g, b, neg_bias_cbrt);
+    float m2 = vq_ssimulacra2_mix(VQ_S2_M20, VQ_S2_M21, VQ_S2_M22, r, g, b, neg_bias_cbrt);
     float x = 0.5f * (m0 - m1), y = 0.5f * (m0 + m1);
     xyb[2] = (m2 - y) + 0.55f;
     xyb[0] = x * 14.0f + 0.42f;
@@ -239,7 +239,7 @@ static inline VQ_HOST_DEVICE void vq_s2_xyb(const float rgb[3],
 }
 
 /* libjxl's 2x2 box downsampling: clamped sources summed row by row. */
-static inline VQ_HOST_DEVICE float vq_s2_down(float a00, float a10, float a01,
+static inline VQ_HOST_DEVICE float vq_ssimulacra2_down(float a00, float a10, float a01,
                                               float a11)
 {
     return (((0.0f + a00) + a10) + a01 + a11) * 0.25f;
@@ -248,7 +248,7 @@ static inline VQ_HOST_DEVICE float vq_s2_down(float a00, float a10, float a01,
 /* ---- blur ----------------------------------------------------------------- */
 
 /* Input of blurred plane k from the two XYB values of a pixel. */
-static inline VQ_HOST_DEVICE float vq_s2_blur_input(int k, float a, float b)
+static inline VQ_HOST_DEVICE float vq_ssimulacra2_blur_input(int k, float a, float b)
 {
     switch (k) {
     case 0: return a * a;
@@ -261,7 +261,7 @@ static inline VQ_HOST_DEVICE float vq_s2_blur_input(int k, float a, float b)
 
 /* One step of the vertical recursion (libjxl's evaluation: two fused
  * multiply-adds); p/pp: y_k[n-1], y_k[n-2]. */
-static inline VQ_HOST_DEVICE float vq_s2_blur_v_step(const VqS2Blur *bl,
+static inline VQ_HOST_DEVICE float vq_ssimulacra2_blur_v_step(const VqSsimulacra2Blur *bl,
                                                      float s, float p[3],
                                                      float pp[3])
 {
@@ -275,7 +275,7 @@ static inline VQ_HOST_DEVICE float vq_s2_blur_v_step(const VqS2Blur *bl,
 }
 
 /* One step of the horizontal recursion, as libjxl's row ends compute it. */
-static inline VQ_HOST_DEVICE float vq_s2_blur_h_step(const VqS2Blur *bl,
+static inline VQ_HOST_DEVICE float vq_ssimulacra2_blur_h_step(const VqSsimulacra2Blur *bl,
                                                      float s, float p[3],
                                                      float pp[3])
 {
@@ -292,7 +292,7 @@ static inline VQ_HOST_DEVICE float vq_s2_blur_h_step(const VqS2Blur *bl,
 /* Output j (0..3) of term k of a group of four along a row, from the
  * group's four input sums and the two outputs before the group, as
  * libjxl's unrolled row loop computes it. */
-static inline VQ_HOST_DEVICE float vq_s2_blur_h4_term(const VqS2Blur *bl,
+static inline VQ_HOST_DEVICE float vq_ssimulacra2_blur_h4_term(const VqSsimulacra2Blur *bl,
                                                       int k, int j,
                                                       float s0, float s1,
                                                       float s2, float s3,
@@ -311,14 +311,14 @@ static inline VQ_HOST_DEVICE float vq_s2_blur_h4_term(const VqS2Blur *bl,
 }
 
 /* Four horizontal outputs (a group) and the recursion's new state. */
-static inline VQ_HOST_DEVICE void vq_s2_blur_h4(const VqS2Blur *bl,
+static inline VQ_HOST_DEVICE void vq_ssimulacra2_blur_h4(const VqSsimulacra2Blur *bl,
                                                 const float s[4], float p[3],
                                                 float pp[3], float out[4])
 {
     float y[3][4];
     for (int k = 0; k < 3; k++) {
         for (int j = 0; j < 4; j++)
-            y[k][j] = vq_s2_blur_h4_term(bl, k, j, s[0], s[1], s[2], s[3],
+            y[k][j] = vq_ssimulacra2_blur_h4_term(bl, k, j, s[0], s[1], s[2], s[3],
                                          p[k], pp[k]);
         pp[k] = y[k][2];
         p[k] = y[k][3];
@@ -330,7 +330,7 @@ static inline VQ_HOST_DEVICE void vq_s2_blur_h4(const VqS2Blur *bl,
 /* Which form libjxl uses for output n of a row of w: single steps up to
  * n = 7 and for the last outputs, groups of four from n = 8 while n + 7 < w
  * (its loop bounds with four lanes). */
-static inline VQ_HOST_DEVICE int vq_s2_blur_h4_at(int n, int w)
+static inline VQ_HOST_DEVICE int vq_ssimulacra2_blur_h4_at(int n, int w)
 {
     return n >= 8 && n < w - 7;
 }
@@ -341,7 +341,7 @@ static inline VQ_HOST_DEVICE int vq_s2_blur_h4_at(int n, int w)
 
 /* libjxl's SSIMMap and EdgeDiffMap terms of one pixel, with their types:
  * t = { d, d^4, artifact, artifact^4, detail lost, detail lost^4 }. */
-static inline VQ_HOST_DEVICE void vq_s2_terms(float mu1, float mu2, float s11,
+static inline VQ_HOST_DEVICE void vq_ssimulacra2_terms(float mu1, float mu2, float s11,
                                               float s22, float s12, float i1,
                                               float i2, double t[6])
 {
@@ -371,15 +371,15 @@ static inline VQ_HOST_DEVICE void vq_s2_terms(float mu1, float mu2, float s11,
 
 /* Sizes of a frame's scales and the record layout. A scale is computed
  * while the previous one is at least 8x8 (libjxl's loop). */
-typedef struct VqS2Dims {
+typedef struct VqSsimulacra2Dims {
     unsigned n_scales;
     unsigned w[VQ_S2_SCALES], h[VQ_S2_SCALES];
     unsigned nseg[VQ_S2_SCALES];
     size_t off[VQ_S2_SCALES]; /* doubles: [c][sum][segment] at off[s] */
     size_t n_doubles;
-} VqS2Dims;
+} VqSsimulacra2Dims;
 
-static inline VQ_HOST_DEVICE size_t vq_s2_rec_index(const VqS2Dims *d,
+static inline VQ_HOST_DEVICE size_t vq_ssimulacra2_rec_index(const VqSsimulacra2Dims *d,
                                                     unsigned s, unsigned c,
                                                     unsigned q, unsigned j)
 {
@@ -391,22 +391,22 @@ static inline VQ_HOST_DEVICE size_t vq_s2_rec_index(const VqS2Dims *d,
 /* Scale 0: YUV of both inputs -> XYB planes 0..2 (ref), 3..5 (dis), and,
  * when next.data is set, the next scale's linear planes (0..2 ref, 3..5
  * dis). */
-int vq_s2_prepare_yuv_launch(VqStream stream, const VqDevFrame *ref,
+int vq_ssimulacra2_prepare_yuv_launch(VqStream stream, const VqDevFrame *ref,
                              const VqDevFrame *dis, unsigned w, unsigned h,
-                             const VqS2Params *par, VqS2Buf xyb, VqS2Buf next);
+                             const VqSsimulacra2Params *par, VqSsimulacra2Buf xyb, VqSsimulacra2Buf next);
 /* Scale >= 1: linear planes -> XYB (+ the next scale's linear planes). */
-int vq_s2_prepare_lin_launch(VqStream stream, VqS2Buf lin, unsigned w,
-                             unsigned h, const VqS2Params *par, VqS2Buf xyb,
-                             VqS2Buf next);
+int vq_ssimulacra2_prepare_lin_launch(VqStream stream, VqSsimulacra2Buf lin, unsigned w,
+                             unsigned h, const VqSsimulacra2Params *par, VqSsimulacra2Buf xyb,
+                             VqSsimulacra2Buf next);
 /* Horizontal pass: tmp plane c * 5 + k from XYB planes c and 3 + c. */
-int vq_s2_blur_h_launch(VqStream stream, VqS2Buf xyb, VqS2Buf tmp, unsigned w,
-                        unsigned h, const VqS2Blur *bl);
+int vq_ssimulacra2_blur_h_launch(VqStream stream, VqSsimulacra2Buf xyb, VqSsimulacra2Buf tmp, unsigned w,
+                        unsigned h, const VqSsimulacra2Blur *bl);
 /* Vertical pass: blurred plane i from tmp plane i (15 planes). */
-int vq_s2_blur_v_launch(VqStream stream, VqS2Buf tmp, VqS2Buf blur, unsigned w,
-                        unsigned h, const VqS2Blur *bl);
+int vq_ssimulacra2_blur_v_launch(VqStream stream, VqSsimulacra2Buf tmp, VqSsimulacra2Buf blur, unsigned w,
+                        unsigned h, const VqSsimulacra2Blur *bl);
 /* Terms and fixed-order sums of one scale into rec (record layout above);
  * colsum: VQ_S2_SUMS * 3 * nseg * w doubles of scratch. */
-int vq_s2_sums_launch(VqStream stream, VqS2Buf xyb, VqS2Buf blur, unsigned w,
+int vq_ssimulacra2_sums_launch(VqStream stream, VqSsimulacra2Buf xyb, VqSsimulacra2Buf blur, unsigned w,
                       unsigned h, unsigned nseg, double *colsum, double *rec);
 
 #ifdef __cplusplus

@@ -23,21 +23,21 @@ struct S2Yuv {
 };
 
 struct S2Lin {
-    VqS2Buf lin;
+    VqSsimulacra2Buf lin;
 };
 
 /* Linear sRGB of pixel (x, y) of input m: from YUV samples at scale 0. */
-__device__ __forceinline__ void s2_load(const S2Yuv &in, const VqS2Params &par,
+__device__ __forceinline__ void ssimulacra2_load(const S2Yuv &in, const VqSsimulacra2Params &par,
                                         int m, int x, int y, float rgb[3])
 {
     const VqDevPlane *p = in.p[m];
-    vq_s2_pixel_linear(&par.color[m], p[0].data, p[0].pitch, p[1].data,
+    vq_ssimulacra2_pixel_linear(&par.color[m], p[0].data, p[0].pitch, p[1].data,
                        p[1].pitch, p[2].data, p[2].pitch, in.hbd, in.cw, in.ch,
                        x, y, rgb);
 }
 
 /* ... or from the previous scale's linear planes. */
-__device__ __forceinline__ void s2_load(const S2Lin &in, const VqS2Params &,
+__device__ __forceinline__ void ssimulacra2_load(const S2Lin &in, const VqSsimulacra2Params &,
                                         int m, int x, int y, float rgb[3])
 {
     const float *base = in.lin.data + (size_t)y * in.lin.pitch + x;
@@ -46,8 +46,8 @@ __device__ __forceinline__ void s2_load(const S2Lin &in, const VqS2Params &,
 }
 
 template <typename In>
-__global__ void s2_prepare_kernel(In in, unsigned w, unsigned h,
-                                  VqS2Params par, VqS2Buf xyb, VqS2Buf next)
+__global__ void ssimulacra2_prepare_kernel(In in, unsigned w, unsigned h,
+                                  VqSsimulacra2Params par, VqSsimulacra2Buf xyb, VqSsimulacra2Buf next)
 {
     unsigned bx = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned by = blockIdx.y * blockDim.y + threadIdx.y;
@@ -60,14 +60,14 @@ __global__ void s2_prepare_kernel(In in, unsigned w, unsigned h,
         float l[2][2][3];
         for (int dy = 0; dy < 2; dy++)
             for (int dx = 0; dx < 2; dx++)
-                s2_load(in, par, m, (int)xs[dx], (int)ys[dy], l[dy][dx]);
+                ssimulacra2_load(in, par, m, (int)xs[dx], (int)ys[dy], l[dy][dx]);
         for (int dy = 0; dy < 2; dy++) {
             for (int dx = 0; dx < 2; dx++) {
                 unsigned x = 2 * bx + dx, y = 2 * by + dy;
                 if (x >= w || y >= h)
                     continue;
                 float o[3];
-                vq_s2_xyb(l[dy][dx], par.neg_bias_cbrt, o);
+                vq_ssimulacra2_xyb(l[dy][dx], par.neg_bias_cbrt, o);
                 float *dst = xyb.data + (size_t)y * xyb.pitch + x;
                 for (int c = 0; c < 3; c++)
                     dst[(size_t)(m * 3 + c) * xyb.plane] = o[c];
@@ -78,46 +78,46 @@ __global__ void s2_prepare_kernel(In in, unsigned w, unsigned h,
         float *dst = next.data + (size_t)by * next.pitch + bx;
         for (int c = 0; c < 3; c++)
             dst[(size_t)(m * 3 + c) * next.plane] =
-                vq_s2_down(l[0][0][c], l[0][1][c], l[1][0][c], l[1][1][c]);
+                vq_ssimulacra2_down(l[0][0][c], l[0][1][c], l[1][0][c], l[1][1][c]);
     }
 }
 
 template <typename In>
-static int s2_prepare(VqStream stream, const In &in, unsigned w, unsigned h,
-                      const VqS2Params *par, VqS2Buf xyb, VqS2Buf next)
+static int ssimulacra2_prepare(VqStream stream, const In &in, unsigned w, unsigned h,
+                      const VqSsimulacra2Params *par, VqSsimulacra2Buf xyb, VqSsimulacra2Buf next)
 {
     dim3 block(S2_PREP_TX, S2_PREP_TY);
     dim3 grid(vq_div_ceil((w + 1) / 2, S2_PREP_TX),
               vq_div_ceil((h + 1) / 2, S2_PREP_TY));
-    s2_prepare_kernel<In><<<grid, block, 0, vq_hip_stream(stream)>>>(
+    ssimulacra2_prepare_kernel<In><<<grid, block, 0, vq_hip_stream(stream)>>>(
         in, w, h, *par, xyb, next);
     return vq_launch_status();
 }
 
-extern "C" int vq_s2_prepare_yuv_launch(VqStream stream, const VqDevFrame *ref,
+extern "C" int vq_ssimulacra2_prepare_yuv_launch(VqStream stream, const VqDevFrame *ref,
                                         const VqDevFrame *dis, unsigned w,
-                                        unsigned h, const VqS2Params *par,
-                                        VqS2Buf xyb, VqS2Buf next)
+                                        unsigned h, const VqSsimulacra2Params *par,
+                                        VqSsimulacra2Buf xyb, VqSsimulacra2Buf next)
 {
     S2Yuv in;
     const VqDevFrame *f[2] = { ref, dis };
     for (int m = 0; m < 2; m++)
         for (int p = 0; p < 3; p++)
             in.p[m][p] = f[m]->plane[p];
-    const VqS2Color *c = &par->color[0];
+    const VqSsimulacra2Color *c = &par->color[0];
     in.hbd = ref->bpc > 8;
     in.cw = (int)((w + (unsigned)c->ss_x) >> c->ss_x);
     in.ch = (int)((h + (unsigned)c->ss_y) >> c->ss_y);
-    return s2_prepare(stream, in, w, h, par, xyb, next);
+    return ssimulacra2_prepare(stream, in, w, h, par, xyb, next);
 }
 
-extern "C" int vq_s2_prepare_lin_launch(VqStream stream, VqS2Buf lin,
+extern "C" int vq_ssimulacra2_prepare_lin_launch(VqStream stream, VqSsimulacra2Buf lin,
                                         unsigned w, unsigned h,
-                                        const VqS2Params *par, VqS2Buf xyb,
-                                        VqS2Buf next)
+                                        const VqSsimulacra2Params *par, VqSsimulacra2Buf xyb,
+                                        VqSsimulacra2Buf next)
 {
     S2Lin in = { lin };
-    return s2_prepare(stream, in, w, h, par, xyb, next);
+    return ssimulacra2_prepare(stream, in, w, h, par, xyb, next);
 }
 
 /* Horizontal pass, one block per S2_H_ROWS rows of one channel: thread
@@ -135,7 +135,7 @@ extern "C" int vq_s2_prepare_lin_launch(VqStream stream, VqS2Buf lin,
 #define S2_H_PER ((S2_H_ELEMS + S2_H_THREADS - 1) / S2_H_THREADS)
 
 /* Thread tid's float4s of tile t (zero past the row's quads and rows). */
-__device__ __forceinline__ void s2_h_fetch(const VqS2Buf &xyb, int c,
+__device__ __forceinline__ void ssimulacra2_h_fetch(const VqSsimulacra2Buf &xyb, int c,
                                            unsigned y0, unsigned w, unsigned h,
                                            int t, int tid, float4 v[S2_H_PER])
 {
@@ -155,7 +155,7 @@ __device__ __forceinline__ void s2_h_fetch(const VqS2Buf &xyb, int c,
     }
 }
 
-__device__ __forceinline__ void s2_h_store(float *tile, int tid,
+__device__ __forceinline__ void ssimulacra2_h_store(float *tile, int tid,
                                            const float4 v[S2_H_PER])
 {
 #pragma unroll
@@ -169,19 +169,19 @@ __device__ __forceinline__ void s2_h_store(float *tile, int tid,
     }
 }
 
-/* Blurred input k of a pixel as vq_s2_blur_input, without branches: the
+/* Blurred input k of a pixel as vq_ssimulacra2_blur_input, without branches: the
  * product of two values picked once per thread (x * 1.0f is x exactly). */
 struct S2Pick {
     bool u_is_b, v_is_a, v_is_b;
 };
 
-__device__ __forceinline__ S2Pick s2_pick(int k)
+__device__ __forceinline__ S2Pick ssimulacra2_pick(int k)
 {
     S2Pick p = { k == 1 || k == 4, k == 0, k == 1 || k == 2 };
     return p;
 }
 
-__device__ __forceinline__ float s2_input(S2Pick pk, float a, float b)
+__device__ __forceinline__ float ssimulacra2_input(S2Pick pk, float a, float b)
 {
     const float u = pk.u_is_b ? b : a;
     const float v = pk.v_is_a ? a : pk.v_is_b ? b : 1.0f;
@@ -189,7 +189,7 @@ __device__ __forceinline__ float s2_input(S2Pick pk, float a, float b)
 }
 
 /* Blurred input of global quad gq from the tile (elements past w: 0). */
-__device__ __forceinline__ float4 s2_h_quad(const float *tile, int r, int q,
+__device__ __forceinline__ float4 ssimulacra2_h_quad(const float *tile, int r, int q,
                                             S2Pick pk, int gq, unsigned w)
 {
     const float4 va = *(const float4 *)(tile + r * S2_H_PITCH + 4 * q);
@@ -197,10 +197,10 @@ __device__ __forceinline__ float4 s2_h_quad(const float *tile, int r, int q,
         *(const float4 *)(tile + (S2_H_ROWS + r) * S2_H_PITCH + 4 * q);
     const unsigned x = 4 * (unsigned)gq;
     float4 z;
-    z.x = x < w ? s2_input(pk, va.x, vb.x) : 0.0f;
-    z.y = x + 1 < w ? s2_input(pk, va.y, vb.y) : 0.0f;
-    z.z = x + 2 < w ? s2_input(pk, va.z, vb.z) : 0.0f;
-    z.w = x + 3 < w ? s2_input(pk, va.w, vb.w) : 0.0f;
+    z.x = x < w ? ssimulacra2_input(pk, va.x, vb.x) : 0.0f;
+    z.y = x + 1 < w ? ssimulacra2_input(pk, va.y, vb.y) : 0.0f;
+    z.z = x + 2 < w ? ssimulacra2_input(pk, va.z, vb.z) : 0.0f;
+    z.w = x + 3 < w ? ssimulacra2_input(pk, va.w, vb.w) : 0.0f;
     return z;
 }
 
@@ -211,13 +211,13 @@ __device__ __forceinline__ float4 s2_h_quad(const float *tile, int r, int q,
  * recursion starts at n = -N+1) to the last quad. A quad's outputs are
  * single steps or one group of four, as on the CPU. */
 __global__ void __launch_bounds__(S2_H_THREADS)
-s2_blur_h_kernel(VqS2Buf xyb, VqS2Buf tmp, unsigned w, unsigned h,
-                 VqS2Blur bl)
+ssimulacra2_blur_h_kernel(VqSsimulacra2Buf xyb, VqSsimulacra2Buf tmp, unsigned w, unsigned h,
+                 VqSsimulacra2Blur bl)
 {
     __shared__ float tile[2][2 * S2_H_ROWS * S2_H_PITCH];
     const int r = (int)threadIdx.x, k = (int)threadIdx.y;
     const int tid = k * S2_H_ROWS + r;
-    const S2Pick pk = s2_pick(k);
+    const S2Pick pk = ssimulacra2_pick(k);
     const int c = (int)blockIdx.y;
     const unsigned y0 = blockIdx.x * S2_H_ROWS, y = y0 + (unsigned)r;
     float *out = tmp.data + (size_t)(c * VQ_S2_BLURS + k) * tmp.plane +
@@ -227,25 +227,25 @@ s2_blur_h_kernel(VqS2Buf xyb, VqS2Buf tmp, unsigned w, unsigned h,
     float p[3] = { 0.0f, 0.0f, 0.0f }, pp[3] = { 0.0f, 0.0f, 0.0f };
     float4 r0 = make_float4(0.0f, 0.0f, 0.0f, 0.0f), r1 = r0, r2 = r0;
     float4 v[S2_H_PER];
-    s2_h_fetch(xyb, c, y0, w, h, 0, tid, v);
+    ssimulacra2_h_fetch(xyb, c, y0, w, h, 0, tid, v);
     for (int t = 0; t < ntiles; t++) {
         float *cur = tile[t & 1];
-        s2_h_store(cur, tid, v);
+        ssimulacra2_h_store(cur, tid, v);
         __syncthreads();
         if (t + 1 < ntiles)
-            s2_h_fetch(xyb, c, y0, w, h, t + 1, tid, v);
+            ssimulacra2_h_fetch(xyb, c, y0, w, h, t + 1, tid, v);
         const int g1 = min(S2_H_TQ, nq + 1 - t * S2_H_TQ);
         for (int i = 0; i < g1; i++) {
             const int g = t * S2_H_TQ + i, q = g - 1;
-            const float4 rn = s2_h_quad(cur, r, i, pk, g, w);
+            const float4 rn = ssimulacra2_h_quad(cur, r, i, pk, g, w);
             float s[4] = { r0.z + rn.x, r0.w + rn.y, r1.x + rn.z,
                            r1.y + rn.w };
             float o[4];
-            if (vq_s2_blur_h4_at(4 * q, (int)w)) {
-                vq_s2_blur_h4(&bl, s, p, pp, o);
+            if (vq_ssimulacra2_blur_h4_at(4 * q, (int)w)) {
+                vq_ssimulacra2_blur_h4(&bl, s, p, pp, o);
             } else {
                 for (int j = 0; j < 4; j++)
-                    o[j] = vq_s2_blur_h_step(&bl, s[j], p, pp);
+                    o[j] = vq_ssimulacra2_blur_h_step(&bl, s[j], p, pp);
             }
             if (q >= 0 && y < h)
                 *(float4 *)(out + 4 * q) = make_float4(o[0], o[1], o[2], o[3]);
@@ -256,12 +256,12 @@ s2_blur_h_kernel(VqS2Buf xyb, VqS2Buf tmp, unsigned w, unsigned h,
     }
 }
 
-extern "C" int vq_s2_blur_h_launch(VqStream stream, VqS2Buf xyb, VqS2Buf tmp,
-                                   unsigned w, unsigned h, const VqS2Blur *bl)
+extern "C" int vq_ssimulacra2_blur_h_launch(VqStream stream, VqSsimulacra2Buf xyb, VqSsimulacra2Buf tmp,
+                                   unsigned w, unsigned h, const VqSsimulacra2Blur *bl)
 {
     dim3 grid(vq_div_ceil(h, S2_H_ROWS), 3);
     dim3 block(S2_H_ROWS, VQ_S2_BLURS);
-    s2_blur_h_kernel<<<grid, block, 0, vq_hip_stream(stream)>>>(xyb, tmp, w,
+    ssimulacra2_blur_h_kernel<<<grid, block, 0, vq_hip_stream(stream)>>>(xyb, tmp, w,
                                                                  h, *bl);
     return vq_launch_status();
 }
@@ -270,8 +270,8 @@ extern "C" int vq_s2_blur_h_launch(VqStream stream, VqS2Buf xyb, VqS2Buf tmp,
  * that their latency overlaps (the steps themselves are sequential). */
 #define S2_V_BATCH 32
 
-__global__ void s2_blur_v_kernel(VqS2Buf tmp, VqS2Buf blur, unsigned w,
-                                 unsigned h, VqS2Blur bl)
+__global__ void ssimulacra2_blur_v_kernel(VqSsimulacra2Buf tmp, VqSsimulacra2Buf blur, unsigned w,
+                                 unsigned h, VqSsimulacra2Blur bl)
 {
     unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned i = blockIdx.y;
@@ -293,18 +293,18 @@ __global__ void s2_blur_v_kernel(VqS2Buf tmp, VqS2Buf blur, unsigned w,
 #pragma unroll
         for (int j = 0; j < S2_V_BATCH; j++) {
             int n = n0 + j;
-            float o = vq_s2_blur_v_step(&bl, top[j] + bot[j], p, pp);
+            float o = vq_ssimulacra2_blur_v_step(&bl, top[j] + bot[j], p, pp);
             if (n >= 0 && n < ih)
                 out[(size_t)n * blur.pitch] = o;
         }
     }
 }
 
-extern "C" int vq_s2_blur_v_launch(VqStream stream, VqS2Buf tmp, VqS2Buf blur,
-                                   unsigned w, unsigned h, const VqS2Blur *bl)
+extern "C" int vq_ssimulacra2_blur_v_launch(VqStream stream, VqSsimulacra2Buf tmp, VqSsimulacra2Buf blur,
+                                   unsigned w, unsigned h, const VqSsimulacra2Blur *bl)
 {
     dim3 grid(vq_div_ceil(w, S2_V_THREADS), 3 * VQ_S2_BLURS);
-    s2_blur_v_kernel<<<grid, S2_V_THREADS, 0, vq_hip_stream(stream)>>>(
+    ssimulacra2_blur_v_kernel<<<grid, S2_V_THREADS, 0, vq_hip_stream(stream)>>>(
         tmp, blur, w, h, *bl);
     return vq_launch_status();
 }
@@ -314,7 +314,7 @@ extern "C" int vq_s2_blur_v_launch(VqStream stream, VqS2Buf tmp, VqS2Buf blur,
  * added (in row order), so the loads' latency overlaps. */
 #define S2_COL_BATCH 8
 
-__global__ void s2_col_kernel(VqS2Buf xyb, VqS2Buf blur, unsigned w,
+__global__ void ssimulacra2_col_kernel(VqSsimulacra2Buf xyb, VqSsimulacra2Buf blur, unsigned w,
                               unsigned h, unsigned nseg, double *colsum)
 {
     unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -346,7 +346,7 @@ __global__ void s2_col_kernel(VqS2Buf xyb, VqS2Buf blur, unsigned w,
 #pragma unroll
         for (int u = 0; u < S2_COL_BATCH; u++) {
             double t[VQ_S2_SUMS];
-            vq_s2_terms(v[u][3], v[u][4], v[u][0], v[u][1], v[u][2], v[u][5],
+            vq_ssimulacra2_terms(v[u][3], v[u][4], v[u][0], v[u][1], v[u][2], v[u][5],
                         v[u][6], t);
             for (int q = 0; q < VQ_S2_SUMS; q++)
                 acc[q] += t[q];
@@ -355,7 +355,7 @@ __global__ void s2_col_kernel(VqS2Buf xyb, VqS2Buf blur, unsigned w,
     for (; y < y1; y++) {
         const float *r = bp + (size_t)y * blur.pitch;
         double t[VQ_S2_SUMS];
-        vq_s2_terms(r[3 * blur.plane], r[4 * blur.plane], r[0], r[blur.plane],
+        vq_ssimulacra2_terms(r[3 * blur.plane], r[4 * blur.plane], r[0], r[blur.plane],
                     r[2 * blur.plane], ia[(size_t)y * xyb.pitch],
                     ib[(size_t)y * xyb.pitch], t);
         for (int q = 0; q < VQ_S2_SUMS; q++)
@@ -373,7 +373,7 @@ __global__ void s2_col_kernel(VqS2Buf xyb, VqS2Buf blur, unsigned w,
 #define S2_RED_PITCH (VQ_S2_CHUNK + 1) /* doubles: chunks in distinct banks */
 
 __global__ void __launch_bounds__(S2_RED_THREADS)
-s2_reduce_kernel(const double *colsum, unsigned w, unsigned nseg, double *rec)
+ssimulacra2_reduce_kernel(const double *colsum, unsigned w, unsigned nseg, double *rec)
 {
     __shared__ double part[VQ_S2_SUMS][VQ_S2_MAX_CHUNKS];
     __shared__ double stage[VQ_S2_SUMS][S2_RED_CHUNKS][S2_RED_PITCH];
@@ -408,18 +408,18 @@ s2_reduce_kernel(const double *colsum, unsigned w, unsigned nseg, double *rec)
     }
 }
 
-extern "C" int vq_s2_sums_launch(VqStream stream, VqS2Buf xyb, VqS2Buf blur,
+extern "C" int vq_ssimulacra2_sums_launch(VqStream stream, VqSsimulacra2Buf xyb, VqSsimulacra2Buf blur,
                                  unsigned w, unsigned h, unsigned nseg,
                                  double *colsum, double *rec)
 {
     /* w <= 16384 (the core's largest side) = VQ_S2_MAX_CHUNKS chunks */
     dim3 grid(vq_div_ceil(w, S2_COL_THREADS), nseg, 3);
-    s2_col_kernel<<<grid, S2_COL_THREADS, 0, vq_hip_stream(stream)>>>(
+    ssimulacra2_col_kernel<<<grid, S2_COL_THREADS, 0, vq_hip_stream(stream)>>>(
         xyb, blur, w, h, nseg, colsum);
     int err = vq_launch_status();
     if (err)
         return err;
-    s2_reduce_kernel<<<dim3(nseg, 3), S2_RED_THREADS, 0,
+    ssimulacra2_reduce_kernel<<<dim3(nseg, 3), S2_RED_THREADS, 0,
                        vq_hip_stream(stream)>>>(colsum, w, nseg, rec);
     return vq_launch_status();
 }

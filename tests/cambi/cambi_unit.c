@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cambi_frames.h"
-#include "extractors/cambi/cambi_internal.h"
+#include "extractors/cambi/cambi_priv.h"
 
 extern const VqFexDesc vq_fex_cambi;
 

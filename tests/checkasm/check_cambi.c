@@ -4,7 +4,7 @@
 #include "../../kernels/cambi/cambi.h"
 #include "checkasm.h"
 #include "extractors/cambi/cambi_dsp.h"
-#include "extractors/cambi/cambi_internal.h"
+#include "extractors/cambi/cambi_priv.h"
 
 /* n random values below max + 1, or ties: values from {0, 1, max} */
 static uint16_t *make_u16(size_t n, unsigned max, int ties)

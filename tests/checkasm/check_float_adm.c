@@ -42,7 +42,7 @@ static void make_out(float **a, float **b, int nq, size_t n)
 
 /* Dimension records with what the row functions read: the angle constant,
  * the gain limit (a float, or not: then restored in double), p. */
-static void make_dims(VqFAdmDims *d, int variant)
+static void make_dims(VqFloatAdmDims *d, int variant)
 {
     memset(d, 0, sizeof(*d));
     const double c = cos(3.14159265358979323846 / 180.0);
@@ -59,13 +59,13 @@ static const float rfs[3] = { 0.0125f, 0.0125f, 0.0061f };
 
 static void check_csf_row(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fadm_csf_row_fn ref = (vq_fadm_csf_row_fn)ref_fn;
-    vq_fadm_csf_row_fn fn = (vq_fadm_csf_row_fn)new_fn;
+    vq_float_adm_csf_row_fn ref = (vq_float_adm_csf_row_fn)ref_fn;
+    vq_float_adm_csf_row_fn fn = (vq_float_adm_csf_row_fn)new_fn;
     for (int v = 0; v < 3; v++)
         for (int mode = 0; mode < CA_FILL_MODES; mode++)
             for (unsigned i = 0; i < ca_n_widths; i++) {
                 const size_t w = ca_widths[i];
-                VqFAdmDims d;
+                VqFloatAdmDims d;
                 make_dims(&d, v);
                 float *ref_b[3], *dis_b[3], *a[12], *b[12];
                 for (int k = 0; k < 3; k++) {
@@ -75,8 +75,8 @@ static void check_csf_row(CaFn ref_fn, CaFn new_fn)
                 make_out(a, b, 12, w + 8);
                 ca_context("gain %g, %s, w %zu", d.gain_limit,
                            ca_fill_names[mode], w);
-                ref(&d, rfs, vq_fadm_rcp_tab, ref_b, dis_b, a, 0, (int)w);
-                fn(&d, rfs, vq_fadm_rcp_tab, ref_b, dis_b, b, 0, (int)w);
+                ref(&d, rfs, vq_float_adm_rcp_tab, ref_b, dis_b, a, 0, (int)w);
+                fn(&d, rfs, vq_float_adm_rcp_tab, ref_b, dis_b, b, 0, (int)w);
                 for (int q = 0; q < 12; q++)
                     ca_check_u32("csf", a[q], b[q], w + 8);
                 ca_buf_free_all();
@@ -85,15 +85,15 @@ static void check_csf_row(CaFn ref_fn, CaFn new_fn)
 
 static void check_cm_row(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fadm_cm_row_fn ref = (vq_fadm_cm_row_fn)ref_fn;
-    vq_fadm_cm_row_fn fn = (vq_fadm_cm_row_fn)new_fn;
+    vq_float_adm_cm_row_fn ref = (vq_float_adm_cm_row_fn)ref_fn;
+    vq_float_adm_cm_row_fn fn = (vq_float_adm_cm_row_fn)new_fn;
     for (int v = 0; v < 3; v++)
         for (int mode = 0; mode < CA_FILL_MODES; mode++)
             for (unsigned i = 0; i < ca_n_widths; i++) {
                 const size_t w = ca_widths[i];
                 if (w < 3)
                     continue;
-                VqFAdmDims d;
+                VqFloatAdmDims d;
                 make_dims(&d, v);
                 float *rows[3][12], *a[6], *b[6];
                 for (int r = 0; r < 3; r++)
@@ -102,7 +102,7 @@ static void check_cm_row(CaFn ref_fn, CaFn new_fn)
                         /* filter values are magnitudes */
                         if ((q >= 3 && q < 6) || q >= 9)
                             for (size_t j = 0; j < w; j++)
-                                rows[r][q][j] = vq_fadm_csf_f(rows[r][q][j]);
+                                rows[r][q][j] = vq_float_adm_csf_f(rows[r][q][j]);
                     }
                 make_out(a, b, 6, w + 8);
                 ca_context("p %g, bypass %d, %s, w %zu", d.p_norm,
@@ -117,13 +117,13 @@ static void check_cm_row(CaFn ref_fn, CaFn new_fn)
 
 static void check_den_row(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fadm_den_row_fn ref = (vq_fadm_den_row_fn)ref_fn;
-    vq_fadm_den_row_fn fn = (vq_fadm_den_row_fn)new_fn;
+    vq_float_adm_den_row_fn ref = (vq_float_adm_den_row_fn)ref_fn;
+    vq_float_adm_den_row_fn fn = (vq_float_adm_den_row_fn)new_fn;
     for (int v = 0; v < 2; v++)
         for (int mode = 0; mode < CA_FILL_MODES; mode++)
             for (unsigned i = 0; i < ca_n_widths; i++) {
                 const size_t w = ca_widths[i];
-                VqFAdmDims d;
+                VqFloatAdmDims d;
                 make_dims(&d, v);
                 float *bands[3], *a[3], *b[3];
                 for (int k = 0; k < 3; k++)
@@ -143,8 +143,8 @@ enum { BENCH_W = 960 };
 
 static void bench_csf_row(CaFn f)
 {
-    vq_fadm_csf_row_fn fn = (vq_fadm_csf_row_fn)f;
-    VqFAdmDims d;
+    vq_float_adm_csf_row_fn fn = (vq_float_adm_csf_row_fn)f;
+    VqFloatAdmDims d;
     make_dims(&d, 0);
     float *ref_b[3], *dis_b[3], *a[12], *b[12];
     for (int k = 0; k < 3; k++) {
@@ -152,13 +152,13 @@ static void bench_csf_row(CaFn f)
         dis_b[k] = coef_row(BENCH_W, CA_FILL_RANDOM);
     }
     make_out(a, b, 12, BENCH_W);
-    CA_BENCH(fn(&d, rfs, vq_fadm_rcp_tab, ref_b, dis_b, a, 0, BENCH_W));
+    CA_BENCH(fn(&d, rfs, vq_float_adm_rcp_tab, ref_b, dis_b, a, 0, BENCH_W));
 }
 
 static void bench_cm_row(CaFn f)
 {
-    vq_fadm_cm_row_fn fn = (vq_fadm_cm_row_fn)f;
-    VqFAdmDims d;
+    vq_float_adm_cm_row_fn fn = (vq_float_adm_cm_row_fn)f;
+    VqFloatAdmDims d;
     make_dims(&d, 0);
     float *rows[3][12], *a[6], *b[6];
     for (int r = 0; r < 3; r++)
@@ -170,8 +170,8 @@ static void bench_cm_row(CaFn f)
 
 static void bench_den_row(CaFn f)
 {
-    vq_fadm_den_row_fn fn = (vq_fadm_den_row_fn)f;
-    VqFAdmDims d;
+    vq_float_adm_den_row_fn fn = (vq_float_adm_den_row_fn)f;
+    VqFloatAdmDims d;
     make_dims(&d, 0);
     float *bands[3], *a[3], *b[3];
     for (int k = 0; k < 3; k++)
@@ -181,10 +181,10 @@ static void bench_den_row(CaFn f)
 }
 
 static const CaFunc float_adm_funcs[] = {
-    { "csf_row", offsetof(VqFAdmDsp, csf_row), check_csf_row, bench_csf_row },
-    { "cm_row", offsetof(VqFAdmDsp, cm_row), check_cm_row, bench_cm_row },
-    { "den_row", offsetof(VqFAdmDsp, den_row), check_den_row, bench_den_row },
+    { "csf_row", offsetof(VqFloatAdmDsp, csf_row), check_csf_row, bench_csf_row },
+    { "cm_row", offsetof(VqFloatAdmDsp, cm_row), check_cm_row, bench_cm_row },
+    { "den_row", offsetof(VqFloatAdmDsp, den_row), check_den_row, bench_den_row },
     { 0 }
 };
 
-CA_TABLE(float_adm, VqFAdmDsp, vq_fadm_dsp_init, float_adm_funcs);
+CA_TABLE(float_adm, VqFloatAdmDsp, vq_float_adm_dsp_init, float_adm_funcs);

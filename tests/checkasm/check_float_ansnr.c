@@ -23,11 +23,11 @@ static void check_conv(CaFn ref_fn, CaFn new_fn, unsigned bpc0, unsigned bpc1)
                 ca_context("%u-bit, %s samples, w %u", bpc, ca_fill_names[mode],
                            w);
                 if (bpc > 8) {
-                    ((vq_fansnr_conv_u16_fn)ref_fn)(a, src, inv_scale, w);
-                    ((vq_fansnr_conv_u16_fn)new_fn)(b, src, inv_scale, w);
+                    ((vq_float_ansnr_conv_u16_fn)ref_fn)(a, src, inv_scale, w);
+                    ((vq_float_ansnr_conv_u16_fn)new_fn)(b, src, inv_scale, w);
                 } else {
-                    ((vq_fansnr_conv_u8_fn)ref_fn)(a, src, inv_scale, w);
-                    ((vq_fansnr_conv_u8_fn)new_fn)(b, src, inv_scale, w);
+                    ((vq_float_ansnr_conv_u8_fn)ref_fn)(a, src, inv_scale, w);
+                    ((vq_float_ansnr_conv_u8_fn)new_fn)(b, src, inv_scale, w);
                 }
                 ca_check_u32("row", a, b, n);
                 ca_buf_free_all();
@@ -63,11 +63,11 @@ static void check_filter(CaFn ref_fn, CaFn new_fn, int taps)
             ca_context("%d taps, %s samples, w %u", taps, ca_fill_names[mode],
                        w);
             if (taps == 3) {
-                ((vq_fansnr_ref3_fn)ref_fn)(a, r, w);
-                ((vq_fansnr_ref3_fn)new_fn)(b, r, w);
+                ((vq_float_ansnr_ref3_fn)ref_fn)(a, r, w);
+                ((vq_float_ansnr_ref3_fn)new_fn)(b, r, w);
             } else {
-                ((vq_fansnr_dis5_fn)ref_fn)(a, r, w);
-                ((vq_fansnr_dis5_fn)new_fn)(b, r, w);
+                ((vq_float_ansnr_dis5_fn)ref_fn)(a, r, w);
+                ((vq_float_ansnr_dis5_fn)new_fn)(b, r, w);
             }
             ca_check_u32("filtered row", a, b, n);
             ca_buf_free_all();
@@ -88,7 +88,7 @@ enum { BENCH_W = 1920 };
 
 static void bench_conv_u8(CaFn f)
 {
-    vq_fansnr_conv_u8_fn fn = (vq_fansnr_conv_u8_fn)f;
+    vq_float_ansnr_conv_u8_fn fn = (vq_float_ansnr_conv_u8_fn)f;
     uint8_t *src = ca_buf_alloc(BENCH_W);
     ca_fill_u8(src, BENCH_W, CA_FILL_RANDOM);
     float *r = ca_buf_alloc(4 * (BENCH_W + 4));
@@ -97,7 +97,7 @@ static void bench_conv_u8(CaFn f)
 
 static void bench_conv_u16(CaFn f)
 {
-    vq_fansnr_conv_u16_fn fn = (vq_fansnr_conv_u16_fn)f;
+    vq_float_ansnr_conv_u16_fn fn = (vq_float_ansnr_conv_u16_fn)f;
     uint16_t *src = ca_buf_alloc(2 * BENCH_W);
     ca_fill_u16(src, BENCH_W, 10, CA_FILL_RANDOM);
     float *r = ca_buf_alloc(4 * (BENCH_W + 4));
@@ -115,10 +115,10 @@ static void bench_filter(CaFn f, int taps)
     }
     float *out = ca_buf_alloc(4 * BENCH_W);
     if (taps == 3) {
-        vq_fansnr_ref3_fn fn = (vq_fansnr_ref3_fn)f;
+        vq_float_ansnr_ref3_fn fn = (vq_float_ansnr_ref3_fn)f;
         CA_BENCH(fn(out, r, BENCH_W));
     } else {
-        vq_fansnr_dis5_fn fn = (vq_fansnr_dis5_fn)f;
+        vq_float_ansnr_dis5_fn fn = (vq_float_ansnr_dis5_fn)f;
         CA_BENCH(fn(out, r, BENCH_W));
     }
 }
@@ -134,13 +134,13 @@ static void bench_dis5(CaFn f)
 }
 
 static const CaFunc fansnr_funcs[] = {
-    { "conv_u8", offsetof(VqFAnsnrDsp, conv_u8), check_conv_u8,
+    { "conv_u8", offsetof(VqFloatAnsnrDsp, conv_u8), check_conv_u8,
       bench_conv_u8 },
-    { "conv_u16", offsetof(VqFAnsnrDsp, conv_u16), check_conv_u16,
+    { "conv_u16", offsetof(VqFloatAnsnrDsp, conv_u16), check_conv_u16,
       bench_conv_u16 },
-    { "ref3", offsetof(VqFAnsnrDsp, ref3), check_ref3, bench_ref3 },
-    { "dis5", offsetof(VqFAnsnrDsp, dis5), check_dis5, bench_dis5 },
+    { "ref3", offsetof(VqFloatAnsnrDsp, ref3), check_ref3, bench_ref3 },
+    { "dis5", offsetof(VqFloatAnsnrDsp, dis5), check_dis5, bench_dis5 },
     { 0 }
 };
 
-CA_TABLE(float_ansnr, VqFAnsnrDsp, vq_fansnr_dsp_init, fansnr_funcs);
+CA_TABLE(float_ansnr, VqFloatAnsnrDsp, vq_float_ansnr_dsp_init, fansnr_funcs);

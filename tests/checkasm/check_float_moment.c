@@ -4,8 +4,8 @@
 
 static void check_sums(CaFn ref_fn, CaFn new_fn, unsigned bpc0, unsigned bpc1)
 {
-    vq_fmoment_sums_fn ref = (vq_fmoment_sums_fn)ref_fn;
-    vq_fmoment_sums_fn fn = (vq_fmoment_sums_fn)new_fn;
+    vq_float_moment_sums_fn ref = (vq_float_moment_sums_fn)ref_fn;
+    vq_float_moment_sums_fn fn = (vq_float_moment_sums_fn)new_fn;
     const unsigned bps = bpc0 > 8 ? 2 : 1;
     for (unsigned bpc = bpc0; bpc <= bpc1; bpc++)
         for (int mode = 0; mode < CA_FILL_MODES; mode++)
@@ -50,7 +50,7 @@ enum { BENCH_W = 1920, BENCH_H = 16 };
 
 static void bench_sums(CaFn f, unsigned bps)
 {
-    vq_fmoment_sums_fn fn = (vq_fmoment_sums_fn)f;
+    vq_float_moment_sums_fn fn = (vq_float_moment_sums_fn)f;
     uint8_t *p = ca_buf_alloc((size_t)BENCH_W * BENCH_H * bps);
     if (bps == 1)
         ca_fill_u8(p, (size_t)BENCH_W * BENCH_H, CA_FILL_RANDOM);
@@ -72,11 +72,11 @@ static void bench_sums_u16(CaFn f)
 }
 
 static const CaFunc fmoment_funcs[] = {
-    { "sums_u8", offsetof(VqFMomentDsp, sums_u8), check_sums_u8,
+    { "sums_u8", offsetof(VqFloatMomentDsp, sums_u8), check_sums_u8,
       bench_sums_u8 },
-    { "sums_u16", offsetof(VqFMomentDsp, sums_u16), check_sums_u16,
+    { "sums_u16", offsetof(VqFloatMomentDsp, sums_u16), check_sums_u16,
       bench_sums_u16 },
     { 0 }
 };
 
-CA_TABLE(float_moment, VqFMomentDsp, vq_fmoment_dsp_init, fmoment_funcs);
+CA_TABLE(float_moment, VqFloatMomentDsp, vq_float_moment_dsp_init, fmoment_funcs);

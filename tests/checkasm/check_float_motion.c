@@ -18,8 +18,8 @@ static float *plane(size_t n, int mode)
 
 static void check_blur(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fmotion_blur_fn ref = (vq_fmotion_blur_fn)ref_fn;
-    vq_fmotion_blur_fn fn = (vq_fmotion_blur_fn)new_fn;
+    vq_float_motion_blur_fn ref = (vq_float_motion_blur_fn)ref_fn;
+    vq_float_motion_blur_fn fn = (vq_float_motion_blur_fn)new_fn;
     for (int nt = 0; nt < 3; nt++)
         for (int mode = 0; mode < CA_FILL_MODES; mode++)
             for (unsigned i = 0; i < ca_n_widths; i++) {
@@ -27,7 +27,7 @@ static void check_blur(CaFn ref_fn, CaFn new_fn)
                 if (w < VQ_FMOTION_MIN_SIDE)
                     continue;
                 const unsigned h = VQ_FMOTION_MIN_SIDE + ca_rand() % 9;
-                VqFMotionTaps t = { .n = nt == 1 ? 3 : 5 };
+                VqFloatMotionTaps t = { .n = nt == 1 ? 3 : 5 };
                 const float *f = nt == 0 ? taps5 : nt == 1 ? taps3 : taps1;
                 for (int k = 0; k < t.n; k++)
                     t.f[k] = f[k];
@@ -49,8 +49,8 @@ static void check_blur(CaFn ref_fn, CaFn new_fn)
 
 static void check_sad_rows(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fmotion_sad_rows_fn ref = (vq_fmotion_sad_rows_fn)ref_fn;
-    vq_fmotion_sad_rows_fn fn = (vq_fmotion_sad_rows_fn)new_fn;
+    vq_float_motion_sad_rows_fn ref = (vq_float_motion_sad_rows_fn)ref_fn;
+    vq_float_motion_sad_rows_fn fn = (vq_float_motion_sad_rows_fn)new_fn;
     for (int mode = 0; mode < CA_FILL_MODES; mode++)
         for (unsigned i = 0; i < ca_n_widths; i++) {
             const unsigned w = ca_widths[i];
@@ -73,8 +73,8 @@ enum { BENCH_W = 1920, BENCH_H = 16 };
 
 static void bench_blur(CaFn f)
 {
-    vq_fmotion_blur_fn fn = (vq_fmotion_blur_fn)f;
-    VqFMotionTaps t = { .n = 5 };
+    vq_float_motion_blur_fn fn = (vq_float_motion_blur_fn)f;
+    VqFloatMotionTaps t = { .n = 5 };
     for (int k = 0; k < 5; k++)
         t.f[k] = taps5[k];
     const float *src = plane((size_t)BENCH_W * BENCH_H, CA_FILL_RANDOM);
@@ -85,7 +85,7 @@ static void bench_blur(CaFn f)
 
 static void bench_sad_rows(CaFn f)
 {
-    vq_fmotion_sad_rows_fn fn = (vq_fmotion_sad_rows_fn)f;
+    vq_float_motion_sad_rows_fn fn = (vq_float_motion_sad_rows_fn)f;
     const float *a = plane((size_t)BENCH_W * BENCH_H, CA_FILL_RANDOM);
     const float *b = plane((size_t)BENCH_W * BENCH_H, CA_FILL_RANDOM);
     float *rows = ca_buf_alloc(4 * BENCH_H);
@@ -93,10 +93,10 @@ static void bench_sad_rows(CaFn f)
 }
 
 static const CaFunc fmotion_funcs[] = {
-    { "blur", offsetof(VqFMotionDsp, blur), check_blur, bench_blur },
-    { "sad_rows", offsetof(VqFMotionDsp, sad_rows), check_sad_rows,
+    { "blur", offsetof(VqFloatMotionDsp, blur), check_blur, bench_blur },
+    { "sad_rows", offsetof(VqFloatMotionDsp, sad_rows), check_sad_rows,
       bench_sad_rows },
     { 0 }
 };
 
-CA_TABLE(float_motion, VqFMotionDsp, vq_fmotion_dsp_init, fmotion_funcs);
+CA_TABLE(float_motion, VqFloatMotionDsp, vq_float_motion_dsp_init, fmotion_funcs);

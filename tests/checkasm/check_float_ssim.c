@@ -44,8 +44,8 @@ static void make_out(size_t bytes, void **a, void **b)
 
 static void check_hconv(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fssim_hconv_fn ref = (vq_fssim_hconv_fn)ref_fn;
-    vq_fssim_hconv_fn fn = (vq_fssim_hconv_fn)new_fn;
+    vq_float_ssim_hconv_fn ref = (vq_float_ssim_hconv_fn)ref_fn;
+    vq_float_ssim_hconv_fn fn = (vq_float_ssim_hconv_fn)new_fn;
     for (int kind = 0; kind < V_KINDS; kind++)
         for (unsigned i = 0; i < ca_n_widths; i++) {
             unsigned n = ca_widths[i];
@@ -62,8 +62,8 @@ static void check_hconv(CaFn ref_fn, CaFn new_fn)
 
 static void check_vconv(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fssim_vconv_fn ref = (vq_fssim_vconv_fn)ref_fn;
-    vq_fssim_vconv_fn fn = (vq_fssim_vconv_fn)new_fn;
+    vq_float_ssim_vconv_fn ref = (vq_float_ssim_vconv_fn)ref_fn;
+    vq_float_ssim_vconv_fn fn = (vq_float_ssim_vconv_fn)new_fn;
     for (int kind = 0; kind < V_KINDS; kind++)
         for (unsigned i = 0; i < ca_n_widths; i++) {
             unsigned n = ca_widths[i];
@@ -85,9 +85,9 @@ static void check_vconv(CaFn ref_fn, CaFn new_fn)
  * arbitrary ones. */
 static void check_pixels(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fssim_pixels_fn ref = (vq_fssim_pixels_fn)ref_fn;
-    vq_fssim_pixels_fn fn = (vq_fssim_pixels_fn)new_fn;
-    VqFssimConsts k = vq_fssim_consts();
+    vq_float_ssim_pixels_fn ref = (vq_float_ssim_pixels_fn)ref_fn;
+    vq_float_ssim_pixels_fn fn = (vq_float_ssim_pixels_fn)new_fn;
+    VqFloatSsimConsts k = vq_float_ssim_consts();
     for (int kind = 0; kind < V_KINDS; kind++)
         for (int plausible = 0; plausible < 2; plausible++)
             for (unsigned i = 0; i < ca_n_widths; i++) {
@@ -119,8 +119,8 @@ static void check_pixels(CaFn ref_fn, CaFn new_fn)
 
 static void check_lpf_row(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fms_lpf_row_fn ref = (vq_fms_lpf_row_fn)ref_fn;
-    vq_fms_lpf_row_fn fn = (vq_fms_lpf_row_fn)new_fn;
+    vq_float_ms_ssim_lpf_row_fn ref = (vq_float_ms_ssim_lpf_row_fn)ref_fn;
+    vq_float_ms_ssim_lpf_row_fn fn = (vq_float_ms_ssim_lpf_row_fn)new_fn;
     for (int kind = 0; kind < V_KINDS; kind++)
         for (unsigned i = 0; i < ca_n_widths; i++) {
             unsigned n = ca_widths[i];
@@ -141,7 +141,7 @@ static void check_lpf_row(CaFn ref_fn, CaFn new_fn)
 
 static void bench_hconv(CaFn f)
 {
-    vq_fssim_hconv_fn fn = (vq_fssim_hconv_fn)f;
+    vq_float_ssim_hconv_fn fn = (vq_float_ssim_hconv_fn)f;
     const float *src = make_row(1920, V_U8);
     float *dst = ca_buf_alloc(1910 * sizeof(float));
     CA_BENCH(fn(src, 1910, dst));
@@ -149,7 +149,7 @@ static void bench_hconv(CaFn f)
 
 static void bench_vconv(CaFn f)
 {
-    vq_fssim_vconv_fn fn = (vq_fssim_vconv_fn)f;
+    vq_float_ssim_vconv_fn fn = (vq_float_ssim_vconv_fn)f;
     const float *rows[VQ_FSSIM_WIN];
     for (int v = 0; v < VQ_FSSIM_WIN; v++)
         rows[v] = make_row(1910, V_FILTERED);
@@ -159,17 +159,17 @@ static void bench_vconv(CaFn f)
 
 static void bench_pixels(CaFn f)
 {
-    vq_fssim_pixels_fn fn = (vq_fssim_pixels_fn)f;
+    vq_float_ssim_pixels_fn fn = (vq_float_ssim_pixels_fn)f;
     const float *v[5];
     for (int m = 0; m < 5; m++)
         v[m] = make_row(1910, V_FILTERED);
     double *o = ca_buf_alloc(3 * 1910 * sizeof(double));
-    CA_BENCH(fn(v, 1910, vq_fssim_consts(), o, o + 1910, o + 2 * 1910));
+    CA_BENCH(fn(v, 1910, vq_float_ssim_consts(), o, o + 1910, o + 2 * 1910));
 }
 
 static void bench_lpf_row(CaFn f)
 {
-    vq_fms_lpf_row_fn fn = (vq_fms_lpf_row_fn)f;
+    vq_float_ms_ssim_lpf_row_fn fn = (vq_float_ms_ssim_lpf_row_fn)f;
     const float *even[VQ_FMS_LPF], *odd[VQ_FMS_LPF];
     for (int v = 0; v < VQ_FMS_LPF; v++) {
         even[v] = make_row(964, V_U8);
@@ -180,17 +180,17 @@ static void bench_lpf_row(CaFn f)
 }
 
 static const CaFunc float_ssim_funcs[] = {
-    { "hconv", offsetof(VqFssimDsp, hconv), check_hconv, bench_hconv },
-    { "vconv", offsetof(VqFssimDsp, vconv), check_vconv, bench_vconv },
-    { "pixels", offsetof(VqFssimDsp, pixels), check_pixels, bench_pixels },
+    { "hconv", offsetof(VqFloatSsimDsp, hconv), check_hconv, bench_hconv },
+    { "vconv", offsetof(VqFloatSsimDsp, vconv), check_vconv, bench_vconv },
+    { "pixels", offsetof(VqFloatSsimDsp, pixels), check_pixels, bench_pixels },
     { 0 }
 };
 
-CA_TABLE(float_ssim, VqFssimDsp, vq_fssim_dsp_init, float_ssim_funcs);
+CA_TABLE(float_ssim, VqFloatSsimDsp, vq_float_ssim_dsp_init, float_ssim_funcs);
 
 static const CaFunc float_ms_ssim_funcs[] = {
-    { "lpf_row", offsetof(VqFmsDsp, lpf_row), check_lpf_row, bench_lpf_row },
+    { "lpf_row", offsetof(VqFloatMsSsimDsp, lpf_row), check_lpf_row, bench_lpf_row },
     { 0 }
 };
 
-CA_TABLE(float_ms_ssim, VqFmsDsp, vq_fms_dsp_init, float_ms_ssim_funcs);
+CA_TABLE(float_ms_ssim, VqFloatMsSsimDsp, vq_float_ms_ssim_dsp_init, float_ms_ssim_funcs);

@@ -49,8 +49,8 @@ static void make_out(float **a, float **b, int nq, size_t n)
 
 static void check_vert(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fvif_vert_fn ref = (vq_fvif_vert_fn)ref_fn;
-    vq_fvif_vert_fn fn = (vq_fvif_vert_fn)new_fn;
+    vq_float_vif_vert_fn ref = (vq_float_vif_vert_fn)ref_fn;
+    vq_float_vif_vert_fn fn = (vq_float_vif_vert_fn)new_fn;
     for (size_t t = 0; t < sizeof(tap_counts) / sizeof(int); t++)
         for (int nq = 2; nq <= 5; nq += 3)
             for (int mode = 0; mode < CA_FILL_MODES; mode++)
@@ -78,8 +78,8 @@ static void check_vert(CaFn ref_fn, CaFn new_fn)
 
 static void check_horiz(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fvif_horiz_fn ref = (vq_fvif_horiz_fn)ref_fn;
-    vq_fvif_horiz_fn fn = (vq_fvif_horiz_fn)new_fn;
+    vq_float_vif_horiz_fn ref = (vq_float_vif_horiz_fn)ref_fn;
+    vq_float_vif_horiz_fn fn = (vq_float_vif_horiz_fn)new_fn;
     for (size_t t = 0; t < sizeof(tap_counts) / sizeof(int); t++)
         for (int mode = 0; mode < CA_FILL_MODES; mode++)
             for (unsigned i = 0; i < ca_n_widths; i++) {
@@ -128,11 +128,11 @@ static void make_stats_in(float *in[5], size_t w, int mode)
 
 static void check_stats(CaFn ref_fn, CaFn new_fn)
 {
-    vq_fvif_stats_fn ref = (vq_fvif_stats_fn)ref_fn;
-    vq_fvif_stats_fn fn = (vq_fvif_stats_fn)new_fn;
+    vq_float_vif_stats_fn ref = (vq_float_vif_stats_fn)ref_fn;
+    vq_float_vif_stats_fn fn = (vq_float_vif_stats_fn)new_fn;
     /* libvmaf's defaults (den in float), and a sigma_nsq that is not a
      * power of two with a gain limit (den in double) */
-    const VqFVifConst cs[2] = {
+    const VqFloatVifConst cs[2] = {
         { 2.0, (float)(4.0 / (255.0 * 255.0)), 100.0f, 1 },
         { 1.5, (float)(2.25 / (255.0 * 255.0)), 1.2f, 0 },
     };
@@ -160,7 +160,7 @@ enum { BENCH_W = 1920 };
 
 static void bench_vert(CaFn f)
 {
-    vq_fvif_vert_fn fn = (vq_fvif_vert_fn)f;
+    vq_float_vif_vert_fn fn = (vq_float_vif_vert_fn)f;
     float taps[17], *o[5], *o2[5];
     make_taps(taps, 17);
     const float *ra[17], *rb[17];
@@ -174,7 +174,7 @@ static void bench_vert(CaFn f)
 
 static void bench_horiz(CaFn f)
 {
-    vq_fvif_horiz_fn fn = (vq_fvif_horiz_fn)f;
+    vq_float_vif_horiz_fn fn = (vq_float_vif_horiz_fn)f;
     float taps[17], *o[1], *o2[1];
     make_taps(taps, 17);
     const float *v = float_row(BENCH_W + 16, CA_FILL_RANDOM) + 8;
@@ -184,8 +184,8 @@ static void bench_horiz(CaFn f)
 
 static void bench_stats(CaFn f)
 {
-    vq_fvif_stats_fn fn = (vq_fvif_stats_fn)f;
-    const VqFVifConst c = { 2.0, (float)(4.0 / (255.0 * 255.0)), 100.0f, 1 };
+    vq_float_vif_stats_fn fn = (vq_float_vif_stats_fn)f;
+    const VqFloatVifConst c = { 2.0, (float)(4.0 / (255.0 * 255.0)), 100.0f, 1 };
     float *in[5], *o[2], *o2[2];
     make_stats_in(in, BENCH_W, CA_FILL_RANDOM);
     make_out(o, o2, 2, BENCH_W);
@@ -194,10 +194,10 @@ static void bench_stats(CaFn f)
 }
 
 static const CaFunc float_vif_funcs[] = {
-    { "vert", offsetof(VqFVifDsp, vert), check_vert, bench_vert },
-    { "horiz", offsetof(VqFVifDsp, horiz), check_horiz, bench_horiz },
-    { "stats", offsetof(VqFVifDsp, stats), check_stats, bench_stats },
+    { "vert", offsetof(VqFloatVifDsp, vert), check_vert, bench_vert },
+    { "horiz", offsetof(VqFloatVifDsp, horiz), check_horiz, bench_horiz },
+    { "stats", offsetof(VqFloatVifDsp, stats), check_stats, bench_stats },
     { 0 }
 };
 
-CA_TABLE(float_vif, VqFVifDsp, vq_fvif_dsp_init, float_vif_funcs);
+CA_TABLE(float_vif, VqFloatVifDsp, vq_float_vif_dsp_init, float_vif_funcs);

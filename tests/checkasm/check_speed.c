@@ -1,8 +1,8 @@
-/* checkasm entries of SpEED's DSP table (speed/speed_dsp.h). */
+/* checkasm entries of SpEED's DSP table (extractors/common/speed_dsp.h). */
 #include <string.h>
 
 #include "checkasm.h"
-#include "extractors/speed/speed_dsp.h"
+#include "extractors/common/speed_dsp.h"
 
 /* A filtered sample as the covariance sees it: within about +-300, with a
  * fractional part, or 0 / an extreme. */

@@ -1,7 +1,7 @@
 /*
- * checkasm entry of ssimulacra2's CPU variants (ssimulacra2_internal.h):
+ * checkasm entry of ssimulacra2's CPU variants (ssimulacra2_priv.h):
  * its variants are whole-frame functions, so the table here has one entry,
- * filled from the flags as vq_s2_cpu_choose fills it from the CPU. The
+ * filled from the flags as vq_ssimulacra2_cpu_choose fills it from the CPU. The
  * records of a frame pair (every scale's sums) are compared bit for bit, on
  * random pictures of the checked widths (8 and up: the smallest frame
  * ssimulacra2 takes), odd heights, every layout and depth.
@@ -10,20 +10,20 @@
 #include <string.h>
 
 #include "checkasm.h"
-#include "extractors/ssimulacra2/ssimulacra2_internal.h"
+#include "extractors/ssimulacra2/ssimulacra2_priv.h"
 #include "picture.h"
 
 typedef struct S2Table {
-    VqS2CpuFrame frame;
+    VqSsimulacra2CpuFrame frame;
 } S2Table;
 
 static void s2_table_init(S2Table *t, unsigned flags)
 {
-    t->frame = vq_s2_cpu_frame_c;
+    t->frame = vq_ssimulacra2_cpu_frame_c;
 #if VQ_S2_HAVE_AVX2
     __builtin_cpu_init();
     if ((flags & VQ_CPU_AVX2) && __builtin_cpu_supports("fma"))
-        t->frame = vq_s2_cpu_frame_avx2;
+        t->frame = vq_ssimulacra2_cpu_frame_avx2;
 #else
     (void)flags;
 #endif
@@ -62,8 +62,8 @@ static VqPicture make_pic(VqPixFmt pf, unsigned bpc, unsigned w, unsigned h,
 typedef struct S2Pair {
     VqFormat fmt;
     VqFrame fr, fd;
-    VqS2Params par;
-    VqS2Dims dims;
+    VqSsimulacra2Params par;
+    VqSsimulacra2Dims dims;
 } S2Pair;
 
 static int s2_pair(S2Pair *s, const VqPicture *r, const VqPicture *d)
@@ -74,12 +74,12 @@ static int s2_pair(S2Pair *s, const VqPicture *r, const VqPicture *d)
         vq_format_set_color(&s->fmt, r, d) ||
         vq_frame_from_picture(&s->fr, &s->fmt, r, "ref", &e) ||
         vq_frame_from_picture(&s->fd, &s->fmt, d, "dis", &e) ||
-        vq_s2_color(&s->par.color[0], &s->fmt, 0, 0, 0, &e) ||
-        vq_s2_color(&s->par.color[1], &s->fmt, 1, 0, 0, &e))
+        vq_ssimulacra2_color(&s->par.color[0], &s->fmt, 0, 0, 0, &e) ||
+        vq_ssimulacra2_color(&s->par.color[1], &s->fmt, 1, 0, 0, &e))
         return -1;
-    vq_s2_blur_coeffs(&s->par.blur, 1.5);
-    s->par.neg_bias_cbrt = vq_s2_neg_bias_cbrt();
-    vq_s2_dims(&s->dims, r->w, r->h);
+    vq_ssimulacra2_blur_coeffs(&s->par.blur, 1.5);
+    s->par.neg_bias_cbrt = vq_ssimulacra2_neg_bias_cbrt();
+    vq_ssimulacra2_dims(&s->dims, r->w, r->h);
     return 0;
 }
 
@@ -88,7 +88,7 @@ static void check_frame(CaFn ref_fn, CaFn new_fn)
     static const VqPixFmt fmts[] = { VQ_PIX_FMT_420, VQ_PIX_FMT_422,
                                      VQ_PIX_FMT_444, VQ_PIX_FMT_GRAY };
     static const unsigned depths[] = { 8, 10, 12, 16 };
-    VqS2CpuFrame ref = (VqS2CpuFrame)ref_fn, fn = (VqS2CpuFrame)new_fn;
+    VqSsimulacra2CpuFrame ref = (VqSsimulacra2CpuFrame)ref_fn, fn = (VqSsimulacra2CpuFrame)new_fn;
     for (unsigned i = 0; i < ca_n_widths; i++) {
         const unsigned w = ca_widths[i];
         if (w < 8)
@@ -113,7 +113,7 @@ static void check_frame(CaFn ref_fn, CaFn new_fn)
             continue;
         }
         const size_t n = sp.dims.n_doubles;
-        const size_t ss = vq_s2_cpu_scratch_size(&sp.dims);
+        const size_t ss = vq_ssimulacra2_cpu_scratch_size(&sp.dims);
         double *a = ca_buf_alloc(8 * n), *b = ca_buf_alloc(8 * n);
         void *scr = aligned_alloc(64, (ss + 63) & ~(size_t)63);
         if (!scr)
@@ -130,13 +130,13 @@ static void check_frame(CaFn ref_fn, CaFn new_fn)
 
 static void bench_frame(CaFn f)
 {
-    VqS2CpuFrame fn = (VqS2CpuFrame)f;
+    VqSsimulacra2CpuFrame fn = (VqSsimulacra2CpuFrame)f;
     VqPicture r = make_pic(VQ_PIX_FMT_420, 8, 256, 144, CA_FILL_RANDOM);
     VqPicture d = make_pic(VQ_PIX_FMT_420, 8, 256, 144, CA_FILL_RANDOM);
     S2Pair sp;
     if (s2_pair(&sp, &r, &d))
         return;
-    const size_t ss = vq_s2_cpu_scratch_size(&sp.dims);
+    const size_t ss = vq_ssimulacra2_cpu_scratch_size(&sp.dims);
     double *rec = ca_buf_alloc(8 * sp.dims.n_doubles);
     void *scr = aligned_alloc(64, (ss + 63) & ~(size_t)63);
     if (!scr)

@@ -49,7 +49,7 @@ static int same(float a, float b)
 
 /* ---- float_vif rows ---------------------------------------------------- */
 
-static void test_vif_rows(const VqFVifDsp *fn, const char *name)
+static void test_vif_rows(const VqFloatVifDsp *fn, const char *name)
 {
     enum { W = 300, N = 17 };
     static float img[2][N][W + 64], out[5][W + 64], ref[5][W], hout[W];
@@ -58,7 +58,7 @@ static void test_vif_rows(const VqFVifDsp *fn, const char *name)
         tsum += taps[k] = 1.0f + (float)(rnd() % 100);
     for (int k = 0; k < N; k++)
         taps[k] /= tsum;
-    VqFVifConst c = { 2.0, (float)(4.0 / (255.0 * 255.0)), 100.0f, 1 };
+    VqFloatVifConst c = { 2.0, (float)(4.0 / (255.0 * 255.0)), 100.0f, 1 };
     for (int mode = 0; mode < 4; mode++)
         for (unsigned w = 1; w <= W; w += w < 40 ? 1 : 37) {
             const float *ra[N], *rb[N];
@@ -101,7 +101,7 @@ static void test_vif_rows(const VqFVifDsp *fn, const char *name)
             fn->stats(&c, 2.0f, o[0], o[1], o[2], o[3], o[4], w, num, den);
             for (unsigned j = 0; j < w; j++) {
                 float n1, d1;
-                vq_fvif_terms(&c, o[0][j], o[1][j], o[2][j], o[3][j], o[4][j],
+                vq_float_vif_terms(&c, o[0][j], o[1][j], o[2][j], o[3][j], o[4][j],
                               &n1, &d1);
                 CHECK(same(num[j], n1) && same(den[j], d1),
                       "%s vif stats w %u j %u", name, w, j);
@@ -111,11 +111,11 @@ static void test_vif_rows(const VqFVifDsp *fn, const char *name)
 
 /* ---- float_adm rows ---------------------------------------------------- */
 
-static void test_adm_rows(const VqFAdmDsp *fn, const char *name)
+static void test_adm_rows(const VqFloatAdmDsp *fn, const char *name)
 {
     enum { W = 200 };
     static float band[6][W], csf[3][12][W], term[9][W];
-    VqFAdmDims d;
+    VqFloatAdmDims d;
     memset(&d, 0, sizeof(d));
     d.cos_1deg_sq = (float)(cos(3.14159265358979323846 / 180.0) *
                             cos(3.14159265358979323846 / 180.0));
@@ -137,21 +137,21 @@ static void test_adm_rows(const VqFAdmDsp *fn, const char *name)
                     float *dis[3] = { band[3], band[4], band[5] };
                     for (int q = 0; q < 12; q++)
                         csf_rows[r][q] = csf[r][q];
-                    fn->csf_row(&d, rf, vq_fadm_rcp_tab, ref, dis, csf_rows[r],
+                    fn->csf_row(&d, rf, vq_float_adm_rcp_tab, ref, dis, csf_rows[r],
                                 0, w);
                     for (int j = 0; j < w; j++) {
                         float ov[3] = { ref[0][j], ref[1][j], ref[2][j] };
                         float tv[3] = { dis[0][j], dis[1][j], dis[2][j] };
                         float rr[3], aa[3];
-                        vq_fadm_decouple(&d, vq_fadm_rcp_tab, ov, tv, rr, aa);
+                        vq_float_adm_decouple(&d, vq_float_adm_rcp_tab, ov, tv, rr, aa);
                         for (int b = 0; b < 3; b++) {
                             float ca = rf[b] * aa[b], cr = rf[b] * rr[b];
                             CHECK(same(csf_rows[r][b][j], ca) &&
                                   same(csf_rows[r][3 + b][j],
-                                       vq_fadm_csf_f(ca)) &&
+                                       vq_float_adm_csf_f(ca)) &&
                                   same(csf_rows[r][6 + b][j], cr) &&
                                   same(csf_rows[r][9 + b][j],
-                                       vq_fadm_csf_f(cr)),
+                                       vq_float_adm_csf_f(cr)),
                                   "%s adm csf w %d j %d", name, w, j);
                         }
                     }
@@ -166,16 +166,16 @@ static void test_adm_rows(const VqFAdmDsp *fn, const char *name)
                 for (int j = 1; j < w - 1; j++) {
                     float tn = 0.0, ta = 0.0;
                     for (int b = 0; b < 3; b++) {
-                        tn += vq_fadm_thr_band(u[3 + b], m[3 + b], l[3 + b],
+                        tn += vq_float_adm_thr_band(u[3 + b], m[3 + b], l[3 + b],
                                                m[b][j], j - 1, j, j + 1);
-                        ta += vq_fadm_thr_band(u[9 + b], m[9 + b], l[9 + b],
+                        ta += vq_float_adm_thr_band(u[9 + b], m[9 + b], l[9 + b],
                                                m[6 + b][j], j - 1, j, j + 1);
                     }
                     for (int b = 0; b < 3; b++)
                         CHECK(same(term[b][j],
-                                   vq_fadm_cm_term(&d, m[6 + b][j], tn)) &&
+                                   vq_float_adm_cm_term(&d, m[6 + b][j], tn)) &&
                               same(term[3 + b][j],
-                                   vq_fadm_cm_term(&d, m[b][j], ta)),
+                                   vq_float_adm_cm_term(&d, m[b][j], ta)),
                               "%s adm cm w %d j %d", name, w, j);
                 }
                 float *ref[3] = { band[0], band[1], band[2] };
@@ -184,7 +184,7 @@ static void test_adm_rows(const VqFAdmDsp *fn, const char *name)
                 for (int j = 0; j < w; j++)
                     for (int b = 0; b < 3; b++)
                         CHECK(same(term[6 + b][j],
-                                   vq_fadm_den_term(&d, rf[b], ref[b][j])),
+                                   vq_float_adm_den_term(&d, rf[b], ref[b][j])),
                               "%s adm den w %d j %d", name, w, j);
             }
 }
@@ -224,7 +224,7 @@ static void test_rcp(void)
         float x;
         memcpy(&x, &u, sizeof(x));
         float hw = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x)));
-        diff += !same(hw, vq_fadm_rcp_approx(vq_fadm_rcp_tab, x));
+        diff += !same(hw, vq_float_adm_rcp_approx(vq_float_adm_rcp_tab, x));
         n++;
     }
     if (__builtin_cpu_is("intel")) {
@@ -306,10 +306,10 @@ int main(void)
             printf("row functions: %s not on this CPU\n", names[k]);
             continue;
         }
-        VqFVifDsp vf;
-        VqFAdmDsp af;
-        vq_fvif_dsp_init(&vf, levels[k]);
-        vq_fadm_dsp_init(&af, levels[k]);
+        VqFloatVifDsp vf;
+        VqFloatAdmDsp af;
+        vq_float_vif_dsp_init(&vf, levels[k]);
+        vq_float_adm_dsp_init(&af, levels[k]);
         test_vif_rows(&vf, names[k]);
         test_adm_rows(&af, names[k]);
         printf("row functions: %s checked\n", names[k]);

@@ -5,8 +5,7 @@ Every #include "..." of every source under hipcore/ and kernels/ is
 resolved as the compiler resolves it (the including file's folder first,
 then the include path) and checked against ALLOWED: a layer includes its
 own headers and those of the layers it lists, nothing else. Also:
-  - every source under hipcore/ lies in a layer's folder (or is one of the
-    forwarding headers in SHIMS, which only the extractors may include);
+  - every source under hipcore/ lies in a layer's folder;
   - no file below the API names VqContext (only api/ sees the context);
   - the public functions (VQ_API in vqhip.h) are defined in api/ only.
 
@@ -44,13 +43,9 @@ ALLOWED = {
     'api': ['run', 'model', 'gpu', 'core', 'base', 'public'],
 }
 
-# Forwarding headers the extractors' include lines name ("../../cpu.h"):
-# each holds one #include of its target and counts as that header.
-SHIMS = {
-    'hipcore/cpu.h': 'hipcore/base/cpu.h',
-    'hipcore/extractor.h': 'hipcore/core/extractor.h',
-    'hipcore/picture.h': 'hipcore/core/picture.h',
-}
+# No forwarding headers: every file names a header by its layer's path
+# ("base/cpu.h", "core/extractor.h"), so a bare "cpu.h" outside base/ is not
+# found.
 
 # Headers made at build time: name -> layer.
 GENERATED = {'extractor_list.h': 'core', 'revision.h': 'base'}
@@ -108,12 +103,6 @@ def check(files):
     bad = []
     for src in sorted(files):
         text = files[src]
-        if src in SHIMS:
-            incs = INCLUDE_RE.findall(text)
-            if len(incs) != 1 or resolve(files, src, incs[0]) != SHIMS[src]:
-                bad.append('%s: a forwarding header holds one #include, of %s'
-                           % (src, SHIMS[src]))
-            continue
         layer = layer_of(src)
         if layer is None:
             bad.append('%s: in no layer (hipcore/meson.build lists them: put '
@@ -131,12 +120,6 @@ def check(files):
                 else:
                     bad.append('%s: not found' % where)
                     continue
-            elif target in SHIMS:
-                if layer != 'extractors':
-                    bad.append('%s: a forwarding header; include %s' %
-                               (where, SHIMS[target][len('hipcore/'):]))
-                    continue
-                tl = layer_of(SHIMS[target])
             else:
                 tl = layer_of(target)
             if tl is None:
@@ -176,7 +159,8 @@ def self_test(files):
         ('hipcore/extractors/psnr/psnr.c', '#include "../../run/cpu_run.h"\n',
          'extractors may not include run'),
         ('kernels/probe.hip', '#include "../hipcore/base/cpu.h"\n', 'kernels may not include base'),
-        ('hipcore/run/gpu_run.c', '#include "cpu.h"\n', 'a forwarding header'),
+        ('hipcore/run/gpu_run.c', '#include "cpu.h"\n', 'not found'),
+        ('hipcore/extractors/psnr/psnr.c', '#include "../../cpu.h"\n', 'not found'),
         ('hipcore/run/color.c', 'static VqContext *ctx;\n', 'names VqContext'),
         ('hipcore/core/picture.c', 'const char *vq_version(void) { return ""; }\n',
          'public function'),

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extractors/float_ms_ssim/fms_cpu.h"
+#include "extractors/float_ms_ssim/float_ms_ssim_priv.h"
 #include "cpu.h"
-#include "extractors/float_ssim/fssim_cpu.h"
+#include "extractors/common/float_ssim_map.h"
 
 #include "../common/unit_check.h"
 
@@ -68,11 +68,11 @@ static void plain_ssim(const float *r, const float *d, int w, int h,
     plain_convolve(rr, w, h, sr);
     plain_convolve(dd, w, h, sd);
     plain_convolve(rd, w, h, sb);
-    VqFssimConsts k = vq_fssim_consts();
+    VqFloatSsimConsts k = vq_float_ssim_consts();
     double ts = 0, tl = 0, tc = 0, tv = 0;
     for (int i = 0; i < dw * dh; i++) {
         double l, c, s;
-        vq_fssim_pixel(mr[i], md[i], sr[i], sd[i], sb[i], k, &l, &c, &s);
+        vq_float_ssim_pixel(mr[i], md[i], sr[i], sd[i], sb[i], k, &l, &c, &s);
         ts += l * c * s;
         tl += l;
         tc += c;
@@ -99,8 +99,8 @@ static void plain_decimate(const float *img, int w, int h, int f,
             int k = 0;
             for (int v = -c; v <= c - even; v++)
                 for (int u = -c; u <= c - even; u++, k++)
-                    sum += img[vq_fssim_mirror(y * f + v, h) * w +
-                               vq_fssim_mirror(x * f + u, w)] * kern[k];
+                    sum += img[vq_float_ssim_mirror(y * f + v, h) * w +
+                               vq_float_ssim_mirror(x * f + u, w)] * kern[k];
             dst[y * sw + x] = (float)sum;
         }
 }
@@ -116,19 +116,19 @@ static void check_against_plain(int w, int h, unsigned flags)
         int v = (int)r[i] + e;
         d[i] = (float)(v < 0 ? 0 : v > 255 ? 255 : v);
     }
-    VqFssimDsp dsp;
-    vq_fssim_dsp_init(&dsp, flags);
-    VqFssimSrc sr = { (const uint8_t *)r, (ptrdiff_t)(w * 4), (unsigned)w,
+    VqFloatSsimDsp dsp;
+    vq_float_ssim_dsp_init(&dsp, flags);
+    VqFloatSsimSrc sr = { (const uint8_t *)r, (ptrdiff_t)(w * 4), (unsigned)w,
                       (unsigned)h, 0 };
-    VqFssimSrc sd = sr;
+    VqFloatSsimSrc sd = sr;
     sd.data = (const uint8_t *)d;
-    VqFssimRow *rows = malloc((size_t)(h - 10) * sizeof(*rows));
-    void *scratch = malloc(vq_fssim_map_scratch((unsigned)w) +
-                           vq_fms_lpf_scratch((unsigned)w) +
-                           vq_fssim_box_scratch((unsigned)w, (unsigned)w));
-    vq_fssim_cpu_map(&dsp, &sr, &sd, vq_fssim_consts(), scratch, rows);
+    VqFloatSsimRow *rows = malloc((size_t)(h - 10) * sizeof(*rows));
+    void *scratch = malloc(vq_float_ssim_map_scratch((unsigned)w) +
+                           vq_float_ms_ssim_lpf_scratch((unsigned)w) +
+                           vq_float_ssim_box_scratch((unsigned)w, (unsigned)w));
+    vq_float_ssim_cpu_map(&dsp, &sr, &sd, vq_float_ssim_consts(), scratch, rows);
     float got[4], want[4];
-    vq_fssim_means(rows, (unsigned)w - 10, (unsigned)h - 10, &got[0], &got[1],
+    vq_float_ssim_means(rows, (unsigned)w - 10, (unsigned)h - 10, &got[0], &got[1],
                    &got[2], &got[3]);
     plain_ssim(r, d, w, h, want);
     CHECK(!memcmp(got, want, sizeof(got)),
@@ -140,9 +140,9 @@ static void check_against_plain(int w, int h, unsigned flags)
     int ow = w / 2 + (w & 1), oh = h / 2 + (h & 1);
     float *a = malloc((size_t)ow * oh * 4), *b = malloc((size_t)ow * oh * 4);
     const float lpf[81] = { VQ_FMS_LPF_TAPS };
-    VqFmsDsp fms;
-    vq_fms_dsp_init(&fms, flags);
-    vq_fms_cpu_lpf(&fms, &sr, a, scratch);
+    VqFloatMsSsimDsp fms;
+    vq_float_ms_ssim_dsp_init(&fms, flags);
+    vq_float_ms_ssim_cpu_lpf(&fms, &sr, a, scratch);
     plain_decimate(r, w, h, 2, lpf, 9, b);
     CHECK(!memcmp(a, b, (size_t)ow * oh * 4), "%dx%d flags %u lpf decimation",
           w, h, flags);
@@ -152,7 +152,7 @@ static void check_against_plain(int w, int h, unsigned flags)
         float kern[25];
         for (int i = 0; i < f * f; i++)
             kern[i] = 1.0f / (float)(f * f);
-        vq_fssim_cpu_box(&sr, (unsigned)f, a, (unsigned)bw, (unsigned)bh, scratch);
+        vq_float_ssim_cpu_box(&sr, (unsigned)f, a, (unsigned)bw, (unsigned)bh, scratch);
         plain_decimate(r, w, h, f, kern, f, b);
         CHECK(!memcmp(a, b, (size_t)bw * bh * 4), "%dx%d box %d", w, h, f);
     }

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cpu.h"
-#include "extractors/ssim/ssim_cpu.h"
+#include "extractors/ssim/ssim_priv.h"
 #include "vqhip.h"
 
 #define SSIM_DIRECT_STATIC static

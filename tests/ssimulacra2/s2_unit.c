@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../unit/test.h"
-#include "extractors/ssimulacra2/ssimulacra2_internal.h"
+#include "extractors/ssimulacra2/ssimulacra2_priv.h"
 #include "picture.h"
 #include "vqhip.h"
 
@@ -19,8 +19,8 @@
  * 1.000001, variance 2.2504, peak 0.2646 against 1, 2.25, 0.2660). */
 static void test_blur(void)
 {
-    VqS2Blur bl;
-    vq_s2_blur_coeffs(&bl, 1.5);
+    VqSsimulacra2Blur bl;
+    vq_ssimulacra2_blur_coeffs(&bl, 1.5);
     enum { L = 64, C = 32 };
     float in[L] = { 0 }, out[L];
     in[C] = 1.0f;
@@ -28,7 +28,7 @@ static void test_blur(void)
     for (int n = -(VQ_S2_RADIUS - 1); n < L; n++) {
         int l = n - VQ_S2_RADIUS - 1, r = n + VQ_S2_RADIUS - 1;
         float s = (l >= 0 ? in[l] : 0.0f) + (r < L ? in[r] : 0.0f);
-        float o = vq_s2_blur_v_step(&bl, s, p, pp);
+        float o = vq_ssimulacra2_blur_v_step(&bl, s, p, pp);
         if (n >= 0)
             out[n] = o;
     }
@@ -55,14 +55,14 @@ static void test_blur(void)
 
 static void test_dims(void)
 {
-    VqS2Dims d;
-    vq_s2_dims(&d, 8, 8);
+    VqSsimulacra2Dims d;
+    vq_ssimulacra2_dims(&d, 8, 8);
     CHECK(d.n_scales == 2 && d.w[1] == 4 && d.h[1] == 4);
-    vq_s2_dims(&d, 1920, 1080);
+    vq_ssimulacra2_dims(&d, 1920, 1080);
     CHECK(d.n_scales == 6 && d.w[5] == 60 && d.h[5] == 34);
     CHECK(d.nseg[0] == 17 && d.nseg[5] == 1);
     CHECK(d.n_doubles == 3 * VQ_S2_SUMS * (17 + 9 + 5 + 3 + 2 + 1));
-    vq_s2_dims(&d, 15, 200);
+    vq_ssimulacra2_dims(&d, 15, 200);
     CHECK(d.n_scales == 3 && d.w[1] == 8 && d.h[1] == 100 && d.w[2] == 4);
 }
 
@@ -387,13 +387,13 @@ static void test_cpu_variants(void)
                                      VQ_PIX_FMT_444, VQ_PIX_FMT_GRAY };
     static const unsigned depths[] = { 8, 10, 12, 16 };
     char ran[256] = "";
-    for (const VqS2CpuVariant *v = vq_s2_cpu_variants; v->name; v++) {
+    for (const VqSsimulacra2CpuVariant *v = vq_ssimulacra2_cpu_variants; v->name; v++) {
         if (!v->supported()) {
             printf("cpu variant %s: not supported here, skipped\n", v->name);
             continue;
         }
         snprintf(ran + strlen(ran), sizeof(ran) - strlen(ran), " %s", v->name);
-        if (v == vq_s2_cpu_variants)
+        if (v == vq_ssimulacra2_cpu_variants)
             continue;
         unsigned cases = 0, diffs = 0;
         for (unsigned i = 0; i < 5; i++) {
@@ -413,18 +413,18 @@ static void test_cpu_variants(void)
                     vq_format_set_color(&fmt, &r.pic, &d.pic) ||
                     vq_frame_from_picture(&fr, &fmt, &r.pic, "ref", &e) ||
                     vq_frame_from_picture(&fd, &fmt, &d.pic, "dis", &e) ||
-                    vq_s2_color(&s.par.color[0], &fmt, 0, 0, 0, &e) ||
-                    vq_s2_color(&s.par.color[1], &fmt, 1, 0, 0, &e)) {
+                    vq_ssimulacra2_color(&s.par.color[0], &fmt, 0, 0, 0, &e) ||
+                    vq_ssimulacra2_color(&s.par.color[1], &fmt, 1, 0, 0, &e)) {
                     CHECK_MSG(0, "setup: %s", e.msg);
                     continue;
                 }
-                vq_s2_blur_coeffs(&s.par.blur, 1.5);
-                s.par.neg_bias_cbrt = vq_s2_neg_bias_cbrt();
-                vq_s2_dims(&s.dims, w, h);
-                size_t n = s.dims.n_doubles, ss = vq_s2_cpu_scratch_size(&s.dims);
+                vq_ssimulacra2_blur_coeffs(&s.par.blur, 1.5);
+                s.par.neg_bias_cbrt = vq_ssimulacra2_neg_bias_cbrt();
+                vq_ssimulacra2_dims(&s.dims, w, h);
+                size_t n = s.dims.n_doubles, ss = vq_ssimulacra2_cpu_scratch_size(&s.dims);
                 double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double));
                 void *scr = aligned_alloc(64, (ss + 63) & ~(size_t)63);
-                vq_s2_cpu_frame_c(&s.par, &s.dims, &fmt, &fr, &fd, scr, a);
+                vq_ssimulacra2_cpu_frame_c(&s.par, &s.dims, &fmt, &fr, &fd, scr, a);
                 memset(scr, 0x5a, ss); /* stale scratch must not matter */
                 v->frame(&s.par, &s.dims, &fmt, &fr, &fd, scr, b);
                 cases++;

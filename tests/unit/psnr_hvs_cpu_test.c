@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extractors/psnr_hvs/psnr_hvs_internal.h"
+#include "extractors/psnr_hvs/psnr_hvs_priv.h"
 #include "test.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;

@@ -10,7 +10,10 @@
  * is regrouped here as box sums of the band-summed filter input, which is
  * the same integer.
  */
-#include "adm_cpu.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "adm_priv.h"
 
 static size_t align_elems(size_t n)
 {
@@ -291,4 +294,75 @@ void vq_adm_cpu_frame(const AdmPriv *s, const VqPlane *ref, const VqPlane *dis,
     for (int k = 0; k < 4; k++)
         vq_adm_cpu_scale_rows(s, k, ref, dis, scratch, rows, 0, s->p.sc[k].h,
                               acc);
+}
+
+/* One scale of a frame split into row bands, each band a part
+ * (vq_fex_parallel) with its own sums. A band decouples one row more on
+ * each side than it scores: bands of fewer rows than ADM_BAND_ROWS would
+ * spend too much on those. */
+#define ADM_MAX_PARTS 64
+#define ADM_BAND_ROWS 24
+
+typedef struct AdmBands {
+    const AdmPriv *s;
+    int scale, n;
+    const VqPlane *ref, *dis;
+    void *planes;
+    VqAdmAcc acc[ADM_MAX_PARTS];
+} AdmBands;
+
+static void adm_band(void *arg, unsigned part, void *rows)
+{
+    AdmBands *b = arg;
+    int h = b->s->p.sc[b->scale].h;
+    int y0 = (int)((int64_t)h * part / b->n);
+    int y1 = (int)((int64_t)h * (part + 1) / b->n);
+    vq_adm_cpu_scale_rows(b->s, b->scale, b->ref, b->dis, b->planes, rows, y0,
+                          y1, &b->acc[part]);
+}
+
+static void add_acc(VqAdmAcc *to, const VqAdmAcc *a)
+{
+    for (int k = 0; k < 4; k++)
+        for (int b = 0; b < 3; b++) {
+            to->num[k][b] = (int64_t)((uint64_t)to->num[k][b] + (uint64_t)a->num[k][b]);
+            to->aim[k][b] = (int64_t)((uint64_t)to->aim[k][b] + (uint64_t)a->aim[k][b]);
+            to->den[k][b] += a->den[k][b];
+        }
+}
+
+int adm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+                unsigned index, void *acc, void *scratch)
+{
+    (void)index;
+    const AdmPriv *s = fex->priv;
+    unsigned threads = vq_fex_threads(fex);
+    if (threads < 2) {
+        vq_adm_cpu_frame(s, &ref->plane[0], &dis->plane[0], acc, scratch);
+        return 0;
+    }
+    AdmBands *b = malloc(sizeof(*b));
+    if (!b)
+        return vq_fail(fex->err, VQ_ENOMEM, "adm: out of memory");
+    b->s = s;
+    b->ref = &ref->plane[0];
+    b->dis = &dis->plane[0];
+    b->planes = scratch;
+    int err = 0;
+    for (int k = 0; k < 4 && !err; k++) {
+        int n = s->p.sc[k].h / ADM_BAND_ROWS;
+        if (n > 2 * (int)threads)
+            n = 2 * (int)threads;
+        if (n > ADM_MAX_PARTS)
+            n = ADM_MAX_PARTS;
+        b->scale = k;
+        b->n = n > 0 ? n : 1;
+        memset(b->acc, 0, sizeof(b->acc));
+        err = vq_fex_parallel(fex, (unsigned)b->n, adm_band, b);
+        /* integer sums: the same in any order; added in band order */
+        for (int part = 0; !err && part < b->n; part++)
+            add_acc(acc, &b->acc[part]);
+    }
+    free(b);
+    return err ? vq_fail(fex->err, err, "adm: out of memory") : 0;
 }

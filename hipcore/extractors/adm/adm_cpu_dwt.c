@@ -3,7 +3,7 @@
  * pictures (see adm_cpu.c), through the DSP table's row passes
  * (adm_dsp.h).
  */
-#include "adm_cpu.h"
+#include "adm_priv.h"
 
 static void pad_row(int32_t *t, int n)
 {

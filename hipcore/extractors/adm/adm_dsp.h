@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* Scale 0, vertical pass over n columns of rows r0..r3 (samples of bpc
  * bits: 8-bit ones for _u8, 9..16-bit ones for _u16): lo[x], and hi[x]

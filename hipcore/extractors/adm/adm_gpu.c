@@ -6,9 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "adm_internal.h"
-
-#if defined(VQ_HAVE_HIP)
+#include "adm_priv.h"
 
 /* Frames have no ADM state in common: each set of bands and row sums
  * serves every fex->gpu_sets-th frame, on a lane of its own (two sets up
@@ -107,5 +105,3 @@ int vq_adm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
     return vq_fex_launch_check(fex, gpu,
                                vq_adm_rows_launch(st, &s->p, b, acc_dev));
 }
-
-#endif

@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../adm_csf.h"
-#include "adm_internal.h"
+#include "../common/adm_csf.h"
+#include "adm_priv.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846264338327

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gpu_fn.h"
-#include "cambi_internal.h"
+#include "../common/gpu_fn.h"
+#include "cambi_priv.h"
 
 /* Names, aliases, defaults and ranges as libvmaf's cambi.c (3.2.0). */
 #define OPT(field) .offset = offsetof(CambiPriv, field)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gpu_fn.h"
-#include "cambi_internal.h"
+#include "../common/gpu_fn.h"
+#include "cambi_priv.h"
 
 enum { SCR_PRE, SCR_IMG, SCR_MASK, SCR_MASK_S, SCR_HIST, SCR_CVAL, SCR_ROWS,
        SCR_TOPK, SCR_END };

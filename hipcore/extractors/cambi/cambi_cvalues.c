@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "cambi_internal.h"
+#include "cambi_priv.h"
 
 /* ---- histogram events ------------------------------------------------------- */
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* c[k] = max(c[k], vq_cambi_term(weight, h0[k], max(h1[k], h2[k]),
  * recip[h0[k] + max(h1[k], h2[k])])) for k < n: one contrast step over a

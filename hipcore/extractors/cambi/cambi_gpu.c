@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gpu_fn.h"
-#include "cambi_internal.h"
-
-#if defined(VQ_HAVE_HIP)
+#include "../common/gpu_fn.h"
+#include "cambi_priv.h"
 
 typedef struct CambiGpuImage {
     int *xmap, *ymap;
@@ -204,5 +202,3 @@ int cambi_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
         rc = vq_cambi_pool_launch(st, &g->pool, level, g->work, acc);
     return vq_fex_launch_check(fex, gpu, rc);
 }
-
-#endif

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "cambi_internal.h"
+#include "cambi_priv.h"
 
 static int mkdir_p(const char *path)
 {

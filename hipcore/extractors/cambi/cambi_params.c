@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cambi_internal.h"
+#include "cambi_priv.h"
 
 #define CAMBI_DEFAULT_TVI 0.019
 #define CAMBI_DEFAULT_TOPK 0.6

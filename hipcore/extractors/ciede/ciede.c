@@ -9,15 +9,7 @@
  * sizes and for 4:4:4 that is libvmaf's choice; libvmaf's 4:2:2 and its
  * odd-size 4:2:0 read other samples (README, "Differences from libvmaf").
  */
-#include <math.h>
-#include <stddef.h>
-
-#include "../gpu_fn.h"
-#include "ciede_dsp.h"
-
-typedef struct CiedePriv {
-    VqCiedeDsp dsp; /* the CPU variants, chosen at init */
-} CiedePriv;
+#include "ciede_priv.h"
 
 static const char *const ciede_outputs[] = { "ciede2000", NULL };
 
@@ -39,36 +31,6 @@ static int ciede_init(VqFex *fex, const VqFormat *fmt)
     vq_ciede_dsp_init(&((CiedePriv *)fex->priv)->dsp, vq_cpu_flags());
     return 0;
 }
-
-static int ciede_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                         unsigned index, void *acc, void *scratch)
-{
-    (void)index;
-    const CiedePriv *s = fex->priv;
-    const VqFormat *f = &fex->fmt;
-    for (unsigned y = 0; y < f->h[0]; y++) {
-        unsigned cy = y >> f->ss_y < f->h[1] ? y >> f->ss_y : f->h[1] - 1;
-        const uint8_t *row[6];
-        for (unsigned k = 0; k < 6; k++) {
-            const VqPlane *p = &(k < 3 ? ref : dis)->plane[k % 3];
-            row[k] = p->data + (ptrdiff_t)(k % 3 ? cy : y) * p->stride;
-        }
-        s->dsp.row(row, f->bytes_per_sample, f->w[0], f->ss_x, f->w[1], f->bpc,
-               scratch, acc);
-    }
-    return 0;
-}
-
-#if defined(VQ_HAVE_HIP)
-static int ciede_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
-                         const VqDevFrame *dis, unsigned index, void *acc_dev)
-{
-    (void)index;
-    return vq_fex_launch_check(
-        fex, gpu, vq_ciede_launch(vq_gpu_compute_stream(gpu), ref, dis,
-                                  fex->fmt.ss_x, fex->fmt.ss_y, acc_dev));
-}
-#endif
 
 static int ciede_finalize(VqFex *fex, const void *acc, unsigned index)
 {

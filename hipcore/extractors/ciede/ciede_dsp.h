@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "../../../kernels/ciede/ciede.h"
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* One row: the w luma samples of the reference (row[0]) and the distorted
  * (row[3]) with their chroma rows (row[1], row[2]; row[4], row[5]), chroma

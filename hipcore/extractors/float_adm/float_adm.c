@@ -17,7 +17,7 @@
       .flags = FEATURE }
 
 /* Names, aliases, defaults and ranges as libvmaf's float_adm.c. */
-static const VqOption fadm_options[] = {
+static const VqOption float_adm_options[] = {
     { .name = "debug", .help = "also write adm, adm_num, adm_den and the "
                                "numerator and denominator of every scale",
       .offset = offsetof(FAdmPriv, debug), .type = VQ_OPT_BOOL,
@@ -93,7 +93,7 @@ enum {
     OUT_ADM = OUT_SCALE + 4,                /* debug outputs from here on */
     OUT_NUM, OUT_DEN, OUT_SCALE_ND,         /* adm_num_scale0, den0, ... */
 };
-static const char *const fadm_outputs[] = {
+static const char *const float_adm_outputs[] = {
     "adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2",
     "adm_scale3", "adm", "adm_num", "adm_den", "adm_num_scale0",
     "adm_den_scale0", "adm_num_scale1", "adm_den_scale1", "adm_num_scale2",
@@ -102,8 +102,8 @@ static const char *const fadm_outputs[] = {
 
 /* libvmaf's borders: border_factor 0.1 of each side is left out of the
  * terms; decouple and csf go one tap further (adm_tools.c). */
-static void regions(unsigned w, unsigned h, VqFAdmRect *outer,
-                    VqFAdmRect *inner)
+static void regions(unsigned w, unsigned h, VqFloatAdmRect *outer,
+                    VqFloatAdmRect *inner)
 {
     const double bf = 0.1;
     inner->left = (int)(w * bf - 0.5);
@@ -118,10 +118,10 @@ static void regions(unsigned w, unsigned h, VqFAdmRect *outer,
     outer->bottom = bottom > (int)h ? (int)h : bottom;
 }
 
-static int fadm_init(VqFex *fex, const VqFormat *fmt)
+static int float_adm_init(VqFex *fex, const VqFormat *fmt)
 {
     FAdmPriv *s = fex->priv;
-    VqFAdmDims *d = &s->dims;
+    VqFloatAdmDims *d = &s->dims;
     if (fmt->w[0] < VQ_FADM_MIN_SIZE || fmt->h[0] < VQ_FADM_MIN_SIZE)
         return vq_fail(fex->err, VQ_EUNSUPPORTED,
                        "float_adm: a %ux%u frame is too small; float_adm "
@@ -140,7 +140,7 @@ static int fadm_init(VqFex *fex, const VqFormat *fmt)
         d->rows[sc] = (unsigned)(d->inner[sc].bottom - d->inner[sc].top);
         d->off[sc] = off;
         off += VQ_FADM_NQ * d->rows[sc];
-        vq_fadm_rfactors(s, (int)sc, d->rfactor[sc]);
+        vq_float_adm_rfactors(s, (int)sc, d->rfactor[sc]);
     }
     d->n_floats = off;
     /* libvmaf: (float)(cos(1 degree)^2), folded from double constants */
@@ -152,17 +152,17 @@ static int fadm_init(VqFex *fex, const VqFormat *fmt)
     d->p_norm = (float)s->p_norm;
     d->cube = s->p_norm == 3.0;
     d->bypass_cm = s->bypass_cm;
-    vq_fadm_dsp_init(&s->dsp, vq_cpu_flags());
+    vq_float_adm_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = d->n_floats * sizeof(float);
-    fex->scratch_size = vq_fadm_cpu_scratch_size(s);
+    fex->scratch_size = vq_float_adm_cpu_scratch_size(s);
     return 0;
 }
 
 /* One scale's sums from its row sums, as adm_cm_s and adm_csf_den_scale_s
  * end: per band powf(sum, 1/p) plus the noise constant, bands added. */
 static float scale_value(const FAdmPriv *s, const float *rows, unsigned n,
-                         const VqFAdmRect *r, double noise_weight)
+                         const VqFloatAdmRect *r, double noise_weight)
 {
     const float inv_p = 1.0f / s->p_norm;
     int rw = r->right - r->left, rh = r->bottom - r->top;
@@ -177,10 +177,10 @@ static float scale_value(const FAdmPriv *s, const float *rows, unsigned n,
     return band[0] + band[1] + band[2];
 }
 
-static int fadm_finalize(VqFex *fex, const void *acc, unsigned index)
+static int float_adm_finalize(VqFex *fex, const void *acc, unsigned index)
 {
     const FAdmPriv *s = fex->priv;
-    const VqFAdmDims *d = &s->dims;
+    const VqFloatAdmDims *d = &s->dims;
     const float *rows = acc;
     double num = 0, den = 0, aim_num = 0, aim_den = 0;
     double scores[2 * VQ_FADM_SCALES];
@@ -244,14 +244,14 @@ static int fadm_finalize(VqFex *fex, const void *acc, unsigned index)
 
 const VqFexDesc vq_fex_float_adm = {
     .name = "float_adm",
-    .options = fadm_options,
+    .options = float_adm_options,
     .priv_size = sizeof(FAdmPriv),
-    .outputs = fadm_outputs,
+    .outputs = float_adm_outputs,
     .exactness = VQ_EXACT_BITWISE,
-    .init = fadm_init,
-    .cpu_run = vq_fadm_cpu_run,
-    .gpu_init = VQ_GPU_FN(vq_fadm_gpu_init),
-    .gpu_run = VQ_GPU_FN(vq_fadm_gpu_run),
-    .gpu_close = VQ_GPU_FN(vq_fadm_gpu_close),
-    .finalize = fadm_finalize,
+    .init = float_adm_init,
+    .cpu_run = vq_float_adm_cpu_run,
+    .gpu_init = VQ_GPU_FN(vq_float_adm_gpu_init),
+    .gpu_run = VQ_GPU_FN(vq_float_adm_gpu_run),
+    .gpu_close = VQ_GPU_FN(vq_float_adm_gpu_close),
+    .finalize = float_adm_finalize,
 };

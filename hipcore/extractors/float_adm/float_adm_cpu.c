@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "float_adm_priv.h"
-#include "../float_plane.h"
+#include "../common/float_plane.h"
 
 /* csf rows kept per ring slot: csf and filter values of a and r, 3 bands */
 enum { CA = 0, FA = 3, CR = 6, FR = 9, NCSF = 12 };
@@ -31,7 +31,7 @@ static void take(uint8_t *base, size_t *off, size_t floats, float **ptr)
 
 static size_t layout(const FAdmPriv *s, void *scratch, FAdmWork *t)
 {
-    const VqFAdmDims *d = &s->dims;
+    const VqFloatAdmDims *d = &s->dims;
     uint8_t *base = scratch;
     size_t off = 0, bw = d->w[0], iw = d->in_w[0];
     for (unsigned k = 0; k < 2; k++) {
@@ -53,7 +53,7 @@ static size_t layout(const FAdmPriv *s, void *scratch, FAdmWork *t)
     return off;
 }
 
-size_t vq_fadm_cpu_scratch_size(const FAdmPriv *s)
+size_t vq_float_adm_cpu_scratch_size(const FAdmPriv *s)
 {
     FAdmWork unused;
     return layout(s, NULL, &unused);
@@ -71,13 +71,13 @@ static void dwt_row(const float *src, unsigned in_w, unsigned in_h,
                     float *restrict eo, float *restrict arow,
                     float *const band[3])
 {
-    const float *s0 = src + (size_t)vq_fadm_dwt_idx(i, 0, (int)in_h) * in_w;
-    const float *s1 = src + (size_t)vq_fadm_dwt_idx(i, 1, (int)in_h) * in_w;
-    const float *s2 = src + (size_t)vq_fadm_dwt_idx(i, 2, (int)in_h) * in_w;
-    const float *s3 = src + (size_t)vq_fadm_dwt_idx(i, 3, (int)in_h) * in_w;
+    const float *s0 = src + (size_t)vq_float_adm_dwt_idx(i, 0, (int)in_h) * in_w;
+    const float *s1 = src + (size_t)vq_float_adm_dwt_idx(i, 1, (int)in_h) * in_w;
+    const float *s2 = src + (size_t)vq_float_adm_dwt_idx(i, 2, (int)in_h) * in_w;
+    const float *s3 = src + (size_t)vq_float_adm_dwt_idx(i, 3, (int)in_h) * in_w;
     for (unsigned j = 0; j < in_w; j++) {
-        lo[j] = vq_fadm_dot4(dwt_lo, s0[j], s1[j], s2[j], s3[j]);
-        hi[j] = vq_fadm_dot4(dwt_hi, s0[j], s1[j], s2[j], s3[j]);
+        lo[j] = vq_float_adm_dot4(dwt_lo, s0[j], s1[j], s2[j], s3[j]);
+        hi[j] = vq_float_adm_dot4(dwt_hi, s0[j], s1[j], s2[j], s3[j]);
     }
     /* inner outputs: taps 2j - 1 .. 2j + 2 all inside the row */
     const unsigned a = 1, b = in_w >= 3 ? (in_w - 3) / 2 + 1 : 1;
@@ -98,23 +98,23 @@ static void dwt_row(const float *src, unsigned in_w, unsigned in_h,
         if (!out_l)
             break;
         for (unsigned j = a; j < b && j < w; j++)
-            out_l[j] = vq_fadm_dot4(dwt_lo, od[j - 1], ev[j], od[j], ev[j + 1]);
+            out_l[j] = vq_float_adm_dot4(dwt_lo, od[j - 1], ev[j], od[j], ev[j + 1]);
         for (unsigned j = a; out_h && j < b && j < w; j++)
-            out_h[j] = vq_fadm_dot4(dwt_hi, od[j - 1], ev[j], od[j], ev[j + 1]);
+            out_h[j] = vq_float_adm_dot4(dwt_hi, od[j - 1], ev[j], od[j], ev[j + 1]);
     }
     for (unsigned j = 0; j < w; j++) {
         if (j >= a && j < b)
             continue;
-        int j0 = vq_fadm_dwt_idx((int)j, 0, (int)in_w);
-        int j1 = vq_fadm_dwt_idx((int)j, 1, (int)in_w);
-        int j2 = vq_fadm_dwt_idx((int)j, 2, (int)in_w);
-        int j3 = vq_fadm_dwt_idx((int)j, 3, (int)in_w);
-        arow[j] = vq_fadm_dot4(dwt_lo, lo[j0], lo[j1], lo[j2], lo[j3]);
+        int j0 = vq_float_adm_dwt_idx((int)j, 0, (int)in_w);
+        int j1 = vq_float_adm_dwt_idx((int)j, 1, (int)in_w);
+        int j2 = vq_float_adm_dwt_idx((int)j, 2, (int)in_w);
+        int j3 = vq_float_adm_dwt_idx((int)j, 3, (int)in_w);
+        arow[j] = vq_float_adm_dot4(dwt_lo, lo[j0], lo[j1], lo[j2], lo[j3]);
         if (!band)
             continue;
-        band[1][j] = vq_fadm_dot4(dwt_hi, lo[j0], lo[j1], lo[j2], lo[j3]);
-        band[0][j] = vq_fadm_dot4(dwt_lo, hi[j0], hi[j1], hi[j2], hi[j3]);
-        band[2][j] = vq_fadm_dot4(dwt_hi, hi[j0], hi[j1], hi[j2], hi[j3]);
+        band[1][j] = vq_float_adm_dot4(dwt_hi, lo[j0], lo[j1], lo[j2], lo[j3]);
+        band[0][j] = vq_float_adm_dot4(dwt_lo, hi[j0], hi[j1], hi[j2], hi[j3]);
+        band[2][j] = vq_float_adm_dot4(dwt_hi, hi[j0], hi[j1], hi[j2], hi[j3]);
     }
 }
 
@@ -135,29 +135,29 @@ static void sum_terms(float *const *term, unsigned nq, int j0, int j1,
 static void cm_row(const FAdmPriv *s, FAdmWork *t, unsigned sc, int c,
                    float *rows, unsigned n)
 {
-    const VqFAdmDims *d = &s->dims;
-    const VqFAdmRect *in = &d->inner[sc];
+    const VqFloatAdmDims *d = &s->dims;
+    const VqFloatAdmRect *in = &d->inner[sc];
     const int w = (int)d->w[sc], h = (int)d->h[sc];
-    float *const *u = t->ring[vq_fadm_prev(c) % 3];
+    float *const *u = t->ring[vq_float_adm_prev(c) % 3];
     float *const *m = t->ring[c % 3];
-    float *const *l = t->ring[vq_fadm_next(c, h) % 3];
+    float *const *l = t->ring[vq_float_adm_next(c, h) % 3];
     /* columns 0 and w - 1 mirror their neighbours; the others are inner */
     const int a = in->left > 1 ? in->left : 1;
     const int b = in->right < w - 1 ? in->right : w - 1;
     for (int j = in->left; j < in->right; j++) {
         if (j >= a && j < b)
             continue;
-        const int jl = vq_fadm_prev(j), jr = vq_fadm_next(j, w);
+        const int jl = vq_float_adm_prev(j), jr = vq_float_adm_next(j, w);
         float tn = 0.0, ta = 0.0;
         for (unsigned k = 0; k < 3 && !d->bypass_cm; k++) {
-            tn += vq_fadm_thr_band(u[FA + k], m[FA + k], l[FA + k],
+            tn += vq_float_adm_thr_band(u[FA + k], m[FA + k], l[FA + k],
                                    m[CA + k][j], jl, j, jr);
-            ta += vq_fadm_thr_band(u[FR + k], m[FR + k], l[FR + k],
+            ta += vq_float_adm_thr_band(u[FR + k], m[FR + k], l[FR + k],
                                    m[CR + k][j], jl, j, jr);
         }
         for (unsigned k = 0; k < 3; k++) {
-            t->term[k][j] = vq_fadm_cm_term(d, m[CR + k][j], tn);
-            t->term[3 + k][j] = vq_fadm_cm_term(d, m[CA + k][j], ta);
+            t->term[k][j] = vq_float_adm_cm_term(d, m[CR + k][j], tn);
+            t->term[3 + k][j] = vq_float_adm_cm_term(d, m[CA + k][j], ta);
         }
     }
     if (a < b)
@@ -172,8 +172,8 @@ static void cm_row(const FAdmPriv *s, FAdmWork *t, unsigned sc, int c,
 static void den_row(const FAdmPriv *s, FAdmWork *t, unsigned sc, int i,
                     float *rows, unsigned n)
 {
-    const VqFAdmDims *d = &s->dims;
-    const VqFAdmRect *in = &d->inner[sc];
+    const VqFloatAdmDims *d = &s->dims;
+    const VqFloatAdmRect *in = &d->inner[sc];
     float *const *term = t->term + VQ_FADM_DEN;
     s->dsp.den_row(d, d->rfactor[sc], t->band[0], in->left, in->right, term);
     float sums[3];
@@ -183,7 +183,7 @@ static void den_row(const FAdmPriv *s, FAdmWork *t, unsigned sc, int i,
         rows[(VQ_FADM_DEN + q) * n + k] = sums[q];
 }
 
-static int in_rows(const VqFAdmRect *r, int i)
+static int in_rows(const VqFloatAdmRect *r, int i)
 {
     return i >= r->top && i < r->bottom;
 }
@@ -191,7 +191,7 @@ static int in_rows(const VqFAdmRect *r, int i)
 static void one_scale(const FAdmPriv *s, FAdmWork *t, unsigned sc,
                   const float *src_ref, const float *src_dis, float *rows)
 {
-    const VqFAdmDims *d = &s->dims;
+    const VqFloatAdmDims *d = &s->dims;
     const unsigned w = d->w[sc], h = d->h[sc], n = d->rows[sc];
     const bool terms = !(sc == 0 && s->skip_scale0);
     float *next_ref = t->next[sc & 1][0], *next_dis = t->next[sc & 1][1];
@@ -203,7 +203,7 @@ static void one_scale(const FAdmPriv *s, FAdmWork *t, unsigned sc,
         if (!terms)
             continue;
         if (in_rows(&d->outer[sc], i))
-            s->dsp.csf_row(d, d->rfactor[sc], vq_fadm_rcp_tab, t->band[0],
+            s->dsp.csf_row(d, d->rfactor[sc], vq_float_adm_rcp_tab, t->band[0],
                            t->band[1], t->ring[i % 3], d->outer[sc].left,
                            d->outer[sc].right);
         if (in_rows(&d->inner[sc], i))
@@ -215,12 +215,12 @@ static void one_scale(const FAdmPriv *s, FAdmWork *t, unsigned sc,
         cm_row(s, t, sc, (int)h - 1, rows, n);
 }
 
-int vq_fadm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+int vq_float_adm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                     unsigned index, void *acc, void *scratch)
 {
     (void)index;
     const FAdmPriv *s = fex->priv;
-    const VqFAdmDims *d = &s->dims;
+    const VqFloatAdmDims *d = &s->dims;
     FAdmWork t;
     layout(s, scratch, &t);
     const float scale = vq_fpix_scale(fex->fmt.bpc);

@@ -7,10 +7,10 @@
  * (adm_tools.h, barten_csf_tools.h, adm_csf_tools.h); the weights are
  * host constants that both backends use.
  */
-#include "../adm_csf.h"
+#include "../common/adm_csf.h"
 #include "float_adm_priv.h"
 
-void vq_fadm_rfactors(const FAdmPriv *s, int scale, float rf[3])
+void vq_float_adm_rfactors(const FAdmPriv *s, int scale, float rf[3])
 {
     const double lum = 100.0; /* DEFAULT_ADM_CSF_LUMINANCE_LEVEL */
     const double nvd = s->norm_view_dist;

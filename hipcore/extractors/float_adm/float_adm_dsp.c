@@ -6,11 +6,11 @@
  * for its pixel, and columns the vectors do not cover go through those
  * helpers; the variants are this code compiled for each instruction set.
  */
-#include "../float_simd.h"
+#include "../common/float_simd.h"
 #include "float_adm_dsp.h"
 
-/* |v| * k in double, rounded to float, for eight lanes (vq_fadm_csf_f and
- * the centre of vq_fadm_thr_band). */
+/* |v| * k in double, rounded to float, for eight lanes (vq_float_adm_csf_f and
+ * the centre of vq_float_adm_thr_band). */
 VQ_DSP_TEMPLATE void dmul(const vq_vf8 *v, double k, vq_vf8 *out)
 {
     vq_vf4 h[2];
@@ -42,7 +42,7 @@ VQ_DSP_TEMPLATE void dadd(vq_vf8 *s, const vq_vf8 *c, double k)
     memcpy(s, sh, sizeof(*s));
 }
 
-/* vq_fadm_rcp for eight lanes. */
+/* vq_float_adm_rcp for eight lanes. */
 VQ_DSP_TEMPLATE void rcp8(const uint16_t *tab, const vq_vf8 *x,
                                      vq_vf8 *out)
 {
@@ -66,7 +66,7 @@ VQ_DSP_TEMPLATE void rcp8(const uint16_t *tab, const vq_vf8 *x,
 /* Decouple and csf of columns [j0, j1) of a band row (csf_row's work):
  * out[0..2] csf a, [3..5] its filter values, [6..8] csf r, [9..11] its
  * filter values. */
-VQ_DSP_TEMPLATE void csf_row(const VqFAdmDims *d, const float *rf,
+VQ_DSP_TEMPLATE void csf_row(const VqFloatAdmDims *d, const float *rf,
                                   const uint16_t *tab, float *const ref[3],
                                   float *const dis[3], float *const out[12],
                                   int j0, int j1)
@@ -110,13 +110,13 @@ VQ_DSP_TEMPLATE void csf_row(const VqFAdmDims *d, const float *rf,
         float ov[3] = { ref[0][j], ref[1][j], ref[2][j] };
         float tv[3] = { dis[0][j], dis[1][j], dis[2][j] };
         float r[3], a[3];
-        vq_fadm_decouple(d, tab, ov, tv, r, a);
+        vq_float_adm_decouple(d, tab, ov, tv, r, a);
         for (int b = 0; b < 3; b++) {
             float ca = rf[b] * a[b], cr = rf[b] * r[b];
             out[b][j] = ca;
-            out[3 + b][j] = vq_fadm_csf_f(ca);
+            out[3 + b][j] = vq_float_adm_csf_f(ca);
             out[6 + b][j] = cr;
-            out[9 + b][j] = vq_fadm_csf_f(cr);
+            out[9 + b][j] = vq_float_adm_csf_f(cr);
         }
     }
 }
@@ -125,7 +125,7 @@ VQ_DSP_TEMPLATE void csf_row(const VqFAdmDims *d, const float *rf,
  * the band (1 <= j, j + 1 < w): num terms into term[0..2], aim terms into
  * term[3..5] (indexed by column). u, m, l: the csf rows above, at and
  * below. */
-VQ_DSP_TEMPLATE void cm_row(const VqFAdmDims *d, float *const *u,
+VQ_DSP_TEMPLATE void cm_row(const VqFloatAdmDims *d, float *const *u,
                                  float *const *m, float *const *l, int j0,
                                  int j1, float *const term[6])
 {
@@ -170,20 +170,20 @@ VQ_DSP_TEMPLATE void cm_row(const VqFAdmDims *d, float *const *u,
     for (; j < j1; j++) {
         float tn = 0.0, ta = 0.0;
         for (int b = 0; b < 3 && !d->bypass_cm; b++) {
-            tn += vq_fadm_thr_band(u[3 + b], m[3 + b], l[3 + b], m[b][j],
+            tn += vq_float_adm_thr_band(u[3 + b], m[3 + b], l[3 + b], m[b][j],
                                    j - 1, j, j + 1);
-            ta += vq_fadm_thr_band(u[9 + b], m[9 + b], l[9 + b], m[6 + b][j],
+            ta += vq_float_adm_thr_band(u[9 + b], m[9 + b], l[9 + b], m[6 + b][j],
                                    j - 1, j, j + 1);
         }
         for (int b = 0; b < 3; b++) {
-            term[b][j] = vq_fadm_cm_term(d, m[6 + b][j], tn);
-            term[3 + b][j] = vq_fadm_cm_term(d, m[b][j], ta);
+            term[b][j] = vq_float_adm_cm_term(d, m[6 + b][j], tn);
+            term[3 + b][j] = vq_float_adm_cm_term(d, m[b][j], ta);
         }
     }
 }
 
 /* den terms of columns [j0, j1): |rf * ref band|^p into term[0..2]. */
-VQ_DSP_TEMPLATE void den_row(const VqFAdmDims *d, const float *rf,
+VQ_DSP_TEMPLATE void den_row(const VqFloatAdmDims *d, const float *rf,
                                   float *const ref[3], int j0, int j1,
                                   float *const term[3])
 {
@@ -202,19 +202,19 @@ VQ_DSP_TEMPLATE void den_row(const VqFAdmDims *d, const float *rf,
         }
     for (; j < j1; j++)
         for (int b = 0; b < 3; b++)
-            term[b][j] = vq_fadm_den_term(d, rf[b], ref[b][j]);
+            term[b][j] = vq_float_adm_den_term(d, rf[b], ref[b][j]);
 }
 
 #define FADM_VARIANT(isa, TARGET)                                             \
-    TARGET decl_fadm_csf_row_fn(vq_fadm_csf_row_##isa)                        \
+    TARGET decl_fadm_csf_row_fn(vq_float_adm_csf_row_##isa)                        \
     {                                                                         \
         csf_row(d, rf, tab, ref, dis, out, j0, j1);                           \
     }                                                                         \
-    TARGET decl_fadm_cm_row_fn(vq_fadm_cm_row_##isa)                          \
+    TARGET decl_fadm_cm_row_fn(vq_float_adm_cm_row_##isa)                          \
     {                                                                         \
         cm_row(d, u, m, l, j0, j1, term);                                     \
     }                                                                         \
-    TARGET decl_fadm_den_row_fn(vq_fadm_den_row_##isa)                        \
+    TARGET decl_fadm_den_row_fn(vq_float_adm_den_row_##isa)                        \
     {                                                                         \
         den_row(d, rf, ref, j0, j1, term);                                    \
     }
@@ -225,21 +225,21 @@ FADM_VARIANT(avx2, VQ_TARGET_AVX2)
 FADM_VARIANT(avx512, VQ_TARGET_AVX512)
 #endif
 
-void vq_fadm_dsp_init(VqFAdmDsp *c, unsigned flags)
+void vq_float_adm_dsp_init(VqFloatAdmDsp *c, unsigned flags)
 {
-    c->csf_row = vq_fadm_csf_row_c;
-    c->cm_row = vq_fadm_cm_row_c;
-    c->den_row = vq_fadm_den_row_c;
+    c->csf_row = vq_float_adm_csf_row_c;
+    c->cm_row = vq_float_adm_cm_row_c;
+    c->den_row = vq_float_adm_den_row_c;
 #if VQ_ARCH_X86_64
     if (flags & VQ_CPU_AVX2) {
-        c->csf_row = vq_fadm_csf_row_avx2;
-        c->cm_row = vq_fadm_cm_row_avx2;
-        c->den_row = vq_fadm_den_row_avx2;
+        c->csf_row = vq_float_adm_csf_row_avx2;
+        c->cm_row = vq_float_adm_cm_row_avx2;
+        c->den_row = vq_float_adm_den_row_avx2;
     }
     if (flags & VQ_CPU_AVX512) {
-        c->csf_row = vq_fadm_csf_row_avx512;
-        c->cm_row = vq_fadm_cm_row_avx512;
-        c->den_row = vq_fadm_den_row_avx512;
+        c->csf_row = vq_float_adm_csf_row_avx512;
+        c->cm_row = vq_float_adm_cm_row_avx512;
+        c->den_row = vq_float_adm_den_row_avx512;
     }
 #else
     (void)flags;

@@ -8,17 +8,16 @@
 
 #include "float_adm_priv.h"
 
-#if defined(VQ_HAVE_HIP)
 typedef struct FAdmGpu {
     float *band[VQ_FADM_SCALES][8]; /* ref a, h, v, d, dis a, h, v, d */
     size_t pitch[VQ_FADM_SCALES];
     float *work[12];                /* csf images, scale 0's size */
     uint16_t *rcp_tab;
     float *terms;                   /* the term images, one allocation */
-    VqFAdmTermImages ti;
+    VqFloatAdmTermImages ti;
 } FAdmGpu;
 
-void vq_fadm_gpu_close(VqFex *fex, VqGpu *gpu)
+void vq_float_adm_gpu_close(VqFex *fex, VqGpu *gpu)
 {
     FAdmGpu *g = fex->gpu_priv;
     if (!g)
@@ -34,10 +33,10 @@ void vq_fadm_gpu_close(VqFex *fex, VqGpu *gpu)
     fex->gpu_priv = NULL;
 }
 
-int vq_fadm_gpu_init(VqFex *fex, VqGpu *gpu)
+int vq_float_adm_gpu_init(VqFex *fex, VqGpu *gpu)
 {
     const FAdmPriv *s = fex->priv;
-    const VqFAdmDims *d = &s->dims;
+    const VqFloatAdmDims *d = &s->dims;
     FAdmGpu *g = calloc(1, sizeof(*g));
     if (!g)
         return vq_fail(fex->err, VQ_ENOMEM, "float_adm: out of memory");
@@ -57,7 +56,7 @@ int vq_fadm_gpu_init(VqFex *fex, VqGpu *gpu)
      * lines */
     size_t n_terms = 0;
     for (unsigned sc = 0; sc < VQ_FADM_SCALES; sc++) {
-        const VqFAdmRect *in = &d->inner[sc];
+        const VqFloatAdmRect *in = &d->inner[sc];
         size_t w = in->right > in->left ? (size_t)(in->right - in->left) : 0;
         g->ti.pitch[sc] = (w + 31) & ~(size_t)31;
         n_terms += VQ_FADM_NQ * g->ti.pitch[sc] * d->rows[sc];
@@ -80,22 +79,22 @@ int vq_fadm_gpu_init(VqFex *fex, VqGpu *gpu)
         err = vq_gpu_malloc(gpu, (void **)&g->rcp_tab, tab,
                             "float_adm: reciprocal table");
     if (!err)
-        err = vq_gpu_upload2d(gpu, st, g->rcp_tab, tab, vq_fadm_rcp_tab, tab,
+        err = vq_gpu_upload2d(gpu, st, g->rcp_tab, tab, vq_float_adm_rcp_tab, tab,
                               tab, 1);
     if (!err)
         err = vq_gpu_sync(gpu, st);
     if (err)
-        vq_fadm_gpu_close(fex, gpu);
+        vq_float_adm_gpu_close(fex, gpu);
     return err;
 }
 
-int vq_fadm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+int vq_float_adm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                     const VqDevFrame *dis, unsigned index, void *acc_dev)
 {
     (void)index;
     const FAdmPriv *s = fex->priv;
     const FAdmGpu *g = fex->gpu_priv;
-    const VqFAdmDims *d = &s->dims;
+    const VqFloatAdmDims *d = &s->dims;
     VqStream st = vq_gpu_compute_stream(gpu);
     float *rows = acc_dev;
     VqDevPlane r = ref->plane[0], t = dis->plane[0];
@@ -107,9 +106,9 @@ int vq_fadm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
         float *work[12];
         for (unsigned k = 0; k < 12; k++)
             work[k] = g->work[k];
-        rc = vq_fadm_dwt_launch(st, &r, &t, bpc, d, sc, g->band[sc], pitch);
+        rc = vq_float_adm_dwt_launch(st, &r, &t, bpc, d, sc, g->band[sc], pitch);
         if (!rc && !(sc == 0 && s->skip_scale0))
-            rc = vq_fadm_terms_launch(st, g->band[sc], pitch,
+            rc = vq_float_adm_terms_launch(st, g->band[sc], pitch,
                                       d, sc, g->rcp_tab, work,
                                       g->ti.img[sc], g->ti.pitch[sc]);
         VqDevPlane a_ref = { g->band[sc][0], pitch, d->w[sc], d->h[sc] };
@@ -119,8 +118,7 @@ int vq_fadm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
         bpc = 0;
     }
     if (!rc)
-        rc = vq_fadm_row_sums_launch(st, d, s->skip_scale0 ? 1 : 0, &g->ti,
+        rc = vq_float_adm_row_sums_launch(st, d, s->skip_scale0 ? 1 : 0, &g->ti,
                                      rows);
     return vq_fex_launch_check(fex, gpu, rc);
 }
-#endif

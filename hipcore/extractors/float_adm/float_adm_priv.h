@@ -8,10 +8,10 @@
 #include <stddef.h>
 
 #include "../../../kernels/float_adm/float_adm.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "float_adm_dsp.h"
 
-extern const uint16_t vq_fadm_rcp_tab[VQ_FADM_RCP_SIZE];
+extern const uint16_t vq_float_adm_rcp_tab[VQ_FADM_RCP_SIZE];
 
 typedef struct FAdmPriv {
     bool debug;
@@ -31,21 +31,21 @@ typedef struct FAdmPriv {
     int skip_aim_scale;
     bool skip_scale0;
     /* derived in init */
-    VqFAdmDims dims;
-    VqFAdmDsp dsp;
+    VqFloatAdmDims dims;
+    VqFloatAdmDsp dsp;
 } FAdmPriv;
 
 /* The csf weights of scale s's bands h, v, d from the options
  * (float_adm_csf.c). */
-void vq_fadm_rfactors(const FAdmPriv *s, int scale, float rf[3]);
+void vq_float_adm_rfactors(const FAdmPriv *s, int scale, float rf[3]);
 
-size_t vq_fadm_cpu_scratch_size(const FAdmPriv *s);
-int vq_fadm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+size_t vq_float_adm_cpu_scratch_size(const FAdmPriv *s);
+int vq_float_adm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                     unsigned index, void *acc, void *scratch);
 
-int vq_fadm_gpu_init(VqFex *fex, VqGpu *gpu);
-int vq_fadm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+int vq_float_adm_gpu_init(VqFex *fex, VqGpu *gpu);
+int vq_float_adm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                     const VqDevFrame *dis, unsigned index, void *acc_dev);
-void vq_fadm_gpu_close(VqFex *fex, VqGpu *gpu);
+void vq_float_adm_gpu_close(VqFex *fex, VqGpu *gpu);
 
 #endif

@@ -2,17 +2,17 @@
  * x86's approximate reciprocal (RCPSS/RCPPS) as Intel CPUs compute it: for
  * each value of the top 11 mantissa bits, the 12 significant bits of the
  * result for an input in [1, 2) (kernels/float_adm/float_adm.h,
- * vq_fadm_rcp_approx, puts sign and exponent around them).
+ * vq_float_adm_rcp_approx, puts sign and exponent around them).
  *
  * How it was made: _mm_rcp_ss on an Intel Xeon (Debian 12) for every input
  * in [1, 2); the result depends on the top 11 mantissa bits only, and
- * vq_fadm_rcp_approx with this table equals the instruction on all 2^32
+ * vq_float_adm_rcp_approx with this table equals the instruction on all 2^32
  * inputs. AMD's Zen CPUs compute other values (libvmaf's float ADM then
  * differs by a few units in the last place in rare pixels).
  */
 #include "float_adm_priv.h"
 
-const uint16_t vq_fadm_rcp_tab[VQ_FADM_RCP_SIZE] = {
+const uint16_t vq_float_adm_rcp_tab[VQ_FADM_RCP_SIZE] = {
     0xffe, 0xffa, 0xff6, 0xff2, 0xfee, 0xfea, 0xfe6, 0xfe2, 0xfde, 0xfda,
     0xfd6, 0xfd2, 0xfce, 0xfca, 0xfc6, 0xfc2, 0xfbf, 0xfbb, 0xfb7, 0xfb3,
     0xfaf, 0xfab, 0xfa7, 0xfa3, 0xf9f, 0xf9b, 0xf97, 0xf93, 0xf90, 0xf8c,

@@ -7,25 +7,10 @@
  * finalize adds them in row order as libvmaf does. The CPU path's row
  * conversion and filters are float_ansnr_dsp.c's, chosen at init.
  */
-#include <math.h>
-#include <stddef.h>
-#include <string.h>
-
-#include "../../../kernels/float_ansnr/float_ansnr.h"
-#include "../gpu_fn.h"
-#include "float_ansnr_dsp.h"
-
-typedef struct FloatAnsnrPriv {
-    double peak, psnr_max;
-    float inv_scale;
-    size_t pw; /* padded row length, w + 4 */
-    VqFAnsnrDsp dsp;
-} FloatAnsnrPriv;
+#include "float_ansnr_priv.h"
 
 static const char *const float_ansnr_outputs[] = { "float_ansnr",
                                                    "float_anpsnr", NULL };
-
-enum { RING = 8 }; /* converted rows kept per plane; > 5, a power of two */
 
 static int float_ansnr_init(VqFex *fex, const VqFormat *fmt)
 {
@@ -44,7 +29,7 @@ static int float_ansnr_init(VqFex *fex, const VqFormat *fmt)
     }
     s->inv_scale = 1.0f / (float)(1u << (fmt->bpc - 8));
     s->pw = (size_t)w + 4;
-    vq_fansnr_dsp_init(&s->dsp, vq_cpu_flags());
+    vq_float_ansnr_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = (size_t)h * sizeof(VqAnsnrRow);
     /* two rings of padded rows, the two filtered rows, the ring tags */
@@ -52,87 +37,6 @@ static int float_ansnr_init(VqFex *fex, const VqFormat *fmt)
                         2 * RING * sizeof(int);
     return 0;
 }
-
-typedef struct Ring {
-    float *row[RING];
-    int *tag;
-} Ring;
-
-/* Row y of the plane as floats, padded by two mirrored columns each side. */
-static const float *ring_row(const VqFAnsnrDsp *dsp, Ring *g,
-                             const VqPlane *p, unsigned bps, float inv_scale,
-                             int y)
-{
-    float *r = g->row[y & (RING - 1)];
-    if (g->tag[y & (RING - 1)] == y)
-        return r;
-    g->tag[y & (RING - 1)] = y;
-    const uint8_t *src = p->data + (ptrdiff_t)y * p->stride;
-    unsigned w = p->w;
-    if (bps == 1)
-        dsp->conv_u8(r, src, inv_scale, w);
-    else
-        dsp->conv_u16(r, (const uint16_t *)(const void *)src, inv_scale, w);
-    r[0] = r[4];
-    r[1] = r[3];
-    r[w + 2] = r[w + 1];
-    r[w + 3] = r[w];
-    return r;
-}
-
-static int float_ansnr_cpu_run(VqFex *fex, const VqFrame *ref,
-                               const VqFrame *dis, unsigned index, void *acc,
-                               void *scratch)
-{
-    (void)index;
-    const FloatAnsnrPriv *s = fex->priv;
-    VqAnsnrRow *out = acc;
-    unsigned bps = fex->fmt.bytes_per_sample;
-    int w = (int)fex->fmt.w[0], h = (int)fex->fmt.h[0];
-    float *f = scratch;
-    Ring gr, gd;
-    for (int k = 0; k < RING; k++) {
-        gr.row[k] = f + (size_t)k * s->pw;
-        gd.row[k] = f + (size_t)(RING + k) * s->pw;
-    }
-    float *rf = f + 2 * RING * s->pw, *df = rf + w;
-    gr.tag = (int *)(void *)(df + w);
-    gd.tag = gr.tag + RING;
-    for (int k = 0; k < RING; k++)
-        gr.tag[k] = gd.tag[k] = -1;
-    for (int i = 0; i < h; i++) {
-        const float *r[3], *d[5];
-        for (int k = 0; k < 3; k++)
-            r[k] = ring_row(&s->dsp, &gr, &ref->plane[0], bps, s->inv_scale,
-                            vq_ansnr_mirror(i - 1 + k, h));
-        for (int k = 0; k < 5; k++)
-            d[k] = ring_row(&s->dsp, &gd, &dis->plane[0], bps, s->inv_scale,
-                            vq_ansnr_mirror(i - 2 + k, h));
-        s->dsp.ref3(rf, r, (unsigned)w);
-        s->dsp.dis5(df, d, (unsigned)w);
-        float sig = 0.0f, noise = 0.0f;
-        for (int j = 0; j < w; j++) {
-            sig += rf[j] * rf[j];
-            noise += (rf[j] - df[j]) * (rf[j] - df[j]);
-        }
-        out[i].sig = sig;
-        out[i].noise = noise;
-    }
-    return 0;
-}
-
-#if defined(VQ_HAVE_HIP)
-static int float_ansnr_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
-                               const VqDevFrame *dis, unsigned index,
-                               void *acc_dev)
-{
-    (void)index;
-    return vq_fex_launch_check(
-        fex, gpu, vq_float_ansnr_launch(vq_gpu_compute_stream(gpu),
-                                        &ref->plane[0], &dis->plane[0],
-                                        ref->bpc, acc_dev));
-}
-#endif
 
 static int float_ansnr_finalize(VqFex *fex, const void *acc, unsigned index)
 {

@@ -40,19 +40,19 @@ VQ_DSP_TEMPLATE void dis5(float *restrict out, const float *const r[5],
 }
 
 #define FANSNR_VARIANT(isa, TARGET)                                           \
-    TARGET decl_fansnr_conv_u8_fn(vq_fansnr_conv_u8_##isa)                    \
+    TARGET decl_fansnr_conv_u8_fn(vq_float_ansnr_conv_u8_##isa)                    \
     {                                                                         \
         conv_u8(r, src, inv_scale, w);                                        \
     }                                                                         \
-    TARGET decl_fansnr_conv_u16_fn(vq_fansnr_conv_u16_##isa)                  \
+    TARGET decl_fansnr_conv_u16_fn(vq_float_ansnr_conv_u16_##isa)                  \
     {                                                                         \
         conv_u16(r, src, inv_scale, w);                                       \
     }                                                                         \
-    TARGET decl_fansnr_ref3_fn(vq_fansnr_ref3_##isa)                          \
+    TARGET decl_fansnr_ref3_fn(vq_float_ansnr_ref3_##isa)                          \
     {                                                                         \
         ref3(out, r, w);                                                      \
     }                                                                         \
-    TARGET decl_fansnr_dis5_fn(vq_fansnr_dis5_##isa)                          \
+    TARGET decl_fansnr_dis5_fn(vq_float_ansnr_dis5_##isa)                          \
     {                                                                         \
         dis5(out, r, w);                                                      \
     }
@@ -65,13 +65,13 @@ FANSNR_VARIANT(avx512, VQ_TARGET_AVX512)
 
 #define FANSNR_SET(c, isa)                                                    \
     do {                                                                      \
-        (c)->conv_u8 = vq_fansnr_conv_u8_##isa;                               \
-        (c)->conv_u16 = vq_fansnr_conv_u16_##isa;                             \
-        (c)->ref3 = vq_fansnr_ref3_##isa;                                     \
-        (c)->dis5 = vq_fansnr_dis5_##isa;                                     \
+        (c)->conv_u8 = vq_float_ansnr_conv_u8_##isa;                               \
+        (c)->conv_u16 = vq_float_ansnr_conv_u16_##isa;                             \
+        (c)->ref3 = vq_float_ansnr_ref3_##isa;                                     \
+        (c)->dis5 = vq_float_ansnr_dis5_##isa;                                     \
     } while (0)
 
-void vq_fansnr_dsp_init(VqFAnsnrDsp *c, unsigned flags)
+void vq_float_ansnr_dsp_init(VqFloatAnsnrDsp *c, unsigned flags)
 {
     FANSNR_SET(c, c);
 #if VQ_ARCH_X86_64

@@ -6,16 +6,7 @@
  * GPU result equals the CPU's bit for bit and both equal libvmaf's. The
  * CPU path's sums are float_moment_dsp.c's, chosen for the CPU at init.
  */
-#include <stddef.h>
-
-#include "../../../kernels/float_moment/float_moment.h"
-#include "../gpu_fn.h"
-#include "float_moment_dsp.h"
-
-typedef struct FloatMomentPriv {
-    double scale; /* 2^(bpc - 8) */
-    VqFMomentDsp dsp;
-} FloatMomentPriv;
+#include "float_moment_priv.h"
 
 static const char *const float_moment_outputs[] = {
     "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",
@@ -26,41 +17,11 @@ static int float_moment_init(VqFex *fex, const VqFormat *fmt)
 {
     FloatMomentPriv *s = fex->priv;
     s->scale = (double)(1u << (fmt->bpc - 8));
-    vq_fmoment_dsp_init(&s->dsp, vq_cpu_flags());
+    vq_float_moment_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = sizeof(VqFloatMomentAcc);
     return 0;
 }
-
-static int float_moment_cpu_run(VqFex *fex, const VqFrame *ref,
-                                const VqFrame *dis, unsigned index, void *acc,
-                                void *scratch)
-{
-    (void)index;
-    (void)scratch;
-    VqFloatMomentAcc *a = acc;
-    const FloatMomentPriv *s = fex->priv;
-    vq_fmoment_sums_fn sums = fex->fmt.bytes_per_sample == 1 ? s->dsp.sums_u8
-                                                             : s->dsp.sums_u16;
-    for (unsigned k = 0; k < 2; k++) {
-        const VqPlane *p = &(k ? dis : ref)->plane[0];
-        sums(p->data, p->stride, p->w, p->h, &a->sum[k], &a->sq[k]);
-    }
-    return 0;
-}
-
-#if defined(VQ_HAVE_HIP)
-static int float_moment_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
-                                const VqDevFrame *dis, unsigned index,
-                                void *acc_dev)
-{
-    (void)index;
-    return vq_fex_launch_check(
-        fex, gpu, vq_float_moment_launch(vq_gpu_compute_stream(gpu),
-                                         &ref->plane[0], &dis->plane[0],
-                                         ref->bpc, acc_dev));
-}
-#endif
 
 static int float_moment_finalize(VqFex *fex, const void *acc, unsigned index)
 {

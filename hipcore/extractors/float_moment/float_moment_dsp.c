@@ -45,11 +45,11 @@ VQ_DSP_TEMPLATE void sums_u16(const uint8_t *p, ptrdiff_t stride, unsigned w,
 }
 
 #define FMOMENT_VARIANT(isa, TARGET)                                          \
-    TARGET decl_fmoment_sums_fn(vq_fmoment_sums_u8_##isa)                     \
+    TARGET decl_fmoment_sums_fn(vq_float_moment_sums_u8_##isa)                     \
     {                                                                         \
         sums_u8(p, stride, w, h, sum, sq);                                    \
     }                                                                         \
-    TARGET decl_fmoment_sums_fn(vq_fmoment_sums_u16_##isa)                    \
+    TARGET decl_fmoment_sums_fn(vq_float_moment_sums_u16_##isa)                    \
     {                                                                         \
         sums_u16(p, stride, w, h, sum, sq);                                   \
     }
@@ -60,18 +60,18 @@ FMOMENT_VARIANT(avx2, VQ_TARGET_AVX2)
 FMOMENT_VARIANT(avx512, VQ_TARGET_AVX512)
 #endif
 
-void vq_fmoment_dsp_init(VqFMomentDsp *c, unsigned flags)
+void vq_float_moment_dsp_init(VqFloatMomentDsp *c, unsigned flags)
 {
-    c->sums_u8 = vq_fmoment_sums_u8_c;
-    c->sums_u16 = vq_fmoment_sums_u16_c;
+    c->sums_u8 = vq_float_moment_sums_u8_c;
+    c->sums_u16 = vq_float_moment_sums_u16_c;
 #if VQ_ARCH_X86_64
     if (flags & VQ_CPU_AVX2) {
-        c->sums_u8 = vq_fmoment_sums_u8_avx2;
-        c->sums_u16 = vq_fmoment_sums_u16_avx2;
+        c->sums_u8 = vq_float_moment_sums_u8_avx2;
+        c->sums_u16 = vq_float_moment_sums_u16_avx2;
     }
     if (flags & VQ_CPU_AVX512) {
-        c->sums_u8 = vq_fmoment_sums_u8_avx512;
-        c->sums_u16 = vq_fmoment_sums_u16_avx512;
+        c->sums_u8 = vq_float_moment_sums_u8_avx512;
+        c->sums_u16 = vq_float_moment_sums_u16_avx512;
     }
 #else
     (void)flags;

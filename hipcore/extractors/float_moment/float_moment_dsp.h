@@ -1,6 +1,6 @@
 /*
  * float_moment, the CPU path's DSP functions and their variants (see
- * hipcore/cpu.h): filled once at extractor init by vq_fmoment_dsp_init;
+ * hipcore/cpu.h): filled once at extractor init by vq_float_moment_dsp_init;
  * every variant gives the C function's sums (tests/checkasm).
  */
 #ifndef VQHIP_EXTRACTORS_FLOAT_MOMENT_DSP_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* Over a w x h block (w <= 16384; stride in bytes): *sum = the sum of the
  * samples, *sq = the sum of vq_float_moment_sq of each. 8-bit samples for
@@ -18,22 +18,22 @@
 #define decl_fmoment_sums_fn(name)                                            \
     void(name)(const uint8_t *p, ptrdiff_t stride, unsigned w, unsigned h,    \
                uint64_t *sum, uint64_t *sq)
-typedef decl_fmoment_sums_fn(*vq_fmoment_sums_fn);
+typedef decl_fmoment_sums_fn(*vq_float_moment_sums_fn);
 
-typedef struct VqFMomentDsp {
-    vq_fmoment_sums_fn sums_u8;
-    vq_fmoment_sums_fn sums_u16;
-} VqFMomentDsp;
+typedef struct VqFloatMomentDsp {
+    vq_float_moment_sums_fn sums_u8;
+    vq_float_moment_sums_fn sums_u16;
+} VqFloatMomentDsp;
 
-void vq_fmoment_dsp_init(VqFMomentDsp *c, unsigned flags);
+void vq_float_moment_dsp_init(VqFloatMomentDsp *c, unsigned flags);
 
-decl_fmoment_sums_fn(vq_fmoment_sums_u8_c);
-decl_fmoment_sums_fn(vq_fmoment_sums_u16_c);
+decl_fmoment_sums_fn(vq_float_moment_sums_u8_c);
+decl_fmoment_sums_fn(vq_float_moment_sums_u16_c);
 #if VQ_ARCH_X86_64
-decl_fmoment_sums_fn(vq_fmoment_sums_u8_avx2);
-decl_fmoment_sums_fn(vq_fmoment_sums_u16_avx2);
-decl_fmoment_sums_fn(vq_fmoment_sums_u8_avx512);
-decl_fmoment_sums_fn(vq_fmoment_sums_u16_avx512);
+decl_fmoment_sums_fn(vq_float_moment_sums_u8_avx2);
+decl_fmoment_sums_fn(vq_float_moment_sums_u16_avx2);
+decl_fmoment_sums_fn(vq_float_moment_sums_u8_avx512);
+decl_fmoment_sums_fn(vq_float_moment_sums_u16_avx512);
 #endif
 
 #endif

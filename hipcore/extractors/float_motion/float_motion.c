@@ -63,7 +63,7 @@ static const float taps5[] = { VQ_FMOTION_TAPS5 };
 static const float taps3[] = { VQ_FMOTION_TAPS3 };
 static const float taps1[] = { VQ_FMOTION_TAPS1 };
 
-static void fmotion_dims(VqFMotionDims *d, const VqFormat *fmt, bool uv,
+static void fmotion_dims(VqFloatMotionDims *d, const VqFormat *fmt, bool uv,
                          bool half)
 {
     unsigned off = 0;
@@ -112,8 +112,8 @@ static int fmotion_init(VqFex *fex, const VqFormat *fmt)
     fex->acc_size = s->force_zero ? sizeof(float)
                                   : s->dims.n_floats * sizeof(float);
     fex->lag = s->force_zero ? 0 : 1;
-    vq_fmotion_dsp_init(&s->dsp, vq_cpu_flags());
-    if (!s->force_zero && vq_fmotion_tables(s))
+    vq_float_motion_dsp_init(&s->dsp, vq_cpu_flags());
+    if (!s->force_zero && vq_float_motion_tables(s))
         return vq_fail(fex->err, VQ_ENOMEM, "float_motion: out of memory");
     return 0;
 }
@@ -138,7 +138,7 @@ static double processed(const FMotionPriv *s, double score)
  * float_motion.c adds the planes in double). */
 static double frame_score(const FMotionPriv *s, const float *rows)
 {
-    const VqFMotionDims *d = &s->dims;
+    const VqFloatMotionDims *d = &s->dims;
     double score = 0.0;
     for (unsigned p = 0; p < d->np; p++) {
         float m = 0.0f;
@@ -207,7 +207,7 @@ static int fmotion_flush(VqFex *fex)
 
 static void fmotion_close(VqFex *fex)
 {
-    vq_fmotion_cpu_close(fex->priv);
+    vq_float_motion_cpu_close(fex->priv);
 }
 
 const VqFexDesc vq_fex_float_motion = {
@@ -218,10 +218,10 @@ const VqFexDesc vq_fex_float_motion = {
     .flags = VQ_FEX_TEMPORAL,
     .exactness = VQ_EXACT_BITWISE,
     .init = fmotion_init,
-    .cpu_run = vq_fmotion_cpu_run,
-    .gpu_init = VQ_GPU_FN(vq_fmotion_gpu_init),
-    .gpu_run = VQ_GPU_FN(vq_fmotion_gpu_run),
-    .gpu_close = VQ_GPU_FN(vq_fmotion_gpu_close),
+    .cpu_run = vq_float_motion_cpu_run,
+    .gpu_init = VQ_GPU_FN(vq_float_motion_gpu_init),
+    .gpu_run = VQ_GPU_FN(vq_float_motion_gpu_run),
+    .gpu_close = VQ_GPU_FN(vq_float_motion_gpu_close),
     .finalize = fmotion_finalize,
     .flush = fmotion_flush,
     .close = fmotion_close,

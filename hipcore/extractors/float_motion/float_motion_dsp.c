@@ -5,13 +5,13 @@
  * order (no FMA contraction in this build), so every variant equals the C
  * function bit for bit.
  */
-#include "../float_simd.h"
+#include "../common/float_simd.h"
 #include "float_motion_dsp.h"
 
 /* libvmaf's convolution: per row the vertical pass into vrow (with r
  * mirrored values on each side), then the horizontal pass. */
 VQ_DSP_TEMPLATE void blur(const float *restrict src, unsigned w, unsigned h,
-                          const VqFMotionTaps *t, float *restrict vrow,
+                          const VqFloatMotionTaps *t, float *restrict vrow,
                           float *restrict dst)
 {
     const int r = t->n / 2, n = t->n;
@@ -65,7 +65,7 @@ VQ_DSP_TEMPLATE void sad_rows(const float *a, const float *b, unsigned w,
         const float *pa = a + (size_t)y * w, *pb = b + (size_t)y * w;
         for (unsigned x = 0; x < w; x++)
             for (unsigned k = 0; k < 8; k++)
-                s[k] += vq_fmotion_term(pa[k * w + x], pb[k * w + x]);
+                s[k] += vq_float_motion_term(pa[k * w + x], pb[k * w + x]);
         for (unsigned k = 0; k < 8; k++)
             rows[y + k] = s[k];
     }
@@ -73,13 +73,13 @@ VQ_DSP_TEMPLATE void sad_rows(const float *a, const float *b, unsigned w,
         float s = 0.0f;
         const float *pa = a + (size_t)y * w, *pb = b + (size_t)y * w;
         for (unsigned x = 0; x < w; x++)
-            s += vq_fmotion_term(pa[x], pb[x]);
+            s += vq_float_motion_term(pa[x], pb[x]);
         rows[y] = s;
     }
 }
 
 #define FMOTION_VARIANT(isa, TARGET)                                          \
-    TARGET decl_fmotion_blur_fn(vq_fmotion_blur_##isa)                        \
+    TARGET decl_fmotion_blur_fn(vq_float_motion_blur_##isa)                        \
     {                                                                         \
         blur(src, w, h, t, vrow, dst);                                        \
     }
@@ -87,7 +87,7 @@ VQ_DSP_TEMPLATE void sad_rows(const float *a, const float *b, unsigned w,
 FMOTION_VARIANT(c, )
 /* sad_rows has the C function only: its eight chains run across rows, and
  * the wider builds (gathers of one column of eight rows) measured slower. */
-decl_fmotion_sad_rows_fn(vq_fmotion_sad_rows_c)
+decl_fmotion_sad_rows_fn(vq_float_motion_sad_rows_c)
 {
     sad_rows(a, b, w, h, rows);
 }
@@ -96,15 +96,15 @@ FMOTION_VARIANT(avx2, VQ_TARGET_AVX2)
 FMOTION_VARIANT(avx512, VQ_TARGET_AVX512)
 #endif
 
-void vq_fmotion_dsp_init(VqFMotionDsp *c, unsigned flags)
+void vq_float_motion_dsp_init(VqFloatMotionDsp *c, unsigned flags)
 {
-    c->blur = vq_fmotion_blur_c;
-    c->sad_rows = vq_fmotion_sad_rows_c;
+    c->blur = vq_float_motion_blur_c;
+    c->sad_rows = vq_float_motion_sad_rows_c;
 #if VQ_ARCH_X86_64
     if (flags & VQ_CPU_AVX2)
-        c->blur = vq_fmotion_blur_avx2;
+        c->blur = vq_float_motion_blur_avx2;
     if (flags & VQ_CPU_AVX512)
-        c->blur = vq_fmotion_blur_avx512;
+        c->blur = vq_float_motion_blur_avx512;
 #else
     (void)flags;
 #endif

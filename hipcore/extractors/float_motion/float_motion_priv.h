@@ -1,12 +1,12 @@
 /* float_motion: state shared by the extractor (float_motion.c) and its
- * CPU and GPU paths (float_motion_run.c). */
+ * CPU and GPU paths (float_motion_cpu.c, float_motion_gpu.c). */
 #ifndef VQHIP_EXTRACTORS_FLOAT_MOTION_PRIV_H
 #define VQHIP_EXTRACTORS_FLOAT_MOTION_PRIV_H
 
 #include <stdbool.h>
 
 #include "../../../kernels/float_motion/float_motion.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "float_motion_dsp.h"
 
 typedef struct FMotionPriv {
@@ -20,28 +20,28 @@ typedef struct FMotionPriv {
     bool add_uv;
     double max_val;
     /* derived in init */
-    VqFMotionDims dims;
-    VqFMotionTaps taps;
+    VqFloatMotionDims dims;
+    VqFloatMotionTaps taps;
     VqFResizeTap *half_tab[VQ_FMOTION_MAX_PLANES][2]; /* x, y tables */
     /* CPU path (a temporal extractor's frames run one at a time): the
      * blurred planes of the last two frames, full and half size */
     float *blur[2][VQ_FMOTION_MAX_PLANES][2];
     float *work; /* the plane as floats, then one row of the vertical pass */
-    VqFMotionDsp dsp; /* row functions chosen at init */
+    VqFloatMotionDsp dsp; /* row functions chosen at init */
     /* finalize state */
     unsigned n_frames;
     double prev_score;
 } FMotionPriv;
 
 /* The half-size bilinear tables (motion_add_scale1), for both paths. */
-int vq_fmotion_tables(FMotionPriv *s);
-void vq_fmotion_cpu_close(FMotionPriv *s);
-int vq_fmotion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+int vq_float_motion_tables(FMotionPriv *s);
+void vq_float_motion_cpu_close(FMotionPriv *s);
+int vq_float_motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                        unsigned index, void *acc, void *scratch);
 
-int vq_fmotion_gpu_init(VqFex *fex, VqGpu *gpu);
-int vq_fmotion_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+int vq_float_motion_gpu_init(VqFex *fex, VqGpu *gpu);
+int vq_float_motion_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                        const VqDevFrame *dis, unsigned index, void *acc_dev);
-void vq_fmotion_gpu_close(VqFex *fex, VqGpu *gpu);
+void vq_float_motion_gpu_close(VqFex *fex, VqGpu *gpu);
 
 #endif

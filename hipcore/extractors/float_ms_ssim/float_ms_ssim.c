@@ -6,29 +6,9 @@
  * float_ssim. The record holds every scale's map row sums, the same on both
  * backends; one finalize forms the means and the product.
  */
-#include <math.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdlib.h>
+#include "float_ms_ssim_priv.h"
 
-#include "../../../kernels/float_ms_ssim/float_ms_ssim.h"
-#include "../gpu_fn.h"
-#include "fms_cpu.h"
-
-typedef struct FmsPriv {
-    bool enable_lcs, enable_db, clip_db;
-    /* derived in init */
-    unsigned w[VQ_FMS_SCALES], h[VQ_FMS_SCALES];
-    size_t row_off[VQ_FMS_SCALES]; /* first record row of each scale */
-    size_t img_off[VQ_FMS_SCALES][2]; /* scratch offsets, scales 1..4 */
-    size_t work_off;
-    double max_db;
-    VqFssimConsts k;
-    VqFssimDsp dsp;
-    VqFmsDsp fms;
-} FmsPriv;
-
-static const VqOption fms_options[] = {
+static const VqOption float_ms_ssim_options[] = {
     { .name = "enable_lcs",
       .help = "also write float_ms_ssim_l_scale0..4, _c_scale0..4, "
               "_s_scale0..4 (each scale's mean luminance, contrast, structure)",
@@ -46,7 +26,7 @@ static const VqOption fms_options[] = {
 };
 
 enum { OUT_MS, OUT_L = 1, OUT_C = 6, OUT_S = 11 };
-static const char *const fms_outputs[] = {
+static const char *const float_ms_ssim_outputs[] = {
     "float_ms_ssim",
     "float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1",
     "float_ms_ssim_l_scale2", "float_ms_ssim_l_scale3",
@@ -64,7 +44,7 @@ static size_t align64(size_t n)
     return (n + 63) & ~(size_t)63;
 }
 
-static int fms_init(VqFex *fex, const VqFormat *fmt)
+static int float_ms_ssim_init(VqFex *fex, const VqFormat *fmt)
 {
     FmsPriv *s = fex->priv;
     if (fmt->w[0] < VQ_FMS_MIN_SIZE || fmt->h[0] < VQ_FMS_MIN_SIZE)
@@ -85,7 +65,7 @@ static int fms_init(VqFex *fex, const VqFormat *fmt)
         }
     }
     s->work_off = off;
-    size_t map = vq_fssim_map_scratch(s->w[0]), lpf = vq_fms_lpf_scratch(s->w[0]);
+    size_t map = vq_float_ssim_map_scratch(s->w[0]), lpf = vq_float_ms_ssim_lpf_scratch(s->w[0]);
     fex->scratch_size = off + (map > lpf ? map : lpf);
     if (s->clip_db) {
         /* libvmaf: peak * peak in unsigned, w * h in unsigned */
@@ -95,139 +75,18 @@ static int fms_init(VqFex *fex, const VqFormat *fmt)
     } else {
         s->max_db = INFINITY;
     }
-    s->k = vq_fssim_consts();
-    vq_fssim_dsp_init(&s->dsp, vq_cpu_flags());
-    vq_fms_dsp_init(&s->fms, vq_cpu_flags());
+    s->k = vq_float_ssim_consts();
+    vq_float_ssim_dsp_init(&s->dsp, vq_cpu_flags());
+    vq_float_ms_ssim_dsp_init(&s->fms, vq_cpu_flags());
     fex->planes = VQ_PLANE_Y;
-    fex->acc_size = rows * sizeof(VqFssimRow);
+    fex->acc_size = rows * sizeof(VqFloatSsimRow);
     return 0;
 }
 
-static int fms_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                       unsigned index, void *acc, void *scratch)
-{
-    (void)index;
-    const FmsPriv *s = fex->priv;
-    uint8_t *base = scratch;
-    void *work = base + s->work_off;
-    VqFssimRow *rows = acc;
-    VqFssimSrc src[2];
-    const VqPlane *pl[2] = { &ref->plane[0], &dis->plane[0] };
-    for (unsigned k = 0; k < 2; k++) {
-        VqFssimSrc p = { pl[k]->data, pl[k]->stride, pl[k]->w, pl[k]->h,
-                         fex->fmt.bpc };
-        src[k] = p;
-    }
-    for (unsigned sc = 0; sc < VQ_FMS_SCALES; sc++) {
-        if (sc) {
-            for (unsigned k = 0; k < 2; k++) {
-                float *img = (float *)(void *)(base + s->img_off[sc][k]);
-                vq_fms_cpu_lpf(&s->fms, &src[k], img, work);
-                VqFssimSrc f = { (const uint8_t *)img,
-                                 (ptrdiff_t)(s->w[sc] * sizeof(float)),
-                                 s->w[sc], s->h[sc], 0 };
-                src[k] = f;
-            }
-        }
-        vq_fssim_cpu_map(&s->dsp, &src[0], &src[1], s->k, work,
-                         rows + s->row_off[sc]);
-    }
-    return 0;
-}
-
-#if defined(VQ_HAVE_HIP)
-typedef struct FmsGpu {
-    float *img[VQ_FMS_SCALES][2]; /* scales 1..4 */
-    size_t pitch[VQ_FMS_SCALES];  /* bytes */
-    double *part;                 /* per row and segment sums of one scale */
-} FmsGpu;
-
-static void fms_gpu_close(VqFex *fex, VqGpu *gpu)
-{
-    FmsGpu *g = fex->gpu_priv;
-    if (!g)
-        return;
-    for (unsigned sc = 1; sc < VQ_FMS_SCALES; sc++) {
-        vq_gpu_free(gpu, g->img[sc][0]);
-        vq_gpu_free(gpu, g->img[sc][1]);
-    }
-    vq_gpu_free(gpu, g->part);
-    free(g);
-    fex->gpu_priv = NULL;
-}
-
-static unsigned n_segs(unsigned w)
-{
-    return (w - (VQ_FSSIM_WIN - 1) + VQ_FSSIM_SEG - 1) / VQ_FSSIM_SEG;
-}
-
-static int fms_gpu_init(VqFex *fex, VqGpu *gpu)
+static int float_ms_ssim_finalize(VqFex *fex, const void *acc, unsigned index)
 {
     const FmsPriv *s = fex->priv;
-    FmsGpu *g = calloc(1, sizeof(*g));
-    if (!g)
-        return vq_fail(fex->err, VQ_ENOMEM, "out of memory");
-    fex->gpu_priv = g;
-    /* scales run one after the other on one stream: scale 0's partial
-     * sums, the largest, bound every scale's */
-    size_t part = (size_t)(s->h[0] - (VQ_FSSIM_WIN - 1)) * n_segs(s->w[0]) *
-                  VQ_FSSIM_COMPS * sizeof(double);
-    int err = vq_gpu_malloc(gpu, (void **)&g->part, part,
-                            "float_ms_ssim partial sums");
-    for (unsigned sc = 1; !err && sc < VQ_FMS_SCALES; sc++)
-        for (unsigned k = 0; !err && k < 2; k++)
-            err = vq_gpu_malloc_pitch(gpu, (void **)&g->img[sc][k],
-                                      &g->pitch[sc], s->w[sc] * sizeof(float),
-                                      s->h[sc], "float_ms_ssim scale images");
-    if (err)
-        fms_gpu_close(fex, gpu);
-    return err;
-}
-
-static int fms_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
-                       const VqDevFrame *dis, unsigned index, void *acc_dev)
-{
-    (void)index;
-    const FmsPriv *s = fex->priv;
-    const FmsGpu *g = fex->gpu_priv;
-    VqStream st = vq_gpu_compute_stream(gpu);
-    VqFssimRow *rows = acc_dev;
-    VqDevPlane r = ref->plane[0], d = dis->plane[0];
-    unsigned src_bpc = ref->bpc;
-    int err = 0;
-    for (unsigned sc = 0; !err && sc < VQ_FMS_SCALES; sc++) {
-        if (sc) {
-            err = vq_fex_launch_check(
-                fex, gpu,
-                vq_fms_lpf_launch(st, &r, &d, src_bpc, g->img[sc][0],
-                                  g->img[sc][1], g->pitch[sc], s->w[sc],
-                                  s->h[sc]));
-            r.data = g->img[sc][0];
-            d.data = g->img[sc][1];
-            r.pitch = d.pitch = g->pitch[sc];
-            r.w = d.w = s->w[sc];
-            r.h = d.h = s->h[sc];
-            src_bpc = 0;
-        }
-        if (!err)
-            err = vq_fex_launch_check(
-                fex, gpu,
-                vq_fssim_map_launch(st, &r, &d, src_bpc, s->k, g->part));
-        if (!err)
-            err = vq_fex_launch_check(
-                fex, gpu,
-                vq_fssim_rows_launch(st, g->part, n_segs(s->w[sc]),
-                                     s->h[sc] - (VQ_FSSIM_WIN - 1),
-                                     rows + s->row_off[sc]));
-    }
-    return err;
-}
-#endif
-
-static int fms_finalize(VqFex *fex, const void *acc, unsigned index)
-{
-    const FmsPriv *s = fex->priv;
-    const VqFssimRow *rows = acc;
+    const VqFloatSsimRow *rows = acc;
     static const float alphas[] = { VQ_FMS_ALPHAS };
     static const float betas[] = { VQ_FMS_BETAS };
     static const float gammas[] = { VQ_FMS_GAMMAS };
@@ -235,7 +94,7 @@ static int fms_finalize(VqFex *fex, const void *acc, unsigned index)
     double ms = 1.0;
     for (unsigned sc = 0; sc < VQ_FMS_SCALES; sc++) {
         float ssim;
-        vq_fssim_means(rows + s->row_off[sc], s->w[sc] - (VQ_FSSIM_WIN - 1),
+        vq_float_ssim_means(rows + s->row_off[sc], s->w[sc] - (VQ_FSSIM_WIN - 1),
                        s->h[sc] - (VQ_FSSIM_WIN - 1), &ssim, &l[sc], &c[sc],
                        &sv[sc]);
         /* libvmaf: msssim *= pow(l, a) * pow(c, b) * pow(s, g), floats
@@ -261,14 +120,14 @@ static int fms_finalize(VqFex *fex, const void *acc, unsigned index)
 
 const VqFexDesc vq_fex_float_ms_ssim = {
     .name = "float_ms_ssim",
-    .options = fms_options,
+    .options = float_ms_ssim_options,
     .priv_size = sizeof(FmsPriv),
-    .outputs = fms_outputs,
+    .outputs = float_ms_ssim_outputs,
     .exactness = VQ_EXACT_BITWISE,
-    .init = fms_init,
-    .cpu_run = fms_cpu_run,
-    .gpu_init = VQ_GPU_FN(fms_gpu_init),
-    .gpu_run = VQ_GPU_FN(fms_gpu_run),
-    .gpu_close = VQ_GPU_FN(fms_gpu_close),
-    .finalize = fms_finalize,
+    .init = float_ms_ssim_init,
+    .cpu_run = float_ms_ssim_cpu_run,
+    .gpu_init = VQ_GPU_FN(float_ms_ssim_gpu_init),
+    .gpu_run = VQ_GPU_FN(float_ms_ssim_gpu_run),
+    .gpu_close = VQ_GPU_FN(float_ms_ssim_gpu_close),
+    .finalize = float_ms_ssim_finalize,
 };

@@ -17,9 +17,9 @@ VQ_DSP_TEMPLATE void lpf_row(const float *const *even,
     /* FMS_SUB blocks at once: 81 dependent adds per output, so several
      * independent sums in flight hide the add latency */
     for (; x + FMS_SUB * VQ_FSSIM_BLOCK <= n; x += FMS_SUB * VQ_FSSIM_BLOCK) {
-        VqFssimVecD a[FMS_SUB];
+        VqFloatSsimVecD a[FMS_SUB];
         for (int b = 0; b < FMS_SUB; b++)
-            a[b] = (VqFssimVecD){ 0 };
+            a[b] = (VqFloatSsimVecD){ 0 };
         for (int v = 0; v < VQ_FMS_LPF; v++)
             for (int u = 0; u < VQ_FMS_LPF; u++) {
                 const float *p = ((u & 1) ? odd[v] : even[v]) + (u >> 1) + x;
@@ -31,7 +31,7 @@ VQ_DSP_TEMPLATE void lpf_row(const float *const *even,
             VQ_FSSIM_STORE(dst + x + b * VQ_FSSIM_BLOCK, a[b]);
     }
     for (; x + VQ_FSSIM_BLOCK <= n; x += VQ_FSSIM_BLOCK) {
-        VqFssimVecD a = { 0 };
+        VqFloatSsimVecD a = { 0 };
         for (int v = 0; v < VQ_FMS_LPF; v++)
             for (int u = 0; u < VQ_FMS_LPF; u++)
                 VQ_FSSIM_ACC(a, ((u & 1) ? odd[v] : even[v]) + (u >> 1) + x,
@@ -50,7 +50,7 @@ VQ_DSP_TEMPLATE void lpf_row(const float *const *even,
 }
 
 #define FMS_VARIANT(isa, TARGET)                                              \
-    TARGET decl_fms_lpf_row_fn(vq_fms_lpf_row_##isa)                          \
+    TARGET decl_fms_lpf_row_fn(vq_float_ms_ssim_lpf_row_##isa)                          \
     {                                                                         \
         lpf_row(even, odd, n, dst);                                           \
     }
@@ -61,14 +61,14 @@ FMS_VARIANT(avx2, VQ_TARGET_AVX2)
 FMS_VARIANT(avx512, VQ_TARGET_AVX512)
 #endif
 
-void vq_fms_dsp_init(VqFmsDsp *c, unsigned flags)
+void vq_float_ms_ssim_dsp_init(VqFloatMsSsimDsp *c, unsigned flags)
 {
-    c->lpf_row = vq_fms_lpf_row_c;
+    c->lpf_row = vq_float_ms_ssim_lpf_row_c;
 #if VQ_ARCH_X86_64
     if (flags & VQ_CPU_AVX2)
-        c->lpf_row = vq_fms_lpf_row_avx2;
+        c->lpf_row = vq_float_ms_ssim_lpf_row_avx2;
     if (flags & VQ_CPU_AVX512)
-        c->lpf_row = vq_fms_lpf_row_avx512;
+        c->lpf_row = vq_float_ms_ssim_lpf_row_avx512;
 #else
     (void)flags;
 #endif

@@ -17,18 +17,18 @@
 #define decl_fms_lpf_row_fn(name)                                             \
     void(name)(const float *const *even, const float *const *odd, unsigned n, \
                float *dst)
-typedef decl_fms_lpf_row_fn(*vq_fms_lpf_row_fn);
+typedef decl_fms_lpf_row_fn(*vq_float_ms_ssim_lpf_row_fn);
 
-typedef struct VqFmsDsp {
-    vq_fms_lpf_row_fn lpf_row;
-} VqFmsDsp;
+typedef struct VqFloatMsSsimDsp {
+    vq_float_ms_ssim_lpf_row_fn lpf_row;
+} VqFloatMsSsimDsp;
 
-void vq_fms_dsp_init(VqFmsDsp *c, unsigned flags);
+void vq_float_ms_ssim_dsp_init(VqFloatMsSsimDsp *c, unsigned flags);
 
-decl_fms_lpf_row_fn(vq_fms_lpf_row_c);
+decl_fms_lpf_row_fn(vq_float_ms_ssim_lpf_row_c);
 #if VQ_ARCH_X86_64
-decl_fms_lpf_row_fn(vq_fms_lpf_row_avx2);
-decl_fms_lpf_row_fn(vq_fms_lpf_row_avx512);
+decl_fms_lpf_row_fn(vq_float_ms_ssim_lpf_row_avx2);
+decl_fms_lpf_row_fn(vq_float_ms_ssim_lpf_row_avx512);
 #endif
 
 #endif

@@ -7,21 +7,7 @@
  * sums it with integer psnr's DSP table (psnr_dsp.h, SIMD variants chosen
  * at init): the same integers, in any order the same sum.
  */
-#include <math.h>
-#include <stddef.h>
-
-#include "../../../kernels/float_psnr/float_psnr.h"
-#include "../gpu_fn.h"
-#include "../psnr/psnr_dsp.h"
-
-/* The deepest samples whose squared differences float holds exactly. */
-#define FPSNR_EXACT_BPC 12
-
-typedef struct FloatPsnrPriv {
-    double peak, psnr_max;
-    double scale2; /* (2^(bpc - 8))^2: integer units per squared 8-bit unit */
-    VqPsnrDsp dsp; /* CPU: integer psnr's sums, up to FPSNR_EXACT_BPC bits */
-} FloatPsnrPriv;
+#include "float_psnr_priv.h"
 
 static const char *const float_psnr_outputs[] = { "float_psnr", NULL };
 
@@ -42,44 +28,6 @@ static int float_psnr_init(VqFex *fex, const VqFormat *fmt)
     fex->acc_size = sizeof(VqFloatPsnrAcc);
     return 0;
 }
-
-static int float_psnr_cpu_run(VqFex *fex, const VqFrame *ref,
-                              const VqFrame *dis, unsigned index, void *acc,
-                              void *scratch)
-{
-    (void)index;
-    (void)scratch;
-    VqFloatPsnrAcc *a = acc;
-    unsigned bps = fex->fmt.bytes_per_sample;
-    const VqPlane *r = &ref->plane[0], *d = &dis->plane[0];
-    if (fex->fmt.bpc <= FPSNR_EXACT_BPC) {
-        const FloatPsnrPriv *s = fex->priv;
-        vq_psnr_sse_fn sse = bps == 1 ? s->dsp.sse_u8 : s->dsp.sse_u16;
-        a->sum = sse(r->data, r->stride, d->data, d->stride, r->w, r->h);
-        return 0;
-    }
-    uint64_t sum = 0;
-    for (unsigned y = 0; y < r->h; y++)
-        for (unsigned x = 0; x < r->w; x++)
-            sum += vq_float_psnr_term(vq_sample(r, bps, x, y),
-                                      vq_sample(d, bps, x, y));
-    a->sum = sum;
-    return 0;
-}
-
-#if defined(VQ_HAVE_HIP)
-static int float_psnr_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
-                              const VqDevFrame *dis, unsigned index,
-                              void *acc_dev)
-{
-    (void)index;
-    VqFloatPsnrAcc *a = acc_dev;
-    return vq_fex_launch_check(
-        fex, gpu, vq_float_psnr_launch(vq_gpu_compute_stream(gpu),
-                                       &ref->plane[0], &dis->plane[0],
-                                       ref->bpc, &a->sum));
-}
-#endif
 
 static int float_psnr_finalize(VqFex *fex, const void *acc, unsigned index)
 {

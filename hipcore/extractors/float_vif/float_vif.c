@@ -144,7 +144,7 @@ static unsigned min_side(const FVifPriv *s, const int *fw)
 static int fvif_init(VqFex *fex, const VqFormat *fmt)
 {
     FVifPriv *s = fex->priv;
-    VqFVifDims *d = &s->dims;
+    VqFloatVifDims *d = &s->dims;
     if (!kernelscale_valid((float)s->kernelscale))
         return vq_fail(fex->err, VQ_EINVAL,
                        "float_vif: vif_kernelscale %g is not one of the "
@@ -193,7 +193,7 @@ static int fvif_init(VqFex *fex, const VqFormat *fmt)
     s->nsq_up = (float)s->sigma_nsq;
     if ((double)s->nsq_up < s->sigma_nsq)
         s->nsq_up = nextafterf(s->nsq_up, INFINITY);
-    vq_fvif_dsp_init(&s->dsp, vq_cpu_flags());
+    vq_float_vif_dsp_init(&s->dsp, vq_cpu_flags());
     if (s->resized) {
         const VqFResizeMethod m = (VqFResizeMethod)s->prescale_method;
         s->tab_x = malloc((d->w[0] + d->h[0]) * sizeof(VqFResizeTap));
@@ -209,14 +209,14 @@ static int fvif_init(VqFex *fex, const VqFormat *fmt)
     }
     fex->planes = VQ_PLANE_Y;
     fex->acc_size = d->n_floats * sizeof(float);
-    fex->scratch_size = vq_fvif_cpu_scratch_size(s);
+    fex->scratch_size = vq_float_vif_cpu_scratch_size(s);
     return 0;
 }
 
 static int fvif_finalize(VqFex *fex, const void *acc, unsigned index)
 {
     const FVifPriv *s = fex->priv;
-    const VqFVifDims *d = &s->dims;
+    const VqFloatVifDims *d = &s->dims;
     const float *rows = acc;
     double scores[2 * VQ_FVIF_SCALES];
     for (unsigned sc = 0; sc < VQ_FVIF_SCALES; sc++) {
@@ -270,10 +270,10 @@ const VqFexDesc vq_fex_float_vif = {
     .outputs = fvif_outputs,
     .exactness = VQ_EXACT_BITWISE,
     .init = fvif_init,
-    .cpu_run = vq_fvif_cpu_run,
-    .gpu_init = VQ_GPU_FN(vq_fvif_gpu_init),
-    .gpu_run = VQ_GPU_FN(vq_fvif_gpu_run),
-    .gpu_close = VQ_GPU_FN(vq_fvif_gpu_close),
+    .cpu_run = vq_float_vif_cpu_run,
+    .gpu_init = VQ_GPU_FN(vq_float_vif_gpu_init),
+    .gpu_run = VQ_GPU_FN(vq_float_vif_gpu_run),
+    .gpu_close = VQ_GPU_FN(vq_float_vif_gpu_close),
     .finalize = fvif_finalize,
     .close = fvif_close,
 };

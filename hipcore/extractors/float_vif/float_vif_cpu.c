@@ -2,13 +2,13 @@
  * float_vif, CPU path: per scale, row by row, the vertical pass of the five
  * filtered quantities (vectorized across columns, each column's taps added
  * in order), the mirrored borders, the horizontal pass, the per-pixel terms
- * (vq_fvif_terms) and the row sums, left to right. Scale s + 1 is made from
+ * (vq_float_vif_terms) and the row sums, left to right. Scale s + 1 is made from
  * scale s at even rows and columns with scale s + 1's filter.
  */
 #include <string.h>
 
 #include "float_vif_priv.h"
-#include "../float_plane.h"
+#include "../common/float_plane.h"
 
 enum { Q_MU1, Q_MU2, Q_XX, Q_YY, Q_XY, NQ };
 
@@ -31,7 +31,7 @@ static size_t take(uint8_t *base, size_t *off, size_t floats, float **ptr)
 /* Lays the work buffers out in scratch (NULL: just the size). */
 static size_t layout(const FVifPriv *s, void *scratch, FVifWork *wk)
 {
-    const VqFVifDims *d = &s->dims;
+    const VqFloatVifDims *d = &s->dims;
     uint8_t *base = scratch;
     size_t off = 0;
     int rmax = 0;
@@ -54,7 +54,7 @@ static size_t layout(const FVifPriv *s, void *scratch, FVifWork *wk)
     return off;
 }
 
-size_t vq_fvif_cpu_scratch_size(const FVifPriv *s)
+size_t vq_float_vif_cpu_scratch_size(const FVifPriv *s)
 {
     FVifWork unused;
     return layout(s, NULL, &unused);
@@ -90,11 +90,11 @@ static void mirror_edges(float *v, unsigned w, int r)
 static void stats(const FVifPriv *s, const FVifWork *t, unsigned sc,
                   float *rows_num, float *rows_den)
 {
-    const VqFVifDims *d = &s->dims;
+    const VqFloatVifDims *d = &s->dims;
     const unsigned w = d->w[sc], h = d->h[sc];
     const int n = d->fw[sc];
     const int r = n / 2;
-    const VqFVifDsp *fn = &s->dsp;
+    const VqFloatVifDsp *fn = &s->dsp;
     const float *ra[VQ_FVIF_MAX_TAPS], *rb[VQ_FVIF_MAX_TAPS];
     float *v[NQ];
     for (unsigned q = 0; q < NQ; q++)
@@ -123,7 +123,7 @@ static void stats(const FVifPriv *s, const FVifWork *t, unsigned sc,
  * rows and columns. */
 static void down(const FVifPriv *s, const FVifWork *t, unsigned sc)
 {
-    const VqFVifDims *d = &s->dims;
+    const VqFloatVifDims *d = &s->dims;
     const unsigned sw = d->w[sc - 1], sh = d->h[sc - 1];
     const int n = d->fw[sc];
     const int r = n / 2;
@@ -144,12 +144,12 @@ static void down(const FVifPriv *s, const FVifWork *t, unsigned sc)
     }
 }
 
-int vq_fvif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+int vq_float_vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                     unsigned index, void *acc, void *scratch)
 {
     (void)index;
     const FVifPriv *s = fex->priv;
-    const VqFVifDims *d = &s->dims;
+    const VqFloatVifDims *d = &s->dims;
     FVifWork t;
     layout(s, scratch, &t);
     const float scale = vq_fpix_scale(fex->fmt.bpc);

@@ -3,12 +3,12 @@
  * once on GCC/clang vector extensions (hipcore/extractors/float_simd.h):
  * eight lanes of floats for the filters, four for the statistic (whose
  * double steps take four doubles). Every lane computes what vq_fconv_dot
- * and vq_fvif_terms compute for its column, and the tails call those; the
+ * and vq_float_vif_terms compute for its column, and the tails call those; the
  * variants are this code compiled for each instruction set.
  */
 #include <math.h>
 
-#include "../float_simd.h"
+#include "../common/float_simd.h"
 #include "float_vif_dsp.h"
 
 /* Vertical pass of one output row: ra[k], rb[k] are the (mirrored) source
@@ -89,7 +89,7 @@ VQ_DSP_TEMPLATE void horiz(const float *v, unsigned w, const float *f,
         out[j] = vq_fconv_dot(f, n, src + j, 1);
 }
 
-/* vq_fvif_log2 on four lanes. */
+/* vq_float_vif_log2 on four lanes. */
 VQ_DSP_TEMPLATE void log2v(const vq_vf4 *x, vq_vf4 *out)
 {
     static const float poly[9] = {
@@ -120,7 +120,7 @@ VQ_DSP_TEMPLATE void log2v(const vq_vf4 *x, vq_vf4 *out)
 /* The statistic's terms of w pixels. nsq_up is the smallest float >=
  * c->sigma_nsq, so that s1 < nsq_up in float is libvmaf's s1 < sigma_nsq
  * in double. */
-VQ_DSP_TEMPLATE void stats(const VqFVifConst *c, float nsq_up,
+VQ_DSP_TEMPLATE void stats(const VqFloatVifConst *c, float nsq_up,
                                 const float *mu1p, const float *mu2p,
                                 const float *xxp, const float *yyp,
                                 const float *xyp, unsigned w, float *nump,
@@ -175,20 +175,20 @@ VQ_DSP_TEMPLATE void stats(const VqFVifConst *c, float nsq_up,
         VQ_VSTORE(denp + j, den);
     }
     for (; j < w; j++)
-        vq_fvif_terms(c, mu1p[j], mu2p[j], xxp[j], yyp[j], xyp[j], &nump[j],
+        vq_float_vif_terms(c, mu1p[j], mu2p[j], xxp[j], yyp[j], xyp[j], &nump[j],
                       &denp[j]);
 }
 
 #define FVIF_VARIANT(isa, TARGET)                                             \
-    TARGET decl_fvif_vert_fn(vq_fvif_vert_##isa)                              \
+    TARGET decl_fvif_vert_fn(vq_float_vif_vert_##isa)                              \
     {                                                                         \
         vert(ra, rb, f, n, w, nq, o);                                         \
     }                                                                         \
-    TARGET decl_fvif_horiz_fn(vq_fvif_horiz_##isa)                            \
+    TARGET decl_fvif_horiz_fn(vq_float_vif_horiz_##isa)                            \
     {                                                                         \
         horiz(v, w, f, n, out);                                               \
     }                                                                         \
-    TARGET decl_fvif_stats_fn(vq_fvif_stats_##isa)                            \
+    TARGET decl_fvif_stats_fn(vq_float_vif_stats_##isa)                            \
     {                                                                         \
         stats(c, nsq_up, mu1, mu2, xx, yy, xy, w, num, den);                  \
     }
@@ -199,21 +199,21 @@ FVIF_VARIANT(avx2, VQ_TARGET_AVX2)
 FVIF_VARIANT(avx512, VQ_TARGET_AVX512)
 #endif
 
-void vq_fvif_dsp_init(VqFVifDsp *c, unsigned flags)
+void vq_float_vif_dsp_init(VqFloatVifDsp *c, unsigned flags)
 {
-    c->vert = vq_fvif_vert_c;
-    c->horiz = vq_fvif_horiz_c;
-    c->stats = vq_fvif_stats_c;
+    c->vert = vq_float_vif_vert_c;
+    c->horiz = vq_float_vif_horiz_c;
+    c->stats = vq_float_vif_stats_c;
 #if VQ_ARCH_X86_64
     if (flags & VQ_CPU_AVX2) {
-        c->vert = vq_fvif_vert_avx2;
-        c->horiz = vq_fvif_horiz_avx2;
-        c->stats = vq_fvif_stats_avx2;
+        c->vert = vq_float_vif_vert_avx2;
+        c->horiz = vq_float_vif_horiz_avx2;
+        c->stats = vq_float_vif_stats_avx2;
     }
     if (flags & VQ_CPU_AVX512) {
-        c->vert = vq_fvif_vert_avx512;
-        c->horiz = vq_fvif_horiz_avx512;
-        c->stats = vq_fvif_stats_avx512;
+        c->vert = vq_float_vif_vert_avx512;
+        c->horiz = vq_float_vif_horiz_avx512;
+        c->stats = vq_float_vif_stats_avx512;
     }
 #else
     (void)flags;

@@ -8,7 +8,6 @@
 
 #include "float_vif_priv.h"
 
-#if defined(VQ_HAVE_HIP)
 typedef struct FVifGpu {
     float *img[2][VQ_FVIF_SCALES]; /* [ref/dis][scale]; scale 0 if resized */
     size_t pitch[VQ_FVIF_SCALES];
@@ -16,10 +15,10 @@ typedef struct FVifGpu {
     size_t tmp_pitch;
     VqFResizeTap *tab;              /* x then y entries (vif_prescale) */
     float *terms;                   /* the term images, one allocation */
-    VqFVifTermImages ti;
+    VqFloatVifTermImages ti;
 } FVifGpu;
 
-void vq_fvif_gpu_close(VqFex *fex, VqGpu *gpu)
+void vq_float_vif_gpu_close(VqFex *fex, VqGpu *gpu)
 {
     FVifGpu *g = fex->gpu_priv;
     if (!g)
@@ -35,10 +34,10 @@ void vq_fvif_gpu_close(VqFex *fex, VqGpu *gpu)
     fex->gpu_priv = NULL;
 }
 
-int vq_fvif_gpu_init(VqFex *fex, VqGpu *gpu)
+int vq_float_vif_gpu_init(VqFex *fex, VqGpu *gpu)
 {
     const FVifPriv *s = fex->priv;
-    const VqFVifDims *d = &s->dims;
+    const VqFloatVifDims *d = &s->dims;
     FVifGpu *g = calloc(1, sizeof(*g));
     if (!g)
         return vq_fail(fex->err, VQ_ENOMEM, "float_vif: out of memory");
@@ -82,31 +81,31 @@ int vq_fvif_gpu_init(VqFex *fex, VqGpu *gpu)
             err = vq_gpu_sync(gpu, st);
     }
     if (err)
-        vq_fvif_gpu_close(fex, gpu);
+        vq_float_vif_gpu_close(fex, gpu);
     return err;
 }
 
-static VqDevPlane image(const FVifGpu *g, const VqFVifDims *d, unsigned k,
+static VqDevPlane image(const FVifGpu *g, const VqFloatVifDims *d, unsigned k,
                         unsigned sc)
 {
     VqDevPlane p = { g->img[k][sc], g->pitch[sc], d->w[sc], d->h[sc] };
     return p;
 }
 
-int vq_fvif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+int vq_float_vif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                     const VqDevFrame *dis, unsigned index, void *acc_dev)
 {
     (void)index;
     const FVifPriv *s = fex->priv;
     const FVifGpu *g = fex->gpu_priv;
-    const VqFVifDims *d = &s->dims;
+    const VqFloatVifDims *d = &s->dims;
     VqStream st = vq_gpu_compute_stream(gpu);
     float *rows = acc_dev;
     int rc = 0;
     if (s->resized) {
         const VqDevPlane *src[2] = { &ref->plane[0], &dis->plane[0] };
         for (unsigned k = 0; !rc && k < 2; k++)
-            rc = vq_fvif_prescale_launch(
+            rc = vq_float_vif_prescale_launch(
                 st, src[k], ref->bpc, g->tmp, g->tmp_pitch,
                 s->prescale_method, g->tab, g->tab + d->w[0], g->img[k][0],
                 g->pitch[0], d->w[0], d->h[0]);
@@ -121,20 +120,19 @@ int vq_fvif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
     }
     for (unsigned sc = 0; !rc && sc < VQ_FVIF_SCALES; sc++) {
         if (sc > 0) {
-            rc = vq_fvif_down_launch(st, &r, &t, bpc, d, sc, g->img[0][sc],
+            rc = vq_float_vif_down_launch(st, &r, &t, bpc, d, sc, g->img[0][sc],
                                      g->img[1][sc], g->pitch[sc]);
             r = image(g, d, 0, sc);
             t = image(g, d, 1, sc);
             bpc = 0;
         }
         if (!rc && (sc > 0 || !s->skip_scale0))
-            rc = vq_fvif_terms_launch(st, &r, &t, bpc, d, sc, &s->c,
+            rc = vq_float_vif_terms_launch(st, &r, &t, bpc, d, sc, &s->c,
                                       g->ti.num[sc], g->ti.den[sc],
                                       g->ti.pitch[sc]);
     }
     if (!rc)
-        rc = vq_fvif_row_sums_launch(st, d, s->skip_scale0 ? 1 : 0, &g->ti,
+        rc = vq_float_vif_row_sums_launch(st, d, s->skip_scale0 ? 1 : 0, &g->ti,
                                      rows);
     return vq_fex_launch_check(fex, gpu, rc);
 }
-#endif

@@ -8,7 +8,7 @@
 
 #include "../../../kernels/float_resize.h"
 #include "../../../kernels/float_vif/float_vif.h"
-#include "../gpu_fn.h"
+#include "../common/gpu_fn.h"
 #include "float_vif_dsp.h"
 
 typedef struct FVifPriv {
@@ -21,22 +21,22 @@ typedef struct FVifPriv {
     double sigma_nsq;
     bool skip_scale0;
     /* derived in init */
-    VqFVifDims dims;
-    VqFVifConst c;
+    VqFloatVifDims dims;
+    VqFloatVifConst c;
     float nsq_up;             /* smallest float >= sigma_nsq */
-    VqFVifDsp dsp;
+    VqFloatVifDsp dsp;
     bool resized;             /* scale 0 is the luma resized (vif_prescale) */
     unsigned src_w, src_h;    /* the luma before resizing */
     VqFResizeTap *tab_x, *tab_y; /* resize tables (dims.w[0], dims.h[0]) */
 } FVifPriv;
 
-size_t vq_fvif_cpu_scratch_size(const FVifPriv *s);
-int vq_fvif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+size_t vq_float_vif_cpu_scratch_size(const FVifPriv *s);
+int vq_float_vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                     unsigned index, void *acc, void *scratch);
 
-int vq_fvif_gpu_init(VqFex *fex, VqGpu *gpu);
-int vq_fvif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+int vq_float_vif_gpu_init(VqFex *fex, VqGpu *gpu);
+int vq_float_vif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                     const VqDevFrame *dis, unsigned index, void *acc_dev);
-void vq_fvif_gpu_close(VqFex *fex, VqGpu *gpu);
+void vq_float_vif_gpu_close(VqFex *fex, VqGpu *gpu);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* The vertical pass of one row (kernels/motion/motion.h) on the difference
  * p[k] - c[k] of the five rows around it in the previous and the current

@@ -7,14 +7,14 @@
 
 #if VQ_ARCH_X86_64
 #define VQ_SIMD_W 256
-#include "../simd_x86.h"
+#include "../common/simd_x86.h"
 #include "motion_simd_tmpl.h"
 #define VQ_SIMD_UNDEF
-#include "../simd_x86.h"
+#include "../common/simd_x86.h"
 
 #define VQ_SIMD_W 512
-#include "../simd_x86.h"
+#include "../common/simd_x86.h"
 #include "motion_simd_tmpl.h"
 #define VQ_SIMD_UNDEF
-#include "../simd_x86.h"
+#include "../common/simd_x86.h"
 #endif

@@ -19,46 +19,7 @@
  * Each frame's motion2/motion3 is written once the next score exists
  * (fex->lag frames later), the last frames' at flush.
  */
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "../../../kernels/motion_v2/motion_v2.h"
-#include "../gpu_fn.h"
-#include "motion_v2_dsp.h"
-
-#define MV2_RING 4      /* scores kept: j - 1 .. j + 2 */
-#define MV2_MAX_KEPT 3  /* previous frames kept: window + 1 */
-
-/* One SAD: the previous plane (packed rows) against the current one. */
-typedef struct Mv2Rows {
-    const uint8_t *prev;
-    size_t prev_pitch;
-    const uint8_t *cur;
-    ptrdiff_t cur_stride;
-    int w, h, bytes, bpc;
-} Mv2Rows;
-
-typedef struct MotionV2Priv {
-    bool force_zero;
-    double blend_factor, blend_offset, fps_weight, max_val;
-    bool five_frame_window, moving_average;
-    unsigned window;   /* 1, or 2 with the five-frame window */
-    unsigned n_kept;   /* window + 1 */
-    size_t row_bytes;
-    uint8_t *kept[MV2_MAX_KEPT]; /* CPU: previous reference luma planes */
-    VqMotionV2Dsp dsp;           /* CPU: row functions chosen at init */
-    int32_t *vrow;               /* CPU: one row of vertical results + 4 */
-    double score[MV2_RING];
-    unsigned n_scored, n_done;
-    double first, prev_processed;
-} MotionV2Priv;
-
-typedef struct MotionV2Gpu {
-    void *kept[MV2_MAX_KEPT];
-    size_t pitch;
-} MotionV2Gpu;
+#include "motion_v2_priv.h"
 
 static const VqOption motion_v2_options[] = {
     { .name = "motion_force_zero", .alias = "force_0",
@@ -99,39 +60,6 @@ static const char *const motion_v2_outputs[] = {
     "motion_v2_sad_score", "motion2_v2_score", "motion3_v2_score", NULL
 };
 
-/* ---- CPU path ----------------------------------------------------------- */
-
-/* The SAD of a frame: per row the vertical pass, the mirrored taps, the
- * horizontal pass (through the DSP table chosen at init). */
-static uint64_t sad_cpu(const VqMotionV2Dsp *dsp, const Mv2Rows *f,
-                        int32_t *vrow)
-{
-    const int w = f->w, h = f->h;
-    int32_t *v = vrow + 2; /* v[-2], v[-1], v[w], v[w+1]: mirrored taps */
-    uint64_t sad = 0;
-    for (int i = 0; i < h; i++) {
-        const void *p[5], *c[5];
-        for (int k = 0; k < 5; k++) {
-            const int y = vq_motion_v2_mirror(i - 2 + k, h);
-            p[k] = f->prev + (size_t)y * f->prev_pitch;
-            c[k] = f->cur + (ptrdiff_t)y * f->cur_stride;
-        }
-        if (f->bytes == 1)
-            dsp->vert_u8(v, (const uint8_t *const *)p,
-                         (const uint8_t *const *)c, (size_t)w);
-        else
-            dsp->vert_u16(v, (const uint16_t *const *)p,
-                          (const uint16_t *const *)c, (size_t)w,
-                          (unsigned)f->bpc);
-        v[-2] = v[2];
-        v[-1] = v[1];
-        v[w] = v[w - 2];
-        v[w + 1] = v[w - 3];
-        sad += dsp->hor_sad(vrow, (size_t)w);
-    }
-    return sad;
-}
-
 static int motion_v2_init(VqFex *fex, const VqFormat *fmt)
 {
     MotionV2Priv *s = fex->priv;
@@ -149,111 +77,6 @@ static int motion_v2_init(VqFex *fex, const VqFormat *fmt)
     fex->lag = s->window;
     return 0;
 }
-
-static void free_cpu_state(MotionV2Priv *s)
-{
-    for (unsigned k = 0; k < MV2_MAX_KEPT; k++) {
-        free(s->kept[k]);
-        s->kept[k] = NULL;
-    }
-    free(s->vrow);
-    s->vrow = NULL;
-}
-
-static int motion_v2_cpu_run(VqFex *fex, const VqFrame *ref,
-                             const VqFrame *dis, unsigned index, void *acc,
-                             void *scratch)
-{
-    (void)dis;
-    (void)scratch;
-    MotionV2Priv *s = fex->priv;
-    if (s->force_zero)
-        return 0;
-    const VqPlane *cur = &ref->plane[0];
-    if (!s->kept[0]) {
-        bool ok = (s->vrow = malloc((cur->w + 4) * sizeof(int32_t))) != NULL;
-        for (unsigned k = 0; k < s->n_kept; k++)
-            ok = ok && (s->kept[k] = malloc(s->row_bytes * cur->h)) != NULL;
-        if (!ok) {
-            free_cpu_state(s);
-            return vq_fail(fex->err, VQ_ENOMEM, "motion_v2: out of memory");
-        }
-    }
-    if (index >= s->window) {
-        const Mv2Rows f = {
-            .prev = s->kept[(index - s->window) % s->n_kept],
-            .prev_pitch = s->row_bytes, .cur = cur->data,
-            .cur_stride = cur->stride, .w = (int)cur->w, .h = (int)cur->h,
-            .bytes = (int)fex->fmt.bytes_per_sample, .bpc = (int)fex->fmt.bpc,
-        };
-        ((VqMotionV2Acc *)acc)->sad = sad_cpu(&s->dsp, &f, s->vrow);
-    }
-    uint8_t *store = s->kept[index % s->n_kept];
-    for (unsigned y = 0; y < cur->h; y++)
-        memcpy(store + y * s->row_bytes, cur->data + (ptrdiff_t)y * cur->stride,
-               s->row_bytes);
-    return 0;
-}
-
-/* ---- GPU path ----------------------------------------------------------- */
-
-#if defined(VQ_HAVE_HIP)
-static void motion_v2_gpu_close(VqFex *fex, VqGpu *gpu)
-{
-    MotionV2Gpu *g = fex->gpu_priv;
-    if (!g)
-        return;
-    for (unsigned k = 0; k < MV2_MAX_KEPT; k++)
-        vq_gpu_free(gpu, g->kept[k]);
-    free(g);
-    fex->gpu_priv = NULL;
-}
-
-static int motion_v2_gpu_init(VqFex *fex, VqGpu *gpu)
-{
-    const MotionV2Priv *s = fex->priv;
-    if (s->force_zero)
-        return 0;
-    MotionV2Gpu *g = calloc(1, sizeof(*g));
-    if (!g)
-        return vq_fail(fex->err, VQ_ENOMEM, "motion_v2: out of memory");
-    fex->gpu_priv = g;
-    for (unsigned k = 0; k < s->n_kept; k++) {
-        int err = vq_gpu_malloc_pitch(gpu, &g->kept[k], &g->pitch, s->row_bytes,
-                                      fex->fmt.h[0], "motion_v2: previous frame");
-        if (err)
-            return err;
-    }
-    return 0;
-}
-
-static int motion_v2_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
-                             const VqDevFrame *dis, unsigned index,
-                             void *acc_dev)
-{
-    (void)dis;
-    const MotionV2Priv *s = fex->priv;
-    const MotionV2Gpu *g = fex->gpu_priv;
-    if (s->force_zero)
-        return 0;
-    const VqDevPlane *cur = &ref->plane[0];
-    void *store = g->kept[index % s->n_kept];
-    int rc;
-    if (index >= s->window) {
-        const VqDevPlane prev = {
-            .data = g->kept[(index - s->window) % s->n_kept],
-            .pitch = g->pitch, .w = cur->w, .h = cur->h,
-        };
-        rc = vq_motion_v2_sad_launch(vq_gpu_compute_stream(gpu), cur, &prev,
-                                     store, g->pitch, ref->bpc,
-                                     &((VqMotionV2Acc *)acc_dev)->sad);
-    } else {
-        rc = vq_motion_v2_store_launch(vq_gpu_compute_stream(gpu), cur, store,
-                                       g->pitch, ref->bpc);
-    }
-    return vq_fex_launch_check(fex, gpu, rc);
-}
-#endif
 
 /* ---- shared finalize ---------------------------------------------------- */
 
@@ -345,7 +168,7 @@ static int motion_v2_flush(VqFex *fex)
 
 static void motion_v2_close(VqFex *fex)
 {
-    free_cpu_state(fex->priv);
+    motion_v2_free_cpu_state(fex->priv);
 }
 
 const VqFexDesc vq_fex_motion_v2 = {

@@ -4,29 +4,7 @@
  * run) with enable_apsnr. Peak, caps and min_sse follow libvmaf's
  * integer_psnr.c.
  */
-#include <float.h>
-#include <math.h>
-#include <stdbool.h>
-#include <stddef.h>
-
-#include "../../../kernels/psnr/psnr.h"
-#include "../gpu_fn.h"
-#include "psnr_dsp.h"
-
-typedef struct PsnrPriv {
-    bool enable_chroma;
-    bool enable_mse;
-    bool enable_apsnr;
-    bool reduced_hbd_peak;
-    double min_sse;
-    /* derived in init */
-    unsigned n_planes;
-    double peak;
-    double psnr_max[3];
-    uint64_t apsnr_sse[3];
-    uint64_t apsnr_n[3];
-    VqPsnrDsp dsp; /* the CPU path's functions, chosen once */
-} PsnrPriv;
+#include "psnr_priv.h"
 
 static const VqOption psnr_options[] = {
     { .name = "enable_chroma", .help = "also score the Cb and Cr planes",
@@ -84,41 +62,6 @@ static int psnr_init(VqFex *fex, const VqFormat *fmt)
     fex->acc_size = sizeof(VqPsnrAcc);
     return 0;
 }
-
-static int psnr_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                        unsigned index, void *acc, void *scratch)
-{
-    (void)index;
-    (void)scratch;
-    const PsnrPriv *s = fex->priv;
-    VqPsnrAcc *a = acc;
-    vq_psnr_sse_fn sse = fex->fmt.bytes_per_sample == 1 ? s->dsp.sse_u8
-                                                        : s->dsp.sse_u16;
-    for (unsigned p = 0; p < s->n_planes; p++) {
-        const VqPlane *r = &ref->plane[p], *d = &dis->plane[p];
-        a->sse[p] = sse(r->data, r->stride, d->data, d->stride, r->w, r->h);
-    }
-    return 0;
-}
-
-#if defined(VQ_HAVE_HIP)
-static int psnr_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
-                        const VqDevFrame *dis, unsigned index, void *acc_dev)
-{
-    (void)index;
-    const PsnrPriv *s = fex->priv;
-    VqPsnrAcc *a = acc_dev;
-    for (unsigned p = 0; p < s->n_planes; p++) {
-        int err = vq_fex_launch_check(
-            fex, gpu, vq_psnr_sse_launch(vq_gpu_compute_stream(gpu),
-                                         &ref->plane[p], &dis->plane[p],
-                                         ref->bpc, &a->sse[p]));
-        if (err)
-            return err;
-    }
-    return 0;
-}
-#endif
 
 static int psnr_finalize(VqFex *fex, const void *acc, unsigned index)
 {

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* The sum of vq_psnr_term over a w x h block (w <= 16384): 8-bit samples
  * for sse_u8, 16-bit ones of any depth for sse_u16. Strides in bytes. */

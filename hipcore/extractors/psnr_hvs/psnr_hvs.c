@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "psnr_hvs_internal.h"
+#include "psnr_hvs_priv.h"
 
 /* libvmaf's CSF tables (psnr_hvs.c: csf_y, csf_cb420, csf_cr420; Xiph's
  * normalized inverse quantization matrices), row-major. libvmaf uses the
@@ -100,21 +100,6 @@ static int psnr_hvs_init(VqFex *fex, const VqFormat *fmt)
     vq_psnr_hvs_dsp_init(&s->dsp, vq_cpu_flags());
     fex->planes = VQ_PLANE_ALL;
     fex->acc_size = sizeof(VqPsnrHvsAcc);
-    return 0;
-}
-
-static int psnr_hvs_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                            unsigned index, void *acc, void *scratch)
-{
-    (void)index;
-    (void)scratch;
-    const PsnrHvsPriv *s = fex->priv;
-    VqPsnrHvsAcc *a = acc;
-    for (unsigned p = 0; p < 3; p++)
-        a->sum[p] = s->dsp.plane(ref->plane[p].data, ref->plane[p].stride,
-                                 dis->plane[p].data, dis->plane[p].stride,
-                                 fex->fmt.bytes_per_sample, s->bx[p], s->by[p],
-                                 &s->tab[p]);
     return 0;
 }
 

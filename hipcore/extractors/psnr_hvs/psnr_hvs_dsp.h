@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "../../../kernels/psnr_hvs/psnr_hvs.h"
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* One plane: nbx x nby 8x8 blocks at a step of 7 samples (the plane holds
  * at least 7 * nbx + 1 by 7 * nby + 1 samples, 8-bit when bps is 1, else

@@ -6,9 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "psnr_hvs_internal.h"
-
-#if defined(VQ_HAVE_HIP)
+#include "psnr_hvs_priv.h"
 
 typedef struct HvsGpu {
     VqHvsArgs args;
@@ -95,5 +93,3 @@ int vq_psnr_hvs_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
         fex, gpu, vq_psnr_hvs_launch(vq_gpu_compute_stream(gpu), &g->args,
                                      ref->bpc, a->sum));
 }
-
-#endif

@@ -9,22 +9,10 @@
  * The engine is hipcore/extractors/speed; the record is two pair records
  * (U, V), each the singular flags and one term per 5x5 block.
  */
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#include "../../../kernels/speed_chroma/speed_chroma.h"
-#include "../speed/speed_engine.h"
-
-typedef struct ChromaPriv {
-    VqSpeedOpts o;
-    double max_val;
-    VqSpeed sp;
-    size_t img_scratch;
-} ChromaPriv;
+#include "speed_chroma_priv.h"
 
 /* Names, aliases, defaults and ranges as libvmaf 3.2.0's options_chroma. */
-static const VqOption chroma_options[] = {
+static const VqOption speed_chroma_options[] = {
     { .name = "speed_kernelscale", .alias = "ks",
       .help = "scale of the Gaussian kernels (one of libvmaf's kernel scales)",
       .offset = offsetof(ChromaPriv, o.kernelscale), .type = VQ_OPT_DOUBLE,
@@ -64,16 +52,11 @@ static const VqOption chroma_options[] = {
 };
 
 enum { OUT_U, OUT_V, OUT_UV };
-static const char *const chroma_outputs[] = {
+static const char *const speed_chroma_outputs[] = {
     "speed_chroma_u", "speed_chroma_v", "speed_chroma_uv", NULL
 };
 
-static size_t pair_bytes(const ChromaPriv *s)
-{
-    return vq_speed_pair_size(s->sp.g.nb);
-}
-
-static int chroma_init(VqFex *fex, const VqFormat *fmt)
+static int speed_chroma_init(VqFex *fex, const VqFormat *fmt)
 {
     ChromaPriv *s = fex->priv;
     if (fmt->n_planes < 3)
@@ -97,89 +80,12 @@ static int chroma_init(VqFex *fex, const VqFormat *fmt)
     return 0;
 }
 
-static VqSpeedSrc host_src(const VqPlane *p, const VqFormat *fmt)
-{
-    VqSpeedSrc src = {
-        .cur = p->data, .cur_pitch = (size_t)p->stride,
-        .bytes = (int32_t)fmt->bytes_per_sample,
-        .scaler = (float)(1u << (fmt->bpc - 8)),
-    };
-    return src;
-}
-
-static int chroma_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                          unsigned index, void *acc, void *scratch)
-{
-    (void)index;
-    const ChromaPriv *s = fex->priv;
-    const size_t nb = (size_t)s->sp.g.nb;
-    float *res_buf = (float *)((char *)scratch + s->img_scratch);
-    VqSpeedResult rr = { res_buf, res_buf + nb, false };
-    VqSpeedResult rd = { res_buf + 2 * nb, res_buf + 3 * nb, false };
-    for (int c = 1; c <= 2; c++) {
-        VqSpeedSrc sr = host_src(&ref->plane[c], &fex->fmt);
-        VqSpeedSrc sd = host_src(&dis->plane[c], &fex->fmt);
-        vq_speed_cpu_image(&s->sp, &sr, &rr, scratch);
-        vq_speed_cpu_image(&s->sp, &sd, &rd, scratch);
-        vq_speed_cpu_pair(&s->sp, &rr, &rd,
-                          (char *)acc + (size_t)(c - 1) * pair_bytes(s));
-    }
-    return 0;
-}
-
-#if defined(VQ_HAVE_HIP)
-/* One scratch per set (fex->gpu_sets): frames have no state in common. */
-static void chroma_gpu_close(VqFex *fex, VqGpu *gpu)
-{
-    VqSpeedDev *d = fex->gpu_priv;
-    if (!d)
-        return;
-    for (unsigned i = 0; i < VQ_SPEED_GPU_SETS; i++)
-        vq_speed_dev_free(&d[i], gpu);
-    free(d);
-    fex->gpu_priv = NULL;
-}
-
-static int chroma_gpu_init(VqFex *fex, VqGpu *gpu)
-{
-    ChromaPriv *s = fex->priv;
-    VqSpeedDev *d = calloc(VQ_SPEED_GPU_SETS, sizeof(*d));
-    if (!d)
-        return vq_fail(fex->err, VQ_ENOMEM, "speed_chroma: out of memory");
-    fex->gpu_priv = d;
-    if (!fex->gpu_sets || fex->gpu_sets > VQ_SPEED_GPU_SETS)
-        fex->gpu_sets = 1;
-    int err = 0;
-    for (unsigned i = 0; !err && i < fex->gpu_sets; i++)
-        err = vq_speed_dev_init(&d[i], gpu, &s->sp, 4, "speed_chroma");
-    return err;
-}
-
-static int chroma_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
-                          const VqDevFrame *dis, unsigned index, void *acc_dev)
-{
-    (void)index;
-    ChromaPriv *s = fex->priv;
-    const VqSpeedDev *d = (const VqSpeedDev *)fex->gpu_priv +
-                          fex->gpu_seq % fex->gpu_sets;
-    VqSpeedDevImages img = { .n = 4, .bpc = ref->bpc };
-    img.cur[0] = ref->plane[1];
-    img.cur[1] = dis->plane[1];
-    img.cur[2] = ref->plane[2];
-    img.cur[3] = dis->plane[2];
-    static const unsigned ref_img[2] = { 0, 2 }, dis_img[2] = { 1, 3 };
-    return vq_fex_launch_check(fex, gpu,
-                               vq_speed_dev_run(d, gpu, &s->sp, &img, 2,
-                                                ref_img, dis_img, acc_dev));
-}
-#endif
-
 static double min_d(double a, double b)
 {
     return a < b ? a : b;
 }
 
-static int chroma_finalize(VqFex *fex, const void *acc, unsigned index)
+static int speed_chroma_finalize(VqFex *fex, const void *acc, unsigned index)
 {
     const ChromaPriv *s = fex->priv;
     bool sing_u, sing_v;
@@ -201,7 +107,7 @@ static int chroma_finalize(VqFex *fex, const void *acc, unsigned index)
     return err;
 }
 
-static void chroma_close(VqFex *fex)
+static void speed_chroma_close(VqFex *fex)
 {
     ChromaPriv *s = fex->priv;
     vq_speed_release(&s->sp);
@@ -209,16 +115,16 @@ static void chroma_close(VqFex *fex)
 
 const VqFexDesc vq_fex_speed_chroma = {
     .name = "speed_chroma",
-    .options = chroma_options,
+    .options = speed_chroma_options,
     .priv_size = sizeof(ChromaPriv),
-    .outputs = chroma_outputs,
+    .outputs = speed_chroma_outputs,
     .exactness = VQ_EXACT_BITWISE,
-    .init = chroma_init,
-    .cpu_run = chroma_cpu_run,
+    .init = speed_chroma_init,
+    .cpu_run = speed_chroma_cpu_run,
     .gpu_sets = VQ_SPEED_GPU_SETS,
-    .gpu_init = VQ_GPU_FN(chroma_gpu_init),
-    .gpu_run = VQ_GPU_FN(chroma_gpu_run),
-    .gpu_close = VQ_GPU_FN(chroma_gpu_close),
-    .finalize = chroma_finalize,
-    .close = chroma_close,
+    .gpu_init = VQ_GPU_FN(speed_chroma_gpu_init),
+    .gpu_run = VQ_GPU_FN(speed_chroma_gpu_run),
+    .gpu_close = VQ_GPU_FN(speed_chroma_gpu_close),
+    .finalize = speed_chroma_finalize,
+    .close = speed_chroma_close,
 };

@@ -3,14 +3,7 @@
  * registers no such extractor). Both backends produce the exact integer sum
  * of the pixels' fixed-point values; one finalize forms the frame's mean.
  */
-#include "../../../kernels/ssim/ssim.h"
-#include "../gpu_fn.h"
-#include "ssim_cpu.h"
-
-typedef struct SsimPriv {
-    VqSsimConsts k;
-    VqSsimDsp dsp;
-} SsimPriv;
+#include "ssim_priv.h"
 
 static const char *const ssim_outputs[] = { "ssim", NULL };
 
@@ -24,30 +17,6 @@ static int ssim_init(VqFex *fex, const VqFormat *fmt)
     fex->scratch_size = vq_ssim_cpu_scratch(fmt->w[0]);
     return 0;
 }
-
-static int ssim_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                        unsigned index, void *acc, void *scratch)
-{
-    (void)index;
-    const SsimPriv *s = fex->priv;
-    ((VqSsimAcc *)acc)->sum =
-        vq_ssim_cpu_frame(&s->dsp, &ref->plane[0], &dis->plane[0],
-                          fex->fmt.bytes_per_sample, s->k, scratch);
-    return 0;
-}
-
-#if defined(VQ_HAVE_HIP)
-static int ssim_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
-                        const VqDevFrame *dis, unsigned index, void *acc_dev)
-{
-    (void)index;
-    const SsimPriv *s = fex->priv;
-    VqSsimAcc *a = acc_dev;
-    return vq_fex_launch_check(
-        fex, gpu, vq_ssim_launch(vq_gpu_compute_stream(gpu), &ref->plane[0],
-                                 &dis->plane[0], ref->bpc, s->k, &a->sum));
-}
-#endif
 
 static int ssim_finalize(VqFex *fex, const void *acc, unsigned index)
 {

@@ -1,5 +1,5 @@
-/* ssim's CPU path (ssim_cpu.h): the frame driver. */
-#include "ssim_cpu.h"
+/* ssim's CPU path: the frame driver, and the CPU stage. */
+#include "ssim_priv.h"
 
 /* Scratch: two padded sample rows, then the ring of nine filtered rows. */
 static size_t align64(size_t n)
@@ -81,4 +81,15 @@ int64_t vq_ssim_cpu_frame(const VqSsimDsp *dsp, const VqPlane *ref,
         sum += dsp->vrow(rows, w, k);
     }
     return sum;
+}
+
+int ssim_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+                 unsigned index, void *acc, void *scratch)
+{
+    (void)index;
+    const SsimPriv *s = fex->priv;
+    ((VqSsimAcc *)acc)->sum =
+        vq_ssim_cpu_frame(&s->dsp, &ref->plane[0], &dis->plane[0],
+                          fex->fmt.bytes_per_sample, s->k, scratch);
+    return 0;
 }

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "../../../kernels/ssim/ssim.h"
-#include "../../cpu.h"
+#include "base/cpu.h"
 
 /* One filtered row: the horizontal sums of x, y, x^2, y^2, x y. */
 typedef struct VqSsimHRow {

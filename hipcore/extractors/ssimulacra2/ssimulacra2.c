@@ -4,14 +4,14 @@
  * inputs are converted from YUV to R'G'B' (the picture's matrix, range and
  * chroma siting, bilinear chroma as FFmpeg's zscale filter), read as sRGB,
  * and scored as libjxl scores two images. Both backends fill the record of
- * kernels/ssimulacra2/ssimulacra2.h; vq_s2_finalize turns it into the score
+ * kernels/ssimulacra2/ssimulacra2.h; vq_ssimulacra2_finalize turns it into the score
  * with libjxl's weights and mapping.
  */
 #include <math.h>
 #include <stddef.h>
 
-#include "../gpu_fn.h"
-#include "ssimulacra2_internal.h"
+#include "../common/gpu_fn.h"
+#include "ssimulacra2_priv.h"
 
 /* matrix= and range= take names (several per value); the option stores
  * the name's index, the tables below give its value (0: the picture's). */
@@ -36,7 +36,7 @@ static const int range_values[] = {
     VQ_RANGE_FULL, VQ_RANGE_FULL, VQ_RANGE_FULL,
 };
 
-static const VqOption s2_options[] = {
+static const VqOption ssimulacra2_options[] = {
     { .name = "matrix",
       .help = "YUV matrix of both inputs (auto: each picture's own; "
               "unspecified: bt709 from 1280 wide or 577 high, else bt601)",
@@ -50,9 +50,9 @@ static const VqOption s2_options[] = {
     { 0 }
 };
 
-static const char *const s2_outputs[] = { "ssimulacra2", NULL };
+static const char *const ssimulacra2_outputs[] = { "ssimulacra2", NULL };
 
-static int s2_init(VqFex *fex, const VqFormat *fmt)
+static int ssimulacra2_init(VqFex *fex, const VqFormat *fmt)
 {
     S2Priv *s = fex->priv;
     if (fmt->w[0] < VQ_S2_MIN_SIZE || fmt->h[0] < VQ_S2_MIN_SIZE)
@@ -61,34 +61,25 @@ static int s2_init(VqFex *fex, const VqFormat *fmt)
                        "needs at least %ux%u (as libjxl's tool)",
                        fmt->w[0], fmt->h[0], VQ_S2_MIN_SIZE, VQ_S2_MIN_SIZE);
     for (unsigned k = 0; k < 2; k++) {
-        int err = vq_s2_color(&s->par.color[k], fmt, k,
+        int err = vq_ssimulacra2_color(&s->par.color[k], fmt, k,
                               matrix_values[s->matrix], range_values[s->range],
                               fex->err);
         if (err)
             return err;
     }
-    vq_s2_blur_coeffs(&s->par.blur, 1.5);
-    s->par.neg_bias_cbrt = vq_s2_neg_bias_cbrt();
-    vq_s2_dims(&s->dims, fmt->w[0], fmt->h[0]);
+    vq_ssimulacra2_blur_coeffs(&s->par.blur, 1.5);
+    s->par.neg_bias_cbrt = vq_ssimulacra2_neg_bias_cbrt();
+    vq_ssimulacra2_dims(&s->dims, fmt->w[0], fmt->h[0]);
     fex->planes = fmt->fmt == VQ_PIX_FMT_GRAY ? VQ_PLANE_Y : VQ_PLANE_ALL;
     fex->acc_size = s->dims.n_doubles * sizeof(double);
-    fex->scratch_size = vq_s2_cpu_scratch_size(&s->dims);
-    s->cpu_frame = vq_s2_cpu_choose(NULL);
-    return 0;
-}
-
-static int s2_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                      unsigned index, void *acc, void *scratch)
-{
-    (void)index;
-    const S2Priv *s = fex->priv;
-    s->cpu_frame(&s->par, &s->dims, &fex->fmt, ref, dis, scratch, acc);
+    fex->scratch_size = vq_ssimulacra2_cpu_scratch_size(&s->dims);
+    s->cpu_frame = vq_ssimulacra2_cpu_choose(NULL);
     return 0;
 }
 
 /* libjxl's Msssim::Score() weights (tools/ssimulacra2.cc): for X, Y, B;
  * for each computed scale; for the 1- and 4-norm: SSIM', ringing, blur. */
-static const double s2_weights[108] = {
+static const double ssimulacra2_weights[108] = {
     0.0, 0.0007376606707406586, 0.0, 0.0, 0.0007793481682867309, 0.0, 0.0,
     0.0004371155730107379, 0.0, 1.1041726426657346, 0.00066284834129271,
     0.00015231632783718752, 0.0, 0.0016406437456599754, 0.0,
@@ -112,10 +103,10 @@ static const double s2_weights[108] = {
     0.0, 0.0005130064588990679, 0.0, 0.00010854057858411537,
 };
 
-static int s2_finalize(VqFex *fex, const void *acc, unsigned index)
+static int ssimulacra2_finalize(VqFex *fex, const void *acc, unsigned index)
 {
     const S2Priv *s = fex->priv;
-    const VqS2Dims *d = &s->dims;
+    const VqSsimulacra2Dims *d = &s->dims;
     const double *rec = acc;
     /* libjxl's per-scale averages: [c * 2 + norm] and [c * 4 + kind]. */
     double avg_ssim[VQ_S2_SCALES][6], avg_edge[VQ_S2_SCALES][12];
@@ -126,7 +117,7 @@ static int s2_finalize(VqFex *fex, const void *acc, unsigned index)
             for (unsigned q = 0; q < VQ_S2_SUMS; q++) {
                 tot[q] = 0.0;
                 for (unsigned j = 0; j < d->nseg[sc]; j++)
-                    tot[q] += rec[vq_s2_rec_index(d, sc, c, q, j)];
+                    tot[q] += rec[vq_ssimulacra2_rec_index(d, sc, c, q, j)];
             }
             avg_ssim[sc][c * 2] = one_per_pixels * tot[0];
             avg_ssim[sc][c * 2 + 1] = sqrt(sqrt(one_per_pixels * tot[1]));
@@ -143,9 +134,9 @@ static int s2_finalize(VqFex *fex, const void *acc, unsigned index)
     for (unsigned c = 0; c < 3; c++) {
         for (unsigned sc = 0; sc < d->n_scales; sc++) {
             for (unsigned n = 0; n < 2; n++) {
-                ssim += s2_weights[i++] * fabs(avg_ssim[sc][c * 2 + n]);
-                ssim += s2_weights[i++] * fabs(avg_edge[sc][c * 4 + n]);
-                ssim += s2_weights[i++] * fabs(avg_edge[sc][c * 4 + n + 2]);
+                ssim += ssimulacra2_weights[i++] * fabs(avg_ssim[sc][c * 2 + n]);
+                ssim += ssimulacra2_weights[i++] * fabs(avg_edge[sc][c * 4 + n]);
+                ssim += ssimulacra2_weights[i++] * fabs(avg_edge[sc][c * 4 + n + 2]);
             }
         }
     }
@@ -162,16 +153,16 @@ static int s2_finalize(VqFex *fex, const void *acc, unsigned index)
 
 const VqFexDesc vq_fex_ssimulacra2 = {
     .name = "ssimulacra2",
-    .options = s2_options,
+    .options = ssimulacra2_options,
     .priv_size = sizeof(S2Priv),
-    .outputs = s2_outputs,
+    .outputs = ssimulacra2_outputs,
     .flags = VQ_FEX_USES_COLOR,
     .exactness = VQ_EXACT_BITWISE,
-    .init = s2_init,
-    .cpu_run = s2_cpu_run,
+    .init = ssimulacra2_init,
+    .cpu_run = ssimulacra2_cpu_run,
     .gpu_sets = VQ_S2_GPU_SETS,
-    .gpu_init = VQ_GPU_FN(vq_s2_gpu_init),
-    .gpu_run = VQ_GPU_FN(vq_s2_gpu_run),
-    .gpu_close = VQ_GPU_FN(vq_s2_gpu_close),
-    .finalize = s2_finalize,
+    .gpu_init = VQ_GPU_FN(vq_ssimulacra2_gpu_init),
+    .gpu_run = VQ_GPU_FN(vq_ssimulacra2_gpu_run),
+    .gpu_close = VQ_GPU_FN(vq_ssimulacra2_gpu_close),
+    .finalize = ssimulacra2_finalize,
 };

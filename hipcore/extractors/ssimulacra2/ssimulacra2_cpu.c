@@ -20,13 +20,13 @@
  * ssimulacra2_cpu_*.c, which define S2_CPU_FRAME (the entry point's name)
  * and S2_CPU_VARIANT (leave out what is shared). */
 #ifndef S2_CPU_FRAME
-#define S2_CPU_FRAME vq_s2_cpu_frame_c
+#define S2_CPU_FRAME vq_ssimulacra2_cpu_frame_c
 #endif
 
 #include <stdint.h>
 #include <string.h>
 
-#include "ssimulacra2_internal.h"
+#include "ssimulacra2_priv.h"
 
 #define HB 8     /* rows per horizontal block */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -61,7 +61,7 @@ typedef struct Scratch {
     size_t p0, plane0;
 } Scratch;
 
-static size_t carve(Scratch *s, const VqS2Dims *d, uint8_t *base)
+static size_t carve(Scratch *s, const VqSsimulacra2Dims *d, uint8_t *base)
 {
     size_t p0 = pitch_of(d->w[0]);
     size_t off = 0;
@@ -94,7 +94,7 @@ static size_t carve(Scratch *s, const VqS2Dims *d, uint8_t *base)
 }
 
 #ifndef S2_CPU_VARIANT
-size_t vq_s2_cpu_scratch_size(const VqS2Dims *d)
+size_t vq_ssimulacra2_cpu_scratch_size(const VqSsimulacra2Dims *d)
 {
     Scratch s;
     return carve(&s, d, NULL);
@@ -111,7 +111,7 @@ static float *lin_of(const Scratch *s, unsigned sc)
 
 /* One row to linear RGB planes; hbd: 16-bit luma samples. The branch is
  * the same for the whole row (the compiler makes two loops). */
-static void convert_row(const VqS2Color c, const uint8_t *restrict y, int hbd,
+static void convert_row(const VqSsimulacra2Color c, const uint8_t *restrict y, int hbd,
                         const float *restrict cb, const float *restrict cr,
                         float *restrict r, float *restrict g, float *restrict b,
                         unsigned w)
@@ -119,7 +119,7 @@ static void convert_row(const VqS2Color c, const uint8_t *restrict y, int hbd,
     const uint16_t *y16 = (const uint16_t *)(const void *)y;
     for (unsigned x = 0; x < w; x++) {
         float rgb[3];
-        vq_s2_yuv_linear(&c, hbd ? (float)y16[x] : (float)y[x], cb[x], cr[x],
+        vq_ssimulacra2_yuv_linear(&c, hbd ? (float)y16[x] : (float)y[x], cb[x], cr[x],
                          rgb);
         r[x] = rgb[0];
         g[x] = rgb[1];
@@ -129,7 +129,7 @@ static void convert_row(const VqS2Color c, const uint8_t *restrict y, int hbd,
 
 /* Linear sRGB of row y of a YUV picture: the chroma interpolation (exact,
  * so its order is free) per sample, then the conversion over the row. */
-static void yuv_row(const VqS2Color *c, const VqFormat *fmt, const VqFrame *f,
+static void yuv_row(const VqSsimulacra2Color *c, const VqFormat *fmt, const VqFrame *f,
                     unsigned y, unsigned w, float *chroma, float *o, size_t p0)
 {
     int hbd = fmt->bytes_per_sample == 2;
@@ -139,13 +139,13 @@ static void yuv_row(const VqS2Color *c, const VqFormat *fmt, const VqFrame *f,
         memset(chroma, 0, 2 * p0 * sizeof(float));
     } else {
         int y0, fy, cw = (int)fmt->sw[1], ch = (int)fmt->sh[1];
-        vq_s2_chroma_pos((int)y, c->ss_y, c->phase_y, &y0, &fy);
+        vq_ssimulacra2_chroma_pos((int)y, c->ss_y, c->phase_y, &y0, &fy);
         for (unsigned x = 0; x < w; x++) {
             int x0, fx;
-            vq_s2_chroma_pos((int)x, c->ss_x, c->phase_x, &x0, &fx);
-            cb[x] = vq_s2_chroma(pl[1].data, (size_t)pl[1].stride, hbd, cw, ch,
+            vq_ssimulacra2_chroma_pos((int)x, c->ss_x, c->phase_x, &x0, &fx);
+            cb[x] = vq_ssimulacra2_chroma(pl[1].data, (size_t)pl[1].stride, hbd, cw, ch,
                                  x0, fx, y0, fy);
-            cr[x] = vq_s2_chroma(pl[2].data, (size_t)pl[2].stride, hbd, cw, ch,
+            cr[x] = vq_ssimulacra2_chroma(pl[2].data, (size_t)pl[2].stride, hbd, cw, ch,
                                  x0, fx, y0, fy);
         }
     }
@@ -159,7 +159,7 @@ static void xyb_row(float nb, const float *restrict r, const float *restrict g,
 {
     for (unsigned x = 0; x < w; x++) {
         float rgb[3] = { r[x], g[x], b[x] }, xyb[3];
-        vq_s2_xyb(rgb, nb, xyb);
+        vq_ssimulacra2_xyb(rgb, nb, xyb);
         ox[x] = xyb[0];
         oy[x] = xyb[1];
         ob[x] = xyb[2];
@@ -171,13 +171,13 @@ static void down_row(const float *restrict a, const float *restrict b,
 {
     for (unsigned bx = 0; 2 * bx < w; bx++) {
         unsigned x0 = 2 * bx, x1 = x0 + 1 < w ? x0 + 1 : w - 1;
-        o[bx] = vq_s2_down(a[x0], a[x1], b[x0], b[x1]);
+        o[bx] = vq_ssimulacra2_down(a[x0], a[x1], b[x0], b[x1]);
     }
 }
 
 /* XYB planes of scale sc and, unless it is the last, the next scale's
  * linear planes: row pairs, as the prepare kernels' 2x2 blocks. */
-static void prepare(const VqS2Params *par, const VqS2Dims *d,
+static void prepare(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
                     const VqFormat *fmt, const VqFrame *const *pic,
                     Scratch *s, unsigned sc)
 {
@@ -223,8 +223,8 @@ static void prepare(const VqS2Params *par, const VqS2Dims *d,
 
 /* Horizontal pass on HB transposed rows: t holds input x of lane r at
  * (x + TOFF) * HB + r, zero outside 0..w-1; output n at n * HB + r. Single
- * steps or groups of four, as libjxl (vq_s2_blur_h4_at). */
-static void blur_lanes(const VqS2Blur bl, const float *restrict t,
+ * steps or groups of four, as libjxl (vq_ssimulacra2_blur_h4_at). */
+static void blur_lanes(const VqSsimulacra2Blur bl, const float *restrict t,
                        float *restrict to, unsigned w)
 {
     float p[3][HB] = { { 0 } }, pp[3][HB] = { { 0 } };
@@ -233,8 +233,8 @@ static void blur_lanes(const VqS2Blur bl, const float *restrict t,
         const float *l = t + (size_t)(n + TOFF - VQ_S2_RADIUS - 1) * HB;
         const float *r = t + (size_t)(n + TOFF + VQ_S2_RADIUS - 1) * HB;
         float *o = to + (size_t)(n < 0 ? 0 : n) * HB; /* n < 0: overwritten */
-        if (vq_s2_blur_h4_at(n, iw)) {
-            /* vq_s2_blur_h4 with the lanes innermost (they vectorize) */
+        if (vq_ssimulacra2_blur_h4_at(n, iw)) {
+            /* vq_ssimulacra2_blur_h4 with the lanes innermost (they vectorize) */
             float sum[4][HB], y[3][4][HB];
             for (int i = 0; i < 4; i++)
                 for (int k = 0; k < HB; k++)
@@ -244,7 +244,7 @@ static void blur_lanes(const VqS2Blur bl, const float *restrict t,
                 S2_UNROLL
                 for (int j = 0; j < 4; j++)
                     for (int k = 0; k < HB; k++)
-                        y[c][j][k] = vq_s2_blur_h4_term(
+                        y[c][j][k] = vq_ssimulacra2_blur_h4_term(
                             &bl, c, j, sum[0][k], sum[1][k], sum[2][k],
                             sum[3][k], p[c][k], pp[c][k]);
                 for (int k = 0; k < HB; k++) {
@@ -261,7 +261,7 @@ static void blur_lanes(const VqS2Blur bl, const float *restrict t,
         for (int k = 0; k < HB; k++) {
             float sp[3] = { p[0][k], p[1][k], p[2][k] };
             float spp[3] = { pp[0][k], pp[1][k], pp[2][k] };
-            o[k] = vq_s2_blur_h_step(&bl, l[k] + r[k], sp, spp);
+            o[k] = vq_ssimulacra2_blur_h_step(&bl, l[k] + r[k], sp, spp);
             for (int i = 0; i < 3; i++) {
                 p[i][k] = sp[i];
                 pp[i][k] = spp[i];
@@ -278,7 +278,7 @@ static void fill_lane(int k, const float *restrict a, const float *restrict b,
     /* one loop per k, so that each is a plain vectorizable loop */
 #define FILL(K)                                                             \
     for (unsigned x = 0; x < w; x++)                                        \
-        t[(size_t)x * HB] = vq_s2_blur_input(K, a[x], b[x]);                \
+        t[(size_t)x * HB] = vq_ssimulacra2_blur_input(K, a[x], b[x]);                \
     break
     switch (k) {
     case 0: FILL(0);
@@ -291,7 +291,7 @@ static void fill_lane(int k, const float *restrict a, const float *restrict b,
 }
 
 /* Horizontal pass of rows y0 .. y0 + HB - 1 of channel c into the ring. */
-static void blur_rows(const VqS2Blur *bl, const Scratch *s, const float *A,
+static void blur_rows(const VqSsimulacra2Blur *bl, const Scratch *s, const float *A,
                       const float *B, unsigned w, unsigned h, unsigned y0)
 {
     size_t p0 = s->p0;
@@ -311,7 +311,7 @@ static void blur_rows(const VqS2Blur *bl, const Scratch *s, const float *A,
 
 /* Vertical pass, step n, of one blurred plane over all columns (a missing
  * row is the zero row; a discarded output goes to the sink row). */
-static void blur_col_step(const VqS2Blur bl, const float *restrict top,
+static void blur_col_step(const VqSsimulacra2Blur bl, const float *restrict top,
                           const float *restrict bot, float *restrict p0s,
                           float *restrict p1s, float *restrict p2s,
                           float *restrict q0s, float *restrict q1s,
@@ -319,7 +319,7 @@ static void blur_col_step(const VqS2Blur bl, const float *restrict top,
 {
     for (unsigned x = 0; x < w; x++) {
         float p[3] = { p0s[x], p1s[x], p2s[x] }, pp[3] = { q0s[x], q1s[x], q2s[x] };
-        out[x] = vq_s2_blur_v_step(&bl, top[x] + bot[x], p, pp);
+        out[x] = vq_ssimulacra2_blur_v_step(&bl, top[x] + bot[x], p, pp);
         p0s[x] = p[0];
         p1s[x] = p[1];
         p2s[x] = p[2];
@@ -343,7 +343,7 @@ static void terms_row(const float *restrict blur, size_t p0,
                           *restrict mu2 = blur + 4 * p0;
     for (unsigned x = 0; x < w; x++) {
         double t[VQ_S2_SUMS];
-        vq_s2_terms(mu1[x], mu2[x], s11[x], s22[x], s12[x], a[x], b[x], t);
+        vq_ssimulacra2_terms(mu1[x], mu2[x], s11[x], s22[x], s12[x], a[x], b[x], t);
         c0[x] += t[0];
         c1[x] += t[1];
         c2[x] += t[2];
@@ -355,7 +355,7 @@ static void terms_row(const float *restrict blur, size_t p0,
 
 /* The segment's sums: chunks of columns in order, then the chunks. */
 static void segment_sums(const double *col, size_t p0, unsigned w,
-                         double *rec, const VqS2Dims *d, unsigned sc,
+                         double *rec, const VqSsimulacra2Dims *d, unsigned sc,
                          unsigned c, unsigned j)
 {
     for (unsigned q = 0; q < VQ_S2_SUMS; q++) {
@@ -368,11 +368,11 @@ static void segment_sums(const double *col, size_t p0, unsigned w,
                 cs += v[x];
             seg += cs;
         }
-        rec[vq_s2_rec_index(d, sc, c, q, j)] = seg;
+        rec[vq_ssimulacra2_rec_index(d, sc, c, q, j)] = seg;
     }
 }
 
-static void channel(const VqS2Params *par, const VqS2Dims *d, Scratch *s,
+static void channel(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d, Scratch *s,
                     unsigned sc, unsigned c, double *rec)
 {
     unsigned w = d->w[sc], h = d->h[sc];
@@ -408,7 +408,7 @@ static void channel(const VqS2Params *par, const VqS2Dims *d, Scratch *s,
     }
 }
 
-void S2_CPU_FRAME(const VqS2Params *par, const VqS2Dims *d,
+void S2_CPU_FRAME(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
                   const VqFormat *fmt, const VqFrame *ref, const VqFrame *dis,
                   void *scratch, double *rec)
 {
@@ -421,3 +421,15 @@ void S2_CPU_FRAME(const VqS2Params *par, const VqS2Dims *d,
             channel(par, d, &s, sc, c, rec);
     }
 }
+
+/* The CPU stage: once, not in the variants that recompile this file. */
+#ifndef S2_CPU_VARIANT
+int ssimulacra2_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+               unsigned index, void *acc, void *scratch)
+{
+    (void)index;
+    const S2Priv *s = fex->priv;
+    s->cpu_frame(&s->par, &s->dims, &fex->fmt, ref, dis, scratch, acc);
+    return 0;
+}
+#endif

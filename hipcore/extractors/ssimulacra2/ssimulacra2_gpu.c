@@ -5,10 +5,9 @@
  */
 #include <stdlib.h>
 
-#include "../gpu_fn.h"
-#include "ssimulacra2_internal.h"
+#include "../common/gpu_fn.h"
+#include "ssimulacra2_priv.h"
 
-#if defined(VQ_HAVE_HIP)
 /* Device planes of one frame: one set per frame that may be in flight
  * (desc gpu_sets), within S2_GPU_BUDGET bytes, at least one. */
 #define S2_GPU_BUDGET ((size_t)1 << 30)
@@ -31,7 +30,7 @@ static size_t gpu_pitch(unsigned w)
     return ((size_t)w + 31) / 32 * 32;
 }
 
-void vq_s2_gpu_close(VqFex *fex, VqGpu *gpu)
+void vq_ssimulacra2_gpu_close(VqFex *fex, VqGpu *gpu)
 {
     S2Gpu *g = fex->gpu_priv;
     if (!g)
@@ -46,7 +45,7 @@ void vq_s2_gpu_close(VqFex *fex, VqGpu *gpu)
     fex->gpu_priv = NULL;
 }
 
-static int set_alloc(VqGpu *gpu, const S2Gpu *g, const VqS2Dims *d, S2Set *set)
+static int set_alloc(VqGpu *gpu, const S2Gpu *g, const VqSsimulacra2Dims *d, S2Set *set)
 {
     int err = vq_gpu_malloc(gpu, (void **)&set->planes,
                             (6 + 6 * VQ_S2_BLURS) * g->plane * sizeof(float),
@@ -63,10 +62,10 @@ static int set_alloc(VqGpu *gpu, const S2Gpu *g, const VqS2Dims *d, S2Set *set)
     return err;
 }
 
-int vq_s2_gpu_init(VqFex *fex, VqGpu *gpu)
+int vq_ssimulacra2_gpu_init(VqFex *fex, VqGpu *gpu)
 {
     const S2Priv *s = fex->priv;
-    const VqS2Dims *d = &s->dims;
+    const VqSsimulacra2Dims *d = &s->dims;
     S2Gpu *g = calloc(1, sizeof(*g));
     if (!g)
         return vq_fail(fex->err, VQ_ENOMEM, "out of memory");
@@ -94,46 +93,46 @@ int vq_s2_gpu_init(VqFex *fex, VqGpu *gpu)
         err = set_alloc(gpu, g, d, &g->set[g->n_sets]);
     fex->gpu_sets = n;
     if (err)
-        vq_s2_gpu_close(fex, gpu);
+        vq_ssimulacra2_gpu_close(fex, gpu);
     return err;
 }
 
-int vq_s2_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+int vq_ssimulacra2_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                   const VqDevFrame *dis, unsigned index, void *acc_dev)
 {
     (void)index;
     const S2Priv *s = fex->priv;
-    const VqS2Dims *d = &s->dims;
+    const VqSsimulacra2Dims *d = &s->dims;
     const S2Gpu *g = fex->gpu_priv;
     const S2Set *set = &g->set[fex->gpu_seq % g->n_sets];
     VqStream st = vq_gpu_compute_stream(gpu);
-    VqS2Buf xyb = { set->planes, g->pitch, g->plane };
-    VqS2Buf tmp = { set->planes + 6 * g->plane, g->pitch, g->plane };
-    VqS2Buf blur = { set->planes + (6 + 3 * VQ_S2_BLURS) * g->plane, g->pitch,
+    VqSsimulacra2Buf xyb = { set->planes, g->pitch, g->plane };
+    VqSsimulacra2Buf tmp = { set->planes + 6 * g->plane, g->pitch, g->plane };
+    VqSsimulacra2Buf blur = { set->planes + (6 + 3 * VQ_S2_BLURS) * g->plane, g->pitch,
                      g->plane };
     double *rec = acc_dev;
     for (unsigned sc = 0; sc < d->n_scales; sc++) {
         unsigned w = d->w[sc], h = d->h[sc];
-        VqS2Buf next = { NULL, 0, 0 };
+        VqSsimulacra2Buf next = { NULL, 0, 0 };
         if (sc + 1 < d->n_scales) {
             unsigned i = sc & 1;
-            next = (VqS2Buf){ set->lin[i], g->lin_pitch[i], g->lin_plane[i] };
+            next = (VqSsimulacra2Buf){ set->lin[i], g->lin_pitch[i], g->lin_plane[i] };
         }
         int rc;
         if (sc == 0) {
-            rc = vq_s2_prepare_yuv_launch(st, ref, dis, w, h, &s->par, xyb,
+            rc = vq_ssimulacra2_prepare_yuv_launch(st, ref, dis, w, h, &s->par, xyb,
                                           next);
         } else {
             unsigned i = (sc - 1) & 1;
-            VqS2Buf lin = { set->lin[i], g->lin_pitch[i], g->lin_plane[i] };
-            rc = vq_s2_prepare_lin_launch(st, lin, w, h, &s->par, xyb, next);
+            VqSsimulacra2Buf lin = { set->lin[i], g->lin_pitch[i], g->lin_plane[i] };
+            rc = vq_ssimulacra2_prepare_lin_launch(st, lin, w, h, &s->par, xyb, next);
         }
         if (!rc)
-            rc = vq_s2_blur_h_launch(st, xyb, tmp, w, h, &s->par.blur);
+            rc = vq_ssimulacra2_blur_h_launch(st, xyb, tmp, w, h, &s->par.blur);
         if (!rc)
-            rc = vq_s2_blur_v_launch(st, tmp, blur, w, h, &s->par.blur);
+            rc = vq_ssimulacra2_blur_v_launch(st, tmp, blur, w, h, &s->par.blur);
         if (!rc)
-            rc = vq_s2_sums_launch(st, xyb, blur, w, h, d->nseg[sc],
+            rc = vq_ssimulacra2_sums_launch(st, xyb, blur, w, h, d->nseg[sc],
                                    set->colsum, rec + d->off[sc]);
         int err = vq_fex_launch_check(fex, gpu, rc);
         if (err)
@@ -141,4 +140,3 @@ int vq_s2_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
     }
     return 0;
 }
-#endif

@@ -4,14 +4,14 @@
  */
 #include <math.h>
 
-#include "ssimulacra2_internal.h"
+#include "ssimulacra2_priv.h"
 
 /* Charalampidis, "Recursive Implementation of the Gaussian Filter Using
  * Truncated Cosine Functions" (2016), as libjxl's CreateRecursiveGaussian
  * uses it: three cosine terms, radius N = round(3.2795 sigma + 0.2546);
  * equation numbers are the paper's. Computed in double in libjxl's order
  * (its floats then match bit for bit), stored as float. */
-void vq_s2_blur_coeffs(VqS2Blur *bl, double sigma)
+void vq_ssimulacra2_blur_coeffs(VqSsimulacra2Blur *bl, double sigma)
 {
     const double pi = 3.141592653589793238;
     double radius = round(3.2795 * sigma + 0.2546);
@@ -73,7 +73,7 @@ void vq_s2_blur_coeffs(VqS2Blur *bl, double sigma)
     }
 }
 
-void vq_s2_dims(VqS2Dims *d, unsigned w, unsigned h)
+void vq_ssimulacra2_dims(VqSsimulacra2Dims *d, unsigned w, unsigned h)
 {
     size_t off = 0;
     d->n_scales = 0;
@@ -90,7 +90,7 @@ void vq_s2_dims(VqS2Dims *d, unsigned w, unsigned h)
     d->n_doubles = off;
 }
 
-float vq_s2_neg_bias_cbrt(void)
+float vq_ssimulacra2_neg_bias_cbrt(void)
 {
     return (float)-cbrt((double)VQ_S2_BIAS);
 }
@@ -100,7 +100,7 @@ static const char *const matrix_names[] = {
     "other",
 };
 
-int vq_s2_color(VqS2Color *c, const VqFormat *fmt, unsigned k, int matrix,
+int vq_ssimulacra2_color(VqSsimulacra2Color *c, const VqFormat *fmt, unsigned k, int matrix,
                 int range, VqErrBuf *e)
 {
     const char *which = k ? "distorted" : "reference";

@@ -1,6 +1,6 @@
 /*
  * Integer VIF: the tap pairs of the SIMD row functions and their columns
- * beyond the last full vector, one column at a time (vif_cpu.h). The same
+ * beyond the last full vector, one column at a time (vif_dsp.h). The same
  * arithmetic as vif_filter.c, column by column.
  */
 #include "vif_dsp.h"

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "vif_dsp.h"
+#include "vif_priv.h"
 
 void vq_vif_dims(VqVifDims *d, unsigned w, unsigned h)
 {
@@ -196,4 +196,78 @@ void vq_vif_cpu_frame(const VqVifDsp *dsp, const VqVifParams *p,
     for (unsigned s = 0; s < VQ_VIF_SCALES; s++)
         vq_vif_cpu_scale_rows(dsp, p, d, s, ref, dis, scratch, rows, 0,
                               d->h[s], &acc->scale[s]);
+}
+
+
+static VqVifParams vif_params(const VifPriv *s, unsigned bpc)
+{
+    VqVifParams p = {
+        .bpc = bpc,
+        .skip_scale0 = s->skip_scale0,
+        .gain_limit = s->gain_limit,
+        .log2_tab = s->log2_tab,
+    };
+    return p;
+}
+
+/* One scale of a frame split into row bands, each band a part
+ * (vq_fex_parallel) with its own sums. */
+#define VIF_MAX_PARTS 64
+#define VIF_BAND_ROWS 16
+
+typedef struct VifBands {
+    const VifPriv *s;
+    const VqVifParams *p;
+    unsigned scale, n;
+    const VqPlane *ref, *dis;
+    void *images;
+    VqVifScaleAcc acc[VIF_MAX_PARTS];
+} VifBands;
+
+static void vif_band(void *arg, unsigned part, void *rows)
+{
+    VifBands *b = arg;
+    unsigned h = b->s->dims.h[b->scale];
+    unsigned y0 = (unsigned)((uint64_t)h * part / b->n);
+    unsigned y1 = (unsigned)((uint64_t)h * (part + 1) / b->n);
+    vq_vif_cpu_scale_rows(&b->s->dsp, b->p, &b->s->dims, b->scale, b->ref,
+                          b->dis, b->images, rows, y0, y1, &b->acc[part]);
+}
+
+int vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+                unsigned index, void *acc, void *scratch)
+{
+    (void)index;
+    const VifPriv *s = fex->priv;
+    VqVifParams p = vif_params(s, fex->fmt.bpc);
+    unsigned threads = vq_fex_threads(fex);
+    if (threads < 2 || s->dims.w[0] < VQ_VIF_SPLIT_MIN_W) {
+        vq_vif_cpu_frame(&s->dsp, &p, &s->dims, &ref->plane[0],
+                         &dis->plane[0], scratch, acc);
+        return 0;
+    }
+    VqVifAcc *out = acc;
+    VifBands b = { .s = s, .p = &p, .ref = &ref->plane[0],
+                   .dis = &dis->plane[0], .images = scratch };
+    for (unsigned sc = 0; sc < VQ_VIF_SCALES; sc++) {
+        unsigned n = s->dims.h[sc] / VIF_BAND_ROWS;
+        if (n > 2 * threads)
+            n = 2 * threads;
+        if (n > VIF_MAX_PARTS)
+            n = VIF_MAX_PARTS;
+        b.scale = sc;
+        b.n = n ? n : 1;
+        memset(b.acc, 0, sizeof(b.acc));
+        int err = vq_fex_parallel(fex, b.n, vif_band, &b);
+        if (err)
+            return vq_fail(fex->err, err, "vif: out of memory");
+        /* integer sums: the same in any order; added in band order */
+        for (unsigned k = 0; k < b.n; k++) {
+            out->scale[sc].num_log += b.acc[k].num_log;
+            out->scale[sc].den_log += b.acc[k].den_log;
+            out->scale[sc].num_non_log += b.acc[k].num_non_log;
+            out->scale[sc].den_non_log += b.acc[k].den_non_log;
+        }
+    }
+    return 0;
 }

@@ -48,7 +48,7 @@ static const VqVifPairs vif_pairs[VQ_VIF_SCALES] = {
 
 /* ---- AVX2 ---------------------------------------------------------------- */
 #define VQ_SIMD_W 256
-#include "../simd_x86.h"
+#include "../common/simd_x86.h"
 /* e lane m = column 2m, o lane m = column 2m + 1: 16 values in order */
 #define V_INTERLEAVE_STORE(p, e, o)                                           \
     do {                                                                      \
@@ -68,11 +68,11 @@ static const VqVifPairs vif_pairs[VQ_VIF_SCALES] = {
 #undef V_INTERLEAVE_STORE
 #undef V_STORE_NARROW16
 #define VQ_SIMD_UNDEF
-#include "../simd_x86.h"
+#include "../common/simd_x86.h"
 
 /* ---- AVX-512 ------------------------------------------------------------- */
 #define VQ_SIMD_W 512
-#include "../simd_x86.h"
+#include "../common/simd_x86.h"
 #define V_INTERLEAVE_STORE(p, e, o)                                           \
     do {                                                                      \
         const __m512i i0_ = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19,  \
@@ -90,6 +90,6 @@ static const VqVifPairs vif_pairs[VQ_VIF_SCALES] = {
 #undef V_INTERLEAVE_STORE
 #undef V_STORE_NARROW16
 #define VQ_SIMD_UNDEF
-#include "../simd_x86.h"
+#include "../common/simd_x86.h"
 
 #endif

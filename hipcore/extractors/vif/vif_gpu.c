@@ -1,0 +1,105 @@
+/* vif's GPU stage (host side). */
+#include "vif_priv.h"
+
+typedef struct VifGpuSet {
+    uint32_t *edge;                  /* VQ_VIF_EDGE_N values */
+    uint16_t *img[2][VQ_VIF_SCALES]; /* scales 1..3 */
+    size_t pitch[VQ_VIF_SCALES];     /* bytes */
+} VifGpuSet;
+
+typedef struct VifGpu {
+    uint16_t *log2_tab;
+    VifGpuSet set[VIF_GPU_SETS];
+} VifGpu;
+
+void vif_gpu_close(VqFex *fex, VqGpu *gpu)
+{
+    VifGpu *g = fex->gpu_priv;
+    if (!g)
+        return;
+    vq_gpu_free(gpu, g->log2_tab);
+    for (unsigned i = 0; i < VIF_GPU_SETS; i++) {
+        vq_gpu_free(gpu, g->set[i].edge);
+        for (unsigned s = 1; s < VQ_VIF_SCALES; s++) {
+            vq_gpu_free(gpu, g->set[i].img[0][s]);
+            vq_gpu_free(gpu, g->set[i].img[1][s]);
+        }
+    }
+    free(g);
+    fex->gpu_priv = NULL;
+}
+
+static int vif_gpu_set_init(VifGpuSet *set, VqGpu *gpu, const VifPriv *s)
+{
+    int err = vq_gpu_malloc(gpu, (void **)&set->edge,
+                            VQ_VIF_EDGE_N * sizeof(uint32_t), "vif edge");
+    for (unsigned sc = 1; !err && sc < VQ_VIF_SCALES; sc++) {
+        size_t row = s->dims.w[sc] * sizeof(uint16_t);
+        /* scale 3 has a row 1 even when it is one row high */
+        size_t rows = s->dims.h[sc] + (sc == VQ_VIF_SCALES - 1);
+        for (unsigned k = 0; !err && k < 2; k++)
+            err = vq_gpu_malloc_pitch(gpu, (void **)&set->img[k][sc],
+                                      &set->pitch[sc], row, rows,
+                                      "vif scale images");
+    }
+    return err;
+}
+
+int vif_gpu_init(VqFex *fex, VqGpu *gpu)
+{
+    const VifPriv *s = fex->priv;
+    VifGpu *g = calloc(1, sizeof(*g));
+    if (!g)
+        return vq_fail(fex->err, VQ_ENOMEM, "out of memory");
+    fex->gpu_priv = g;
+    if (!fex->gpu_sets || fex->gpu_sets > VIF_GPU_SETS ||
+        s->dims.w[0] * s->dims.h[0] > VQ_GPU_SETS_MAX_PIXELS)
+        fex->gpu_sets = 1;
+    size_t tab_bytes = VQ_VIF_LOG2_SIZE * sizeof(uint16_t);
+    int err = vq_gpu_malloc(gpu, (void **)&g->log2_tab, tab_bytes,
+                            "vif log2 table");
+    for (unsigned i = 0; !err && i < fex->gpu_sets; i++)
+        err = vif_gpu_set_init(&g->set[i], gpu, s);
+    VqStream st = vq_gpu_compute_stream(gpu);
+    if (!err)
+        err = vq_gpu_upload2d(gpu, st, g->log2_tab, tab_bytes, s->log2_tab,
+                              tab_bytes, tab_bytes, 1);
+    if (!err)
+        err = vq_gpu_sync(gpu, st);
+    if (err)
+        vif_gpu_close(fex, gpu);
+    return err;
+}
+
+int vif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                const VqDevFrame *dis, unsigned index, void *acc_dev)
+{
+    (void)index;
+    const VifPriv *s = fex->priv;
+    const VifGpu *g = fex->gpu_priv;
+    const VifGpuSet *set = &g->set[fex->gpu_seq % fex->gpu_sets];
+    VqVifAcc *acc = acc_dev;
+    VqStream st = vq_gpu_compute_stream(gpu);
+    for (unsigned sc = 0; sc < VQ_VIF_SCALES; sc++) {
+        VqDevPlane r = ref->plane[0], d = dis->plane[0];
+        if (sc > 0) {
+            r.data = set->img[0][sc];
+            d.data = set->img[1][sc];
+            r.pitch = d.pitch = set->pitch[sc];
+            r.w = d.w = s->dims.w[sc];
+            r.h = d.h = s->dims.h[sc];
+        }
+        bool last = sc + 1 == VQ_VIF_SCALES;
+        int err = vq_fex_launch_check(
+            fex, gpu,
+            vq_vif_scale_launch(st, sc, &r, &d, ref->bpc,
+                                !(sc == 0 && s->skip_scale0), g->log2_tab,
+                                s->gain_limit, last ? NULL : set->img[0][sc + 1],
+                                last ? NULL : set->img[1][sc + 1],
+                                last ? 0 : set->pitch[sc + 1], set->edge,
+                                &acc->scale[sc]));
+        if (err)
+            return err;
+    }
+    return 0;
+}
