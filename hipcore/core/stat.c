@@ -125,7 +125,8 @@ static int cmp_double(const void *a, const void *b)
 
 void vq_stat_sort(double *v, unsigned n)
 {
-    qsort(v, n, sizeof(*v), cmp_double);
+    if (n)
+        qsort(v, n, sizeof(*v), cmp_double);
 }
 
 /* numpy.percentile(x, p) with its default method "linear" (numpy 1.22+),

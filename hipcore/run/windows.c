@@ -92,7 +92,7 @@ static int push_value(VqWindows *w, unsigned o, double v)
             free(sorted);
             return VQ_ENOMEM;
         }
-        for (unsigned k = 0; k < w->n_out; k++)
+        for (unsigned k = 0; k < w->n_out && w->vals; k++)
             memcpy(vals + (size_t)k * cap, w->vals + (size_t)k * w->cap,
                    w->n_vals[k] * sizeof(*vals));
         free(w->vals);
