@@ -176,6 +176,39 @@ def test_numbers(tool, logdir, tmp):
     print("numbers: %d of %d statistics equal numpy's to the bit" % (exact, total))
 
 
+def test_vqhip_windows(tool, tmp):
+    """vqhip's windows section (docs/LOGS.md: {"frames": N, "list": [...]}):
+    a row a window, its frame range where the charts mark it, its
+    statistics as OUTPUT.STAT columns."""
+    path = os.path.join(tmp, "win.json")
+    synth(path, 100, "--seed", "3")
+    log = json.load(open(path))
+    wins = [(0, 39, 40), (40, 79, 40), (80, 99, 20)]
+    log["windows"] = {"frames": 40, "list": [
+        {"index": i, "first_frame": a, "last_frame": b, "frames": n,
+         "scored": n, "start": a / 25.0, "end": b / 25.0, "partial": i == 2,
+         "metrics": {"vmaf": {"mean": 80.5 + i, "perc5": 70.25 + i}}}
+        for i, (a, b, n) in enumerate(wins)]}
+    with open(path, "w") as f:
+        json.dump(log, f)
+    out = os.path.join(tmp, "win.html")
+    rc, _, err = run(tool, "-o", out, path)
+    check(rc == 0, "report of a log with vqhip's windows: exit %d (%s)" % (rc, err.strip()))
+    html = open(out).read()
+    check(data_block(html)["logs"][0]["windows"] == 3, "vqhip's windows read: 3")
+    i = html.find('<table class="windows"')
+    table = html[i:html.find("</table>", i)] if i >= 0 else ""
+    rows = [re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r) for r in table.split("<tr>")[1:]]
+    head = rows[0] if rows else []
+    col = {name: k for k, name in enumerate(head)}
+    check(all(c in col for c in ("start_frame", "end_frame", "vmaf.mean", "vmaf.perc5")),
+          "windows table columns %s" % head)
+    got = [(int(r[col["start_frame"]]), int(r[col["end_frame"]]), float(r[col["vmaf.mean"]]))
+           for r in rows[1:]] if len(col) > 3 else []
+    check(got == [(a, b, 80.5 + k) for k, (a, b, _) in enumerate(wins)],
+          "windows table rows %s" % got)
+
+
 def test_bdrate(tool, tmp):
     cases = [  # (ladder A [(kbps, level)], ladder B)
         ([(500, 60), (1000, 72), (2000, 82), (4000, 90)],
@@ -456,6 +489,7 @@ def main():
             test_browser(tool, logdir, tmp, keep)
         else:
             test_numbers(tool, logdir, tmp)
+            test_vqhip_windows(tool, tmp)
             test_bdrate(tool, tmp)
             test_errors(tool, logdir, tmp)
             video_tests(tool, tmp)

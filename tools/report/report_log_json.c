@@ -37,6 +37,51 @@ static int read_table(ReportTable *t, json_object *arr)
     return 0;
 }
 
+/* vqhip's windows section ({"frames" or "seconds", "list": [...]}, written
+ * with vq_use_windows): a row a window, its frame range as start_frame and
+ * end_frame (what the charts mark), its statistics flattened into
+ * OUTPUT.STAT columns. */
+static int read_vqhip_windows(ReportTable *t, json_object *obj)
+{
+    json_object *list;
+    if (!json_object_object_get_ex(obj, "list", &list) ||
+        !json_object_is_type(list, json_type_array))
+        return 0;
+    size_t n = json_object_array_length(list);
+    for (size_t i = 0; i < n; i++) {
+        json_object *w = json_object_array_get_idx(list, i);
+        if (!json_object_is_type(w, json_type_object))
+            continue;
+        if (report_table_add_row(t))
+            return -1;
+        json_object_object_foreach(w, key, val) {
+            const char *name = !strcmp(key, "first_frame") ? "start_frame"
+                             : !strcmp(key, "last_frame") ? "end_frame" : key;
+            if (!strcmp(key, "metrics") &&
+                json_object_is_type(val, json_type_object)) {
+                json_object_object_foreach(val, out, stats) {
+                    if (!json_object_is_type(stats, json_type_object))
+                        continue;
+                    json_object_object_foreach(stats, stat, v) {
+                        char col[256];
+                        snprintf(col, sizeof(col), "%s.%s", out, stat);
+                        if (report_table_set(t, col, json_object_to_json_string_ext(
+                                                 v, JSON_C_TO_STRING_PLAIN)))
+                            return -1;
+                    }
+                }
+                continue;
+            }
+            if (report_table_set(t, name, json_object_is_type(val, json_type_string)
+                                 ? json_object_get_string(val)
+                                 : json_object_to_json_string_ext(
+                                       val, JSON_C_TO_STRING_PLAIN)))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* json-c would build one tree of the whole log: some 2.5 million objects
  * for a two-hour title, most of the time and memory. The top level is walked
  * here instead, and each frame and each small field is handed to json-c on
@@ -187,6 +232,8 @@ static int read_field(ReportLog *log, const char *key, size_t klen,
         log->scoring_fps = json_object_get_double(o);
     else if (key_is(key, klen, "windows") && json_object_is_type(o, json_type_array))
         return read_table(&log->windows, o);
+    else if (key_is(key, klen, "windows") && json_object_is_type(o, json_type_object))
+        return read_vqhip_windows(&log->windows, o);
     else if (key_is(key, klen, "events") &&
              json_object_is_type(o, json_type_array))
         return read_table(&log->events, o);
