@@ -54,7 +54,6 @@ void vq_log_put_num(FILE *f, double v, int json, int digits)
     else
         fprintf(f, leading_zeros(v) <= 6 ? "%.6f" : "%.16f", v);
 }
-#define put_num(f, v, json, digits) vq_log_put_num(f, v, json, digits)
 
 /* vq_log_pools' statistics that are not libvmaf's four: the k-th, or
  * NULL past the last. */
@@ -167,7 +166,7 @@ static void write_xml(VqContext *ctx, FILE *f)
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
             fprintf(f, "%s=\"", series(c, j)->name);
-            put_num(f, v, 0, ctx->log_precision);
+            vq_log_put_num(f, v, 0, ctx->log_precision);
             fputs("\" ", f);
         }
         fprintf(f, "/>\n");
@@ -181,7 +180,7 @@ static void write_xml(VqContext *ctx, FILE *f)
                                   ctx->run.n_delivered, &v))
                 continue;
             fprintf(f, "%s=\"", pool_names[k]);
-            put_num(f, v, 0, ctx->log_precision);
+            vq_log_put_num(f, v, 0, ctx->log_precision);
             fputs("\" ", f);
         }
         const char *x;
@@ -190,7 +189,7 @@ static void write_xml(VqContext *ctx, FILE *f)
             if (!*x || vq_pooled_stat(ctx, series(c, j)->name, x, &v))
                 continue;
             fprintf(f, "%s=\"", x);
-            put_num(f, v, 0, ctx->log_precision);
+            vq_log_put_num(f, v, 0, ctx->log_precision);
             fputs("\" ", f);
         }
         fprintf(f, "/>\n");
@@ -198,7 +197,7 @@ static void write_xml(VqContext *ctx, FILE *f)
     fprintf(f, "  </pooled_metrics>\n  <aggregate_metrics ");
     for (unsigned j = 0; j < c->n_aggregate; j++) {
         fprintf(f, "%s=\"", c->aggregate[j].name);
-        put_num(f, c->aggregate[j].value, 0, ctx->log_precision);
+        vq_log_put_num(f, c->aggregate[j].value, 0, ctx->log_precision);
         fputs("\" ", f);
     }
     fprintf(f, "/>\n");
@@ -255,7 +254,7 @@ static void write_json(VqContext *ctx, FILE *f)
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
             fprintf(f, "        \"%s\": ", series(c, j)->name);
-            put_num(f, v, 1, ctx->log_precision);
+            vq_log_put_num(f, v, 1, ctx->log_precision);
             fprintf(f, "%s\n", ++k < cnt ? "," : "");
         }
         fprintf(f, "      }\n    }");
@@ -270,7 +269,7 @@ static void write_json(VqContext *ctx, FILE *f)
                                   ctx->run.n_delivered, &v))
                 continue;
             fprintf(f, "%s      \"%s\": ", any ? ",\n" : "\n", pool_names[k]);
-            put_num(f, v, 1, ctx->log_precision);
+            vq_log_put_num(f, v, 1, ctx->log_precision);
             any = 1;
         }
         const char *x;
@@ -279,7 +278,7 @@ static void write_json(VqContext *ctx, FILE *f)
             if (!*x || vq_pooled_stat(ctx, series(c, j)->name, x, &v))
                 continue;
             fprintf(f, "%s      \"%s\": ", any ? ",\n" : "\n", x);
-            put_num(f, v, 1, ctx->log_precision);
+            vq_log_put_num(f, v, 1, ctx->log_precision);
             any = 1;
         }
         fprintf(f, "\n    }");
@@ -287,7 +286,7 @@ static void write_json(VqContext *ctx, FILE *f)
     fprintf(f, "\n  },\n  \"aggregate_metrics\": {");
     for (unsigned j = 0; j < c->n_aggregate; j++) {
         fprintf(f, "%s\n    \"%s\": ", j ? "," : "", c->aggregate[j].name);
-        put_num(f, c->aggregate[j].value, 1, ctx->log_precision);
+        vq_log_put_num(f, c->aggregate[j].value, 1, ctx->log_precision);
     }
     fprintf(f, "\n  }");
     if (ctx->win.on) {
@@ -312,7 +311,7 @@ static void write_csv(VqContext *ctx, FILE *f)
             double v;
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
-            put_num(f, v, 0, ctx->log_precision);
+            vq_log_put_num(f, v, 0, ctx->log_precision);
             fputc(',', f);
         }
         fprintf(f, "\n");
@@ -348,7 +347,7 @@ static void write_sub(VqContext *ctx, FILE *f)
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
                 continue;
             fprintf(f, "%s: ", series(c, j)->name);
-            put_num(f, v, 0, ctx->log_precision);
+            vq_log_put_num(f, v, 0, ctx->log_precision);
             fputc('|', f);
         }
         fprintf(f, "\n");
