@@ -1,7 +1,9 @@
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "frame_reader.h"
 
@@ -24,12 +26,45 @@ struct FrameReader {
     int end;          /* 1: end of input after `filled`; -1: read error */
     int stop;
     int started;
+    int exited;       /* the thread has left its loop */
     int mapped;       /* frames straight from the file's mapping */
     char err[256];
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t cond;
 };
+
+/* Sent to a reader thread to end a read() that waits on a stalled pipe:
+ * its handler is installed without SA_RESTART, so the read fails with
+ * EINTR and the thread sees `stop`. (SIGURG is ignored by default, so a
+ * stray one elsewhere does nothing.) */
+#define WAKE_SIGNAL SIGURG
+
+static void on_wake(int sig)
+{
+    (void)sig;
+}
+
+static void install_wake_handler(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_wake;
+    sigemptyset(&sa.sa_mask);
+    sigaction(WAKE_SIGNAL, &sa, NULL);
+}
+
+/* Waits on r->cond for at most `ms` milliseconds (r->lock held). */
+static void wait_ms(FrameReader *r, long ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += ms * 1000000L;
+    t.tv_sec += t.tv_nsec / 1000000000L;
+    t.tv_nsec %= 1000000000L;
+    /* a time-out or a wake-up alike: the caller checks its condition */
+    pthread_cond_timedwait(&r->cond, &r->lock, &t);
+}
 
 static void *reader_main(void *arg)
 {
@@ -50,6 +85,8 @@ static void *reader_main(void *arg)
         char err[256] = "";
         int got = yuv_read_into(r->in, s->buf, &s->pic, err, sizeof(err));
         pthread_mutex_lock(&r->lock);
+        if (r->stop)
+            break; /* a read cut short by the wake-up signal: dropped */
         if (got <= 0) {
             r->end = got < 0 ? -1 : 1;
             snprintf(r->err, sizeof(r->err), "%s", err);
@@ -59,6 +96,8 @@ static void *reader_main(void *arg)
         r->filled++;
         pthread_cond_broadcast(&r->cond);
     }
+    r->exited = 1;
+    pthread_cond_broadcast(&r->cond);
     pthread_mutex_unlock(&r->lock);
     return NULL;
 }
@@ -92,6 +131,8 @@ int frame_reader_start(FrameReader **pr, YuvInput *in,
             return -1;
         }
     }
+    static pthread_once_t wake_once = PTHREAD_ONCE_INIT;
+    pthread_once(&wake_once, install_wake_handler);
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->cond, NULL);
     if (pthread_create(&r->thread, NULL, reader_main, r)) {
@@ -128,10 +169,21 @@ int frame_reader_next(FrameReader *r, VqPicture *pic, char *err, size_t errsz)
         return got;
     }
     pthread_mutex_lock(&r->lock);
-    while (r->taken == r->filled && !r->end)
-        pthread_cond_wait(&r->cond, &r->lock);
+    int cancelled = 0;
+    while (r->taken == r->filled && !r->end) {
+        if (r->cfg.cancel && *r->cfg.cancel) {
+            cancelled = 1;
+            break;
+        }
+        if (r->cfg.cancel)
+            wait_ms(r, 50);
+        else
+            pthread_cond_wait(&r->cond, &r->lock);
+    }
     int ret;
-    if (r->taken < r->filled) {
+    if (cancelled) {
+        ret = FRAME_READER_CANCELLED;
+    } else if (r->taken < r->filled) {
         *pic = r->slot[r->taken % r->n].pic;
         r->taken++;
         ret = 1;
@@ -187,6 +239,13 @@ void frame_reader_stop(FrameReader **pr)
             pthread_cond_wait(&r->cond, &r->lock);
         r->stop = 1;
         pthread_cond_broadcast(&r->cond);
+        /* a thread in read() on a pipe that gives nothing would never see
+         * `stop`: interrupt the read until the thread has left (a signal
+         * that lands just before the read is repeated) */
+        while (!r->exited) {
+            pthread_kill(r->thread, WAKE_SIGNAL);
+            wait_ms(r, 20);
+        }
         pthread_mutex_unlock(&r->lock);
         pthread_join(r->thread, NULL);
         pthread_mutex_destroy(&r->lock);

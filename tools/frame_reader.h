@@ -4,6 +4,7 @@
 #ifndef VQHIP_TOOLS_FRAME_READER_H
 #define VQHIP_TOOLS_FRAME_READER_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "vqhip.h"
@@ -23,13 +24,20 @@ typedef struct FrameReaderConfig {
     void *(*alloc)(void *opaque, size_t size);
     void (*release)(void *opaque, void *ptr);
     void *opaque;
+    /* When set and *cancel becomes nonzero (a signal handler's flag),
+     * frame_reader_next stops waiting and returns FRAME_READER_CANCELLED,
+     * even while the input is a pipe that gives nothing. */
+    volatile sig_atomic_t *cancel;
 } FrameReaderConfig;
+
+#define FRAME_READER_CANCELLED (-2)
 
 /* Starts reading `in` (owned by the reader until frame_reader_stop). */
 int frame_reader_start(FrameReader **r, YuvInput *in,
                        const FrameReaderConfig *cfg, char *err, size_t errsz);
 /* The next frame, in order: 1 and *pic (valid until frame_reader_release),
- * 0 at the end, -1 on a read error (message in err). */
+ * 0 at the end, -1 on a read error (message in err),
+ * FRAME_READER_CANCELLED once *cfg.cancel is set. */
 int frame_reader_next(FrameReader *r, VqPicture *pic, char *err, size_t errsz);
 /* Gives the oldest frame returned by frame_reader_next back for refilling. */
 void frame_reader_release(FrameReader *r);
@@ -37,8 +45,9 @@ void frame_reader_release(FrameReader *r);
  * in any order and from any thread; its buffer is refilled once every
  * frame before it is back too. */
 void frame_reader_give_back(FrameReader *r, unsigned seq);
-/* Waits until every frame taken is given back, then stops the thread and
- * frees the buffers. */
+/* Waits until every frame taken is given back, then stops the thread (a
+ * thread blocked reading a stalled pipe is interrupted: the frame it was
+ * reading is dropped) and frees the buffers. */
 void frame_reader_stop(FrameReader **r);
 
 #endif

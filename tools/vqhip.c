@@ -389,7 +389,7 @@ int main(int argc, char **argv)
                              .map = ctx && !vq_device_name(ctx)[0],
                              .alloc = zero_copy ? host_alloc : plain_alloc,
                              .release = zero_copy ? host_free : plain_free,
-                             .opaque = ctx };
+                             .opaque = ctx, .cancel = &interrupted };
     GiveBack back[FRAME_READER_MAX_BUFFERS];
     if (!r && (frame_reader_start(&rr, &ref, &rc, err, sizeof(err)) ||
                frame_reader_start(&rd, &dis, &rc, err, sizeof(err)))) {
@@ -417,6 +417,8 @@ int main(int argc, char **argv)
             frame_reader_give_back(rr, n);
         if ((a <= 0 || b <= 0) && b > 0)
             frame_reader_give_back(rd, n);
+        if (a == FRAME_READER_CANCELLED || b == FRAME_READER_CANCELLED)
+            break; /* a signal, while an input gave nothing */
         if (a < 0 || b < 0) {
             snprintf(why, sizeof(why), "frame %u of %s: %s", n,
                      a < 0 ? ref_path : dis_path, a < 0 ? err : err_d);
