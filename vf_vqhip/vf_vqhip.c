@@ -271,12 +271,26 @@ static VqChromaLoc chroma_loc_map(enum AVChromaLocation loc)
     }
 }
 
+/* The yuvj formats are full range whatever the frame says. */
+static int is_yuvj(int format)
+{
+    return format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P ||
+           format == AV_PIX_FMT_YUVJ444P;
+}
+
+static enum AVColorRange frame_range(const AVFrame *f)
+{
+    return is_yuvj(f->format) ? AVCOL_RANGE_JPEG : f->color_range;
+}
+
 static void set_color(VqPicture *pic, const AVFrame *f)
 {
+    enum AVColorRange range = frame_range(f);
+
     pic->matrix     = matrix_map(f->colorspace);
-    pic->range      = f->color_range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL :
-                      f->color_range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED :
-                                                           VQ_RANGE_UNSPECIFIED;
+    pic->range      = range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL :
+                      range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED :
+                                                  VQ_RANGE_UNSPECIFIED;
     pic->chroma_loc = chroma_loc_map(f->chroma_location);
 }
 
@@ -723,12 +737,16 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
     if (s->nb_submitted && ref->pts == s->last_ref_pts)
         s->nb_ref_repeats++;
     s->last_ref_pts = ref->pts;
-    if (master->color_range != ref->color_range && !s->range_warned) {
+    /* Only two ranges that are known and differ: untagged frames are not
+     * known to be of another range (the CLI says nothing there either). */
+    if (frame_range(master) != frame_range(ref) &&
+        frame_range(master) != AVCOL_RANGE_UNSPECIFIED &&
+        frame_range(ref) != AVCOL_RANGE_UNSPECIFIED && !s->range_warned) {
         av_log(ctx, AV_LOG_WARNING, "main and reference "
                "frames use different color ranges (%s != %s): the scores "
                "compare unlike samples\n",
-               av_color_range_name(master->color_range),
-               av_color_range_name(ref->color_range));
+               av_color_range_name(frame_range(master)),
+               av_color_range_name(frame_range(ref)));
         s->range_warned = 1;
     }
 
@@ -951,6 +969,9 @@ static av_cold int init(AVFilterContext *ctx)
 
 static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_YUV420P,     AV_PIX_FMT_YUV422P,     AV_PIX_FMT_YUV444P,
+    /* full range by format (what FFmpeg 5.1's MJPEG and full-range H.264
+     * decoders give): taken as they are, not converted to limited range */
+    AV_PIX_FMT_YUVJ420P,    AV_PIX_FMT_YUVJ422P,    AV_PIX_FMT_YUVJ444P,
     AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_YUV422P10LE, AV_PIX_FMT_YUV444P10LE,
     AV_PIX_FMT_YUV420P12LE, AV_PIX_FMT_YUV422P12LE, AV_PIX_FMT_YUV444P12LE,
     AV_PIX_FMT_YUV420P16LE, AV_PIX_FMT_YUV422P16LE, AV_PIX_FMT_YUV444P16LE,
@@ -1051,6 +1072,43 @@ static void describe_link(char *buf, size_t size, const AVFilterLink *link)
              desc ? desc->name : "none", desc ? desc->comp[0].depth : 0);
 }
 
+/* yuvj formats as the yuv format of the same layout. */
+static int plain_format(int format)
+{
+    switch (format) {
+    case AV_PIX_FMT_YUVJ420P: return AV_PIX_FMT_YUV420P;
+    case AV_PIX_FMT_YUVJ422P: return AV_PIX_FMT_YUV422P;
+    case AV_PIX_FMT_YUVJ444P: return AV_PIX_FMT_YUV444P;
+    default:                  return format;
+    }
+}
+
+/* A format FFmpeg converted on its own before the filter (a scale filter
+ * it inserted: 9- and 14-bit samples to 10 and 16 bits, ...) changes the
+ * samples scored: said, once per input, where it changes the bit depth or
+ * the range (a conversion from RGB is what such input needs). */
+static void warn_conversion(AVFilterContext *ctx, AVFilterLink *link,
+                            const char *which)
+{
+    AVFilterContext *src = link->src;
+    const AVPixFmtDescriptor *from, *to;
+
+    if (!src || !src->filter || strcmp(src->filter->name, "scale") ||
+        strncmp(src->name, "auto_", 5) || src->nb_inputs != 1 ||
+        !src->inputs[0])
+        return;
+    from = av_pix_fmt_desc_get(src->inputs[0]->format);
+    to = av_pix_fmt_desc_get(link->format);
+    if (!from || !to || (from->flags & AV_PIX_FMT_FLAG_RGB) ||
+        (from->comp[0].depth == to->comp[0].depth &&
+         is_yuvj(src->inputs[0]->format) == is_yuvj(link->format)))
+        return;
+    av_log(ctx, AV_LOG_WARNING, "the %s input's frames are %s, converted to "
+           "%s by a scale filter FFmpeg inserted before vqhip (vqhip takes "
+           "8-, 10-, 12- and 16-bit samples as they are): the scores are of "
+           "the converted samples\n", which, from->name, to->name);
+}
+
 /* The software format behind a link: the frames' format for hardware
  * frames (NULL, said, when they cannot be used). */
 static const AVPixFmtDescriptor *link_sw_format(AVFilterContext *ctx,
@@ -1086,8 +1144,12 @@ static int check_input_ref(AVFilterLink *inlink)
                !desc ? "main" : "reference");
         return AVERROR(EINVAL);
     }
+    warn_conversion(ctx, mainlink, "main");
+    warn_conversion(ctx, reflink, "reference");
     if (mainlink->w != reflink->w || mainlink->h != reflink->h ||
-        mainlink->format != reflink->format || desc != ref_desc) {
+        plain_format(mainlink->format) != plain_format(reflink->format) ||
+        plain_format(av_pix_fmt_desc_get_id(desc)) !=
+        plain_format(av_pix_fmt_desc_get_id(ref_desc))) {
         char main_desc[128], ref_text[128];
         describe_link(main_desc, sizeof(main_desc), mainlink);
         describe_link(ref_text, sizeof(ref_text), reflink);
@@ -1138,6 +1200,12 @@ static int configure_output(AVFilterLink *outlink)
     ret = ff_framesync_init_dualinput(&s->fs, ctx);
     if (ret < 0)
         return ret;
+    /* The main input is the video measured: the run ends with it, and a
+     * longer reference's later frames are not read (so nothing can say
+     * whether there were any). The dual-input default goes on pairing the
+     * main's last frame with each later reference frame: a longer
+     * reference added wrong pairs, a looped one never ended. */
+    s->fs.in[0].after = EXT_STOP;
     outlink->w = mainlink->w;
     outlink->h = mainlink->h;
     outlink->time_base = mainlink->time_base;

@@ -25,7 +25,7 @@ bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; sed 's/^/     | /' "$tmp/err" | 
 run() {
     name=$1 expect=$2 pattern=$3
     shift 3
-    "$ff" -nostdin -hide_banner -v warning "$@" >"$tmp/out" 2>"$tmp/err"
+    timeout 300 "$ff" -nostdin -hide_banner -v warning "$@" >"$tmp/out" 2>"$tmp/err"
     st=$?
     if [ "$expect" = 0 ] && [ $st -ne 0 ]; then bad "$name" "exit $st"; return 1; fi
     if [ "$expect" = fail ] && [ $st -eq 0 ]; then bad "$name" "exit 0"; return 1; fi
@@ -52,6 +52,29 @@ run "bit depth mismatch" fail "must be the same" -f lavfi -i "$(lav 1)" \
 "$ff" -v error -f lavfi -i "$(lav 1)" -color_range tv -f yuv4mpegpipe "$tmp/lim.y4m"
 run "colour range mismatch warned" 0 "different color ranges" -i "$tmp/full.y4m" \
     -i "$tmp/lim.y4m" -lavfi vqhip=feature=psnr -f null -
+# tagged against untagged: not known to differ, no warning (as the CLI)
+"$ff" -v error -f lavfi -i "$(lav 1)" -f rawvideo "$tmp/untagged.yuv"
+run "tagged against untagged range: no warning" 0 "" -i "$tmp/full.y4m" \
+    -f rawvideo -pix_fmt yuv420p -s 96x64 -i "$tmp/untagged.yuv" \
+    -lavfi vqhip=feature=psnr -f null -
+grep -q "different color ranges" "$tmp/err" &&
+    bad "tagged against untagged" "a range warning" || ok "tagged against untagged: said nothing"
+# Full-range yuvj formats (FFmpeg 5.1's MJPEG decoder) are scored as they
+# are: the same bytes read as yuv420p give the same scores
+"$ff" -v error -f lavfi -i "$(lav 1 yuvj420p)" -f rawvideo "$tmp/j_ref.yuv"
+"$ff" -v error -f lavfi -i "$(lav 1 yuvj420p),noise=alls=24:allf=t" -f rawvideo "$tmp/j_dis.yuv"
+for f in yuvj420p yuv420p; do
+    run "$f frames scored" 0 "" -f rawvideo -pix_fmt $f -s 96x64 -i "$tmp/j_dis.yuv" \
+        -f rawvideo -pix_fmt $f -s 96x64 -i "$tmp/j_ref.yuv" \
+        -lavfi "vqhip=feature=psnr:log_fmt=json:log_path=$tmp/$f.json" -f null -
+done
+same_frames "$tmp/yuvj420p.json" "$tmp/yuv420p.json" &&
+    ok "yuvj420p taken as it is: the scores of its samples" ||
+    bad "yuvj420p" "scores differ from the same samples read as yuv420p"
+# 9-bit input, which FFmpeg converts before the filter: said
+run "9-bit input converted: warned" 0 "yuv420p9le, converted to" \
+    -f lavfi -i "$(lav 1 yuv420p9le)" -f lavfi -i "$(lav 1 yuv420p9le)" \
+    -lavfi vqhip=feature=psnr -f null -
 run "below adm's minimum: at configure" fail "33" \
     -f lavfi -i "testsrc2=s=24x24:d=1,format=yuv420p" \
     -f lavfi -i "testsrc2=s=24x24:d=1,format=yuv420p" -lavfi vqhip -f null -
@@ -70,6 +93,19 @@ run "reference shorter: repeats reported" 0 "repeated reference frame" \
 run "reference shorter, eof_action=pass: unscored reported" 0 "not scored" \
     -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav 1)" \
     -lavfi vqhip=feature=psnr:eof_action=pass -f null -
+# The main (distorted) input shorter: the run ends with it, every pair real
+run "main shorter: the run ends with it" 0 "" \
+    -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 2)" \
+    -lavfi "vqhip=feature=psnr:log_fmt=json:log_path=$tmp/mshort.json" -f null -
+json_is "$tmp/mshort.json" "len(d['frames']) == 25 and d['vqhip']['complete']" &&
+    ok "main shorter: 25 frames logged" || bad "main shorter log" "$(head -c 300 "$tmp/mshort.json")"
+# a reference looped forever (-stream_loop -1) ends with the main input
+"$ff" -v error -f lavfi -i "$(lav 1)" -f yuv4mpegpipe "$tmp/loop.y4m"
+run "looped reference: the run ends" 0 "" -f lavfi -i "$(lav 2)" \
+    -stream_loop -1 -i "$tmp/loop.y4m" \
+    -lavfi "vqhip=feature=psnr:log_fmt=json:log_path=$tmp/loop.json" -f null -
+json_is "$tmp/loop.json" "len(d['frames']) == 50" &&
+    ok "looped reference: 50 frames logged" || bad "looped reference log" "$(head -c 300 "$tmp/loop.json")"
 # A main input that goes on after the reference ended (eof_action=pass, a
 # live source): the frames keep flowing. The last scored frame is final
 # once the reference has ended (motion has no next frame to wait for), so
