@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,16 +40,26 @@ static uint64_t tmp_salt(void)
     return x ^ (x >> 31);
 }
 
+#define TMP_SUFFIX_LEN 23 /* ".vqtmp-" and 16 hex digits */
+
 int vq_log_tmp_create(const char *path, char **tmp, int *err_no)
 {
-    size_t n = strlen(path) + 32;
+    size_t n = strlen(path) + TMP_SUFFIX_LEN + 1;
+    /* The temporary name is the log's name with the suffix; a log name
+     * within NAME_MAX of the limit is cut so that the temporary one fits
+     * (a log name the folder takes is never refused for its suffix). */
+    const char *slash = strrchr(path, '/');
+    size_t base = strlen(slash ? slash + 1 : path);
+    size_t keep = strlen(path);
+    if (base > NAME_MAX - TMP_SUFFIX_LEN)
+        keep -= base - (NAME_MAX - TMP_SUFFIX_LEN);
     *tmp = malloc(n);
     if (!*tmp) {
         *err_no = ENOMEM;
         return -1;
     }
     for (int i = 0; i < TMP_TRIES; i++) {
-        snprintf(*tmp, n, "%s.vqtmp-%016llx", path,
+        snprintf(*tmp, n, "%.*s.vqtmp-%016llx", (int)keep, path,
                  (unsigned long long)tmp_salt());
         int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
                       O_CLOEXEC, 0666);

@@ -5,7 +5,9 @@
  * only regular files, model names that would break a layout are refused,
  * and a model path that is a named pipe is refused without blocking.
  */
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +154,35 @@ static void discard(void)
     CHECK(victim_intact());
 }
 
+/* A log name the folder takes, up to NAME_MAX, is written (the temporary
+ * name beside it would be longer than NAME_MAX: it is cut to fit), and no
+ * temporary file is left behind. */
+static void long_names(void)
+{
+    VqContext *ctx = scored();
+    CHECK(ctx);
+    for (size_t len = 200; len <= NAME_MAX; len += 55) {
+        char name[NAME_MAX + 1], log[NAME_MAX + 600], msg[512];
+        memset(name, 'x', len);
+        memcpy(name + len - 5, ".json", 6);
+        path_of(log, sizeof(log), name);
+        CHECK_MSG(!vq_check_log_path(log, NULL, 0, msg, sizeof(msg)),
+                  "%zu characters: %s", len, msg);
+        CHECK_MSG(!vq_write_log(ctx, log, VQ_LOG_JSON), "%zu: %s", len,
+                  vq_last_error(ctx));
+        struct stat st;
+        CHECK(!stat(log, &st) && S_ISREG(st.st_mode) && st.st_size > 0);
+        CHECK(!unlink(log));
+    }
+    DIR *d = opendir(dir);
+    CHECK(d);
+    for (struct dirent *e; (e = readdir(d));)
+        CHECK_MSG(e->d_name[0] != 'x' || !strstr(e->d_name, ".vqtmp-"),
+                  "left behind: %s", e->d_name);
+    closedir(d);
+    vq_close(&ctx);
+}
+
 /* Each character that some layout would need escaped, in a model name. */
 static void model_names(void)
 {
@@ -225,6 +256,7 @@ int main(void)
     log_is_input();
     fifo_log();
     discard();
+    long_names();
     model_names();
     fifo_model();
     char cmd[600];
