@@ -124,7 +124,11 @@ typedef struct VQHIPContext {
     uint64_t nb_submitted;
     int64_t nb_output;      ///< frames sent on
     int64_t last_pts;       ///< of the last frame sent on
-    int64_t last_ref_pts;
+    const AVFrame *last_ref; /**< the reference frame of the last pair, as
+                                  an identity only (never read): framesync
+                                  repeats a frame by giving the same one */
+    int run_w, run_h;       ///< the size of the run's first pair
+    uint64_t nb_before_ref; ///< main frames before the reference's first
     uint64_t nb_unscored;   ///< main frames passed on without a reference
     uint64_t nb_ref_repeats; ///< reference frames scored more than once
     uint64_t nb_after_range; ///< frames in enable= after the run ended
@@ -709,7 +713,9 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
             return report_error(ctx, err, "vq_flush");
         }
     }
-    if (!disabled && !ref) {
+    if (!disabled && !ref && !s->nb_submitted) {
+        s->nb_before_ref++;
+    } else if (!disabled && !ref) {
         s->nb_unscored++;
     } else if (!disabled && s->state == STATE_PASSTHROUGH && !s->nb_after_range++) {
         av_log(ctx, AV_LOG_WARNING, "a frame inside enable= again, after "
@@ -720,23 +726,31 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
     if (disabled || !ref || s->state == STATE_PASSTHROUGH)
         return queue_frame(ctx, master, 0);
 
-    if (master->width != ctx->inputs[0]->w || master->height != ctx->inputs[0]->h ||
-        ref->width != ctx->inputs[1]->w || ref->height != ctx->inputs[1]->h) {
+    if (!s->nb_submitted) {
+        /* the run's size is its first pair's (the links' may follow a
+         * size change) */
+        s->run_w = ctx->inputs[0]->w;
+        s->run_h = ctx->inputs[0]->h;
+    }
+    if (master->width != s->run_w || master->height != s->run_h ||
+        ref->width != s->run_w || ref->height != s->run_h) {
         av_log(ctx, AV_LOG_ERROR, "a frame of %dx%d (main) / %dx%d "
                "(reference) arrived in a run of %dx%d: the size changed "
                "mid-stream. Scale both inputs to one size (and use "
                "-reinit_filter 0 so that ffmpeg does not start a new run).\n",
                master->width, master->height, ref->width, ref->height,
-               ctx->inputs[0]->w, ctx->inputs[0]->h);
+               s->run_w, s->run_h);
         snprintf(s->why, sizeof(s->why), "the frame size changed at frame "
                  "%"PRIu64, s->nb_submitted);
         s->state = STATE_FAILED;
         av_frame_free(&master);
         return AVERROR(EINVAL);
     }
-    if (s->nb_submitted && ref->pts == s->last_ref_pts)
+    /* the same frame again, not merely the same timestamp (duplicate
+     * timestamps in aligned inputs are not repeats) */
+    if (s->nb_submitted && ref == s->last_ref)
         s->nb_ref_repeats++;
-    s->last_ref_pts = ref->pts;
+    s->last_ref = ref;
     /* Only two ranges that are known and differ: untagged frames are not
      * known to be of another range (the CLI says nothing there either). */
     if (frame_range(master) != frame_range(ref) &&
@@ -1373,9 +1387,17 @@ static void print_summary(AVFilterContext *ctx)
     VqRunInfo info;
 
     vq_run_info(s->vq, &info);
-    av_log(ctx, AV_LOG_INFO, "%s of %u frames, computed on %s%s%s:\n",
-           s->pool, info.received, vq_backend_name(s->vq),
-           *device ? " " : "", device);
+    if (s->n_subsample > 1)
+        /* the statistics are of the frames scored: i % n_subsample == 0 */
+        av_log(ctx, AV_LOG_INFO, "%s of %u frames (1 in %d of %u: "
+               "n_subsample), computed on %s%s%s:\n", s->pool,
+               (info.received + s->n_subsample - 1) / s->n_subsample,
+               s->n_subsample, info.received, vq_backend_name(s->vq),
+               *device ? " " : "", device);
+    else
+        av_log(ctx, AV_LOG_INFO, "%s of %u frames, computed on %s%s%s:\n",
+               s->pool, info.received, vq_backend_name(s->vq),
+               *device ? " " : "", device);
     if (info.fell_back)
         av_log(ctx, AV_LOG_WARNING, "GPU fault: frames %u and later were "
                "computed on the CPU (%s)\n", info.fallback_frame,
@@ -1384,6 +1406,11 @@ static void print_summary(AVFilterContext *ctx)
         av_log(ctx, info.mismatches ? AV_LOG_WARNING : AV_LOG_INFO,
                "verify: %u frames checked on the CPU, %u mismatched\n",
                info.verified, info.mismatches);
+    if (s->nb_before_ref)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames came before the "
+               "reference's first frame (by timestamp) and were not scored: "
+               "if both start together, align them with "
+               "setpts=PTS-STARTPTS on each input\n", s->nb_before_ref);
     if (s->nb_unscored)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames had no reference "
                "frame (the reference ended first, eof_action=pass) and were "

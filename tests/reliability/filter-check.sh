@@ -106,6 +106,22 @@ run "looped reference: the run ends" 0 "" -f lavfi -i "$(lav 2)" \
     -lavfi "vqhip=feature=psnr:log_fmt=json:log_path=$tmp/loop.json" -f null -
 json_is "$tmp/loop.json" "len(d['frames']) == 50" &&
     ok "looped reference: 50 frames logged" || bad "looped reference log" "$(head -c 300 "$tmp/loop.json")"
+# Messages that must say what happened
+run "reference starting later: said so" 0 "5 main frames came before the reference's first frame" \
+    -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi "[1]setpts=PTS+5[r];[0][r]vqhip=feature=psnr:log_fmt=json:log_path=$tmp/late.json" -f null -
+grep -q "ended first" "$tmp/err" && bad "reference starting later" "said it ended first" ||
+    ok "reference starting later: not called an early end"
+json_is "$tmp/late.json" "len(d['frames']) == 20" &&
+    ok "reference starting later: 20 pairs scored" || bad "reference starting later" "not 20 pairs"
+run "duplicate timestamps, aligned pairs" 0 "" -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
+    -lavfi "[0]setpts='N-mod(N,2)'[a];[1]setpts='N-mod(N,2)'[b];[a][b]vqhip=feature=psnr:log_fmt=json:log_path=$tmp/dup.json" \
+    -f null -
+grep -q "repeated reference" "$tmp/err" && bad "duplicate timestamps" "called repeats" ||
+    ok "duplicate timestamps: no repeated-reference warning"
+run "n_subsample: the summary counts the frames pooled" 0 "mean of 13 frames (1 in 2 of 25" \
+    -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" -lavfi vqhip=feature=psnr:n_subsample=2 \
+    -v info -f null -
 # A main input that goes on after the reference ended (eof_action=pass, a
 # live source): the frames keep flowing. The last scored frame is final
 # once the reference has ended (motion has no next frame to wait for), so
