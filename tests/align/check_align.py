@@ -221,4 +221,5 @@ def main():
         raise SystemExit('%d failures' % len(failures))
 
 
-main()
+if __name__ == '__main__':
+    main()
