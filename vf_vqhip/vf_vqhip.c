@@ -1459,6 +1459,13 @@ static int configure_output(AVFilterLink *outlink)
     }
 
     check_links(ctx);
+    if (align_active(s) && ctx->enable_str) {
+        /* framesync gives no reference frame outside enable=, and the
+         * shifted pairs would need it */
+        av_log(ctx, AV_LOG_ERROR, "offset= and sync= do not work with "
+               "enable=: trim the inputs instead\n");
+        return AVERROR(ENOSYS);
+    }
     if (s->sync != SYNC_OFF && hw_input(ctx)) {
         av_log(ctx, AV_LOG_ERROR, "sync= reads the first frames' luma on the "
                "CPU: not from hardware frames. Download them (hwdownload) or "
