@@ -16,7 +16,7 @@ distorted video the reference with noise, with k extra frames at its start
   - sizes that differ: refused with the scale graph that upscales the
     distorted video, and that graph runs; frame rates, sample aspect
     ratios, colour ranges and matrices, start times that differ: warned,
-    naming the filter that converts.
+    naming the filter that converts; offset= with enable= refused.
 Exit 77 (skip) when FFMPEG has no vqhip filter.
 """
 import os
@@ -187,6 +187,10 @@ def check_messages(ff, work):
         p = ffmpeg(ff, [dis, ref], graph)
         check(fix in p.stderr, '%s that differ: warned, naming %s'
               % (what, fix))
+    p = ffmpeg(ff, [dis, ref], "[0:v][1:v]%s:offset=3:enable='gte(n,2)'"
+               % cpu, rc=1)
+    check('do not work with enable=' in p.stderr,
+          'offset= with enable= is refused')
     p = ffmpeg(ff, [dis, ref], '[0:v][1:v]' + cpu)
     check(not re.search(r'with fps=|setsar=|out_range|setparams=|STARTPTS',
                         p.stderr),
