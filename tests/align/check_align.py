@@ -15,7 +15,7 @@ the reference's first -k (k = -5). Checks:
   - --sync auto and --offset k write the same JSON log (precision max) as
     a run on the pair trimmed by cutting bytes in Python, byte for byte
     but the "fps" line (the run's speed);
-  - the same for Y4M inputs (--offset, frames skipped by reading);
+  - the same for Y4M inputs (frames skipped by reading);
   - a static and a flat clip: no offset picked (said, found=0), and
     --sync auto scores the inputs as given (the log of a plain run);
   - --sync on standard input and --offset with --sync are refused (2).
@@ -160,6 +160,19 @@ def check_offset(vqhip, work, k):
     pairs = min(len(ref_y) - max(0, -k), len(dis_y) - max(0, k))
     check(n_frames == pairs, 'k=%+d: the trimmed run scores %d frames'
           % (k, pairs))
+    # a pipe: the skipped frames are read (after the bytes read to look
+    # for a Y4M header)
+    piped = os.path.join(work, 'piped.json')
+    cat = subprocess.Popen(['cat', dis], stdout=subprocess.PIPE)
+    subprocess.run([vqhip, '-r', ref, '-d', '-', '--offset', str(k),
+                    '--json', '--precision', 'max', '-q', '-o', piped,
+                    '-w', str(W), '-h', str(H)], stdin=cat.stdout,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cat.stdout.close()
+    cat.wait()
+    with open(piped) as f:
+        check([l for l in f if not l.startswith('  "fps":')] == want,
+              'k=%+d: --offset on a pipe: the trimmed pair\'s log' % k)
     off_by_one = score(vqhip, ref, dis, os.path.join(work, 'off.json'),
                        ['--offset', str(k + 1)])
     check(off_by_one != want, 'k=%+d: --offset %d (one off) is another log'
@@ -181,6 +194,10 @@ def check_offset(vqhip, work, k):
                  ['--offset', str(k)])
     check(got4 == want4 and got4[-5:] == want[-5:],
           'k=%+d: Y4M --offset log = trimmed Y4M pair\'s log' % k)
+    auto4 = score(vqhip, ref4, dis4, os.path.join(work, 'auto4.json'),
+                  ['--sync', 'auto'])
+    check(auto4 == want4, 'k=%+d: Y4M --sync auto log = trimmed Y4M pair\'s '
+          'log' % k)
 
 
 def check_refused(vqhip, work, name, ys, why):
