@@ -44,13 +44,18 @@ static int set_geometry(VqAlign *a, const VqPicture *pic, char *why,
     a->gw = pic->w / b;
     a->gh = pic->h / b;
     size_t n = (size_t)a->need * a->gw * a->gh;
-    for (int i = 0; i < 2; i++) {
-        a->grid[i] = malloc(n * sizeof(float));
-        if (!a->grid[i]) {
-            snprintf(why, why_size, "cannot allocate %zu bytes for the "
-                     "search", 2 * n * sizeof(float));
-            return -1;
-        }
+    a->grid[0] = malloc(n * sizeof(float));
+    a->grid[1] = malloc(n * sizeof(float));
+    a->sum = malloc(a->gw * sizeof(*a->sum));
+    if (!a->grid[0] || !a->grid[1] || !a->sum) {
+        snprintf(why, why_size, "cannot allocate %zu bytes for the search",
+                 2 * n * sizeof(float));
+        free(a->grid[0]);
+        free(a->grid[1]);
+        free(a->sum);
+        a->grid[0] = a->grid[1] = NULL;
+        a->sum = NULL;
+        return -1;
     }
     return 0;
 }
@@ -62,11 +67,10 @@ static void reduce(const VqAlign *a, const VqPicture *pic, float *out)
     unsigned bits = is_msb(pic->fmt) ? 16 : pic->bpc;
     double scale = 1.0 / ((double)a->block * a->block * (double)(1u << (bits - 8)));
     unsigned b = a->block;
-    uint64_t *sum = calloc(a->gw, sizeof(*sum));
+    uint64_t *sum = a->sum;
     for (unsigned gy = 0; gy < a->gh; gy++) {
-        if (sum)
-            memset(sum, 0, a->gw * sizeof(*sum));
-        for (unsigned y = gy * b; sum && y < (gy + 1) * b; y++) {
+        memset(sum, 0, a->gw * sizeof(*sum));
+        for (unsigned y = gy * b; y < (gy + 1) * b; y++) {
             const uint8_t *row = (const uint8_t *)pic->data[0] + (ptrdiff_t)y * pic->stride[0];
             for (unsigned gx = 0; gx < a->gw; gx++) {
                 uint64_t s = 0;
@@ -83,9 +87,8 @@ static void reduce(const VqAlign *a, const VqPicture *pic, float *out)
             }
         }
         for (unsigned gx = 0; gx < a->gw; gx++)
-            out[(size_t)gy * a->gw + gx] = sum ? (float)(sum[gx] * scale) : 0.0f;
+            out[(size_t)gy * a->gw + gx] = (float)(sum[gx] * scale);
     }
-    free(sum);
 }
 
 int vq_align_add(VqAlign *a, int distorted, const VqPicture *pic, char *why,
@@ -222,5 +225,6 @@ void vq_align_free(VqAlign *a)
 {
     free(a->grid[0]);
     free(a->grid[1]);
+    free(a->sum);
     memset(a, 0, sizeof(*a));
 }

@@ -4,6 +4,7 @@
 #define VQHIP_ALIGN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vqhip.h"
 
@@ -14,6 +15,7 @@ typedef struct VqAlign {
     unsigned block, gw, gh;       /* block side, grid size in blocks */
     unsigned n[2];                /* grids held: [0] reference, [1] distorted */
     float *grid[2];               /* need grids of gw * gh each */
+    uint64_t *sum;                /* gw block sums of one grid row */
 } VqAlign;
 
 void vq_align_init(VqAlign *a, const VqSyncConfig *cfg);
