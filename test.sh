@@ -241,6 +241,16 @@ case $? in
 *) record fail "filter windows" "tests/windows/filter_windows.py" ;;
 esac
 
+step "FFmpeg filter: alignment"
+# offset=, sync= against FFmpeg's own trim on clips whose offset is known,
+# and the messages about inputs that differ; exit 77: no vqhip filter
+tests/align/filter_align.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-align
+case $? in
+0) record pass "filter alignment: tests/align/filter_align.py" ;;
+77) record skip "filter alignment" "no FFmpeg with the filter" ;;
+*) record fail "filter alignment" "tests/align/filter_align.py" ;;
+esac
+
 step "docs: README's commands and the docs' links"
 # every shell block of README.md runs, every relative link leads somewhere
 if tests/docs/readme_commands.sh .ffmpeg/build/debian/ffmpeg build; then

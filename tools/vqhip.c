@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_align.h"
 #include "cli_args.h"
 #include "cli_stats.h"
 #include "frame_reader.h"
@@ -115,7 +116,8 @@ int main(int argc, char **argv)
     enum { O_FEATURE = 256, O_MODEL, O_NOPRED, O_BACKEND, O_DEVICE, O_STRICT,
            O_DEPTH, O_THREADS, O_SUB, O_FRAMES, O_XML, O_JSON, O_CSV, O_SUBFMT,
            O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD, O_WINDOW, O_WSTATS,
-           O_THRESH, O_FPS, O_POOL, O_PRECISION, O_VERIFY_LOG };
+           O_THRESH, O_FPS, O_POOL, O_PRECISION, O_VERIFY_LOG, O_ALIGN };
+    CliAlign align = { 0 };
     CliStats st = { 0 };
     static const struct option longopts[] = {
         { "reference", required_argument, NULL, 'r' },
@@ -150,12 +152,17 @@ int main(int argc, char **argv)
         { "pool", required_argument, NULL, O_POOL },
         { "precision", required_argument, NULL, O_PRECISION },
         { "verify-log", required_argument, NULL, O_VERIFY_LOG },
+        { "offset", required_argument, NULL, O_ALIGN },
+        { "sync", required_argument, NULL, O_ALIGN },
+        { "sync_range", required_argument, NULL, O_ALIGN },
+        { "sync_frames", required_argument, NULL, O_ALIGN },
+        { "sync_bench", required_argument, NULL, O_ALIGN },
         { "list", no_argument, NULL, O_LIST },
         { "help", no_argument, NULL, O_HELP },
         { NULL, 0, NULL, 0 },
     };
-    int c;
-    while ((c = getopt_long(argc, argv, "r:d:w:h:p:b:o:q", longopts, NULL)) != -1) {
+    int c, li = 0;
+    while ((c = getopt_long(argc, argv, "r:d:w:h:p:b:o:q", longopts, &li)) != -1) {
         switch (c) {
         case 'r': ref_path = optarg; break;
         case 'd': dis_path = optarg; break;
@@ -266,6 +273,10 @@ int main(int argc, char **argv)
             return 0;
         }
         case O_VERIFY_LOG: verify_log = optarg; break;
+        case O_ALIGN:
+            if (cli_align_option(&align, longopts[li].name, optarg))
+                return CLI_EXIT_USAGE;
+            break;
         case O_PRECISION:
             if (cli_parse_precision(optarg, &precision))
                 return CLI_EXIT_USAGE;
@@ -278,6 +289,10 @@ int main(int argc, char **argv)
         if (optind < argc)
             fprintf(stderr, "vqhip: unexpected argument '%s'\n", argv[optind]);
         cli_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (align.offset_given && align.sync != CLI_SYNC_OFF) {
+        fprintf(stderr, "vqhip: --offset and --sync: give one\n");
         return CLI_EXIT_USAGE;
     }
     if (!strcmp(ref_path, "-") && !strcmp(dis_path, "-")) {
@@ -330,6 +345,15 @@ int main(int argc, char **argv)
         yuv_close(&dis);
         cli_discard_log(log_path);
         return CLI_EXIT_INPUT;
+    }
+    int aligned = cli_align_inputs(&align, &ref, &dis, stdout);
+    if (aligned) {
+        /* 1: --sync only printed the offset; the log is not touched */
+        if (aligned != 1)
+            cli_discard_log(log_path);
+        yuv_close(&ref);
+        yuv_close(&dis);
+        return aligned == 1 ? 0 : aligned;
     }
 
     /* frame n's pts is n, in units of one frame */

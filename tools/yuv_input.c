@@ -300,8 +300,9 @@ int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
 int yuv_map(YuvInput *in)
 {
     struct stat st;
+    off_t pos = in->f ? ftello(in->f) : -1;
     if (in->y4m || in->f == stdin || fstat(fileno(in->f), &st) ||
-        !S_ISREG(st.st_mode) || st.st_size <= 0)
+        !S_ISREG(st.st_mode) || st.st_size <= 0 || pos < 0 || in->n_prefix)
         return -1;
     void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
                    fileno(in->f), 0);
@@ -310,13 +311,14 @@ int yuv_map(YuvInput *in)
     posix_madvise(m, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
     in->map = m;
     in->map_size = (size_t)st.st_size;
+    in->map_first = (size_t)pos;
     return 0;
 }
 
 int yuv_map_frame(YuvInput *in, size_t k, VqPicture *pic, char *err,
                   size_t errsz)
 {
-    size_t off = k * in->frame_size;
+    size_t off = in->map_first + k * in->frame_size;
     if (off >= in->map_size)
         return 0;
     if (in->map_size - off < in->frame_size) {

@@ -19,6 +19,8 @@ typedef struct YuvInput {
     size_t frame_size;
     unsigned char *map;     /* the whole file, after yuv_map */
     size_t map_size;
+    size_t map_first;       /* offset of frame 0 in the map: where the
+                               file stood at yuv_map (--offset) */
     /* Planes (bit p: plane p) whose samples yuv_read_into may leave unread
      * (the consumer never looks at them): in a regular file they are
      * skipped with a seek; a pipe reads them all. */
@@ -51,7 +53,8 @@ int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
                   size_t errsz);
 /* Maps a raw input that is a regular file into memory, so that its frames
  * are read in place (yuv_map_frame) instead of copied by the kernel: 0, or
- * -1 when it cannot be mapped (then it is read as before). */
+ * -1 when it cannot be mapped (then it is read as before). Frame 0 is the
+ * one at the file's position (after frames skipped by --offset). */
 int yuv_map(YuvInput *in);
 /* Frame k of a mapped input: 1 and *pic (valid until yuv_close); 0 after
  * the last frame; -1 for a truncated frame (message in err). */

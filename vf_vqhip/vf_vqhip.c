@@ -102,6 +102,12 @@ typedef struct VQHIPContext {
     int skip_unsupported;
     int64_t max_pairs;      ///< frames=: 0, or the pairs to score
     int hold_mb;
+    int offset;             /**< offset=: > 0 the main input's first frames,
+                                 < 0 the reference's first -offset, are
+                                 not scored */
+    int sync;               ///< sync=: SYNC_OFF, SYNC_AUTO, SYNC_ONLY
+    int sync_range;
+    int sync_frames;
 
     enum VQHIPState state;
     VqContext *vq;
@@ -132,12 +138,39 @@ typedef struct VQHIPContext {
     uint64_t nb_unscored;   ///< main frames passed on without a reference
     uint64_t nb_ref_repeats; ///< reference frames scored more than once
     uint64_t nb_after_range; ///< frames in enable= after the run ended
-    int range_warned;
+    int range_warned;       ///< bits: 1 colour ranges, 2 matrices differ
     int log_written;        ///< this run wrote the log at log_path
     int log_owed;           /**< the run started and its log is not written
                                  yet: uninit writes it, marked incomplete */
     char why[256];          ///< why the run is incomplete, if it is
+
+    /* Alignment (offset=, sync=): framesync's pairs are taken apart, the
+     * first frames of one input dropped, and the frames paired again in
+     * order. */
+    AVFifo *align_main;     ///< AlignMain: main frames not paired yet
+    AVFifo *align_ref;      ///< AVFrame *: reference frames not paired yet
+    int align_ref_ended;    ///< framesync gave a main frame without reference
+    unsigned skip_main, skip_ref; ///< first frames still to drop
+    VqSync *vsync;          ///< sync=: the search, until it decided
+    unsigned sync_pairs;    ///< pairs fed to the search
+    int sync_decided;       ///< sync=: the search decided (res is set)
+    int sync_told;          ///< its result is on the first scored frame
+    int sync_only_done;     ///< sync=only: decided, the output ends
+    VqSyncResult sync_res;
+    uint64_t nb_align_unscored; ///< main frames left out by the alignment
+    int starts_checked;     /**< 1: the inputs' first timestamps were
+                                 compared; else bit 1 << (i + 1): input i's
+                                 first timestamp is in first_pts[i] */
+    int64_t first_pts[2];
 } VQHIPContext;
+
+enum { SYNC_OFF, SYNC_AUTO, SYNC_ONLY };
+
+/* A main frame waiting for its reference frame (alignment). */
+typedef struct AlignMain {
+    AVFrame *frame;
+    int disabled;
+} AlignMain;
 
 #define OFFSET(x) offsetof(VQHIPContext, x)
 #define FLAGS AV_OPT_FLAG_FILTERING_PARAM|AV_OPT_FLAG_VIDEO_PARAM
@@ -170,6 +203,13 @@ static const AVOption vqhip_options[] = {
     { "frames",      "Score the first N frame pairs, then end the output (0: every pair); unlike -frames:v, exactly N at any depth.", OFFSET(max_pairs), AV_OPT_TYPE_INT64, { .i64 = 0 }, 0, INT64_MAX, FLAGS },
     /* 512: VQ_DEFAULT_OPEN_HOLD_BYTES, libvqhip's default */
     { "hold_mb",     "Set how many MiB of frames may wait while the GPU opens (0: the first frame waits for it).", OFFSET(hold_mb), AV_OPT_TYPE_INT, { .i64 = 512 }, 0, 65536, FLAGS },
+    { "offset",      "Set the frames to leave out at the start: N > 0 the main (distorted) input's first N, N < 0 the reference's first -N.", OFFSET(offset), AV_OPT_TYPE_INT, { .i64 = 0 }, -100000, 100000, FLAGS },
+    { "sync",        "Find the offset from the first frames' luma.", OFFSET(sync), AV_OPT_TYPE_INT, { .i64 = SYNC_OFF }, SYNC_OFF, SYNC_ONLY, FLAGS, .unit = "sync" },
+        { "off",  "score the pairs as given (or with offset=)", 0, AV_OPT_TYPE_CONST, { .i64 = SYNC_OFF  }, 0, 0, FLAGS, .unit = "sync" },
+        { "auto", "find the offset, say it, score with it",     0, AV_OPT_TYPE_CONST, { .i64 = SYNC_AUTO }, 0, 0, FLAGS, .unit = "sync" },
+        { "only", "find the offset, say it, end the output",    0, AV_OPT_TYPE_CONST, { .i64 = SYNC_ONLY }, 0, 0, FLAGS, .unit = "sync" },
+    { "sync_range",  "Set the offsets sync= tries: -N..N.",                                  OFFSET(sync_range),  AV_OPT_TYPE_INT,    { .i64 = 30 }, 1, 1000, FLAGS },
+    { "sync_frames", "Set the frames sync= compares at each offset (it holds sync_range + sync_frames frames of each input).", OFFSET(sync_frames), AV_OPT_TYPE_INT, { .i64 = 30 }, 1, 1000, FLAGS },
     { NULL }
 };
 
@@ -755,13 +795,32 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
      * known to be of another range (the CLI says nothing there either). */
     if (frame_range(master) != frame_range(ref) &&
         frame_range(master) != AVCOL_RANGE_UNSPECIFIED &&
-        frame_range(ref) != AVCOL_RANGE_UNSPECIFIED && !s->range_warned) {
+        frame_range(ref) != AVCOL_RANGE_UNSPECIFIED && !(s->range_warned & 1)) {
+        int full = frame_range(ref) == AVCOL_RANGE_JPEG;
         av_log(ctx, AV_LOG_WARNING, "main and reference "
                "frames use different color ranges (%s != %s): the scores "
-               "compare unlike samples\n",
+               "compare unlike samples. Convert the main input with "
+               "scale=out_range=%s (or setrange=%s where it is only "
+               "mislabelled).\n",
                av_color_range_name(frame_range(master)),
-               av_color_range_name(frame_range(ref)));
-        s->range_warned = 1;
+               av_color_range_name(frame_range(ref)),
+               full ? "full" : "limited", full ? "full" : "limited");
+        s->range_warned |= 1;
+    }
+    if (master->colorspace != ref->colorspace &&
+        master->colorspace != AVCOL_SPC_UNSPECIFIED &&
+        ref->colorspace != AVCOL_SPC_UNSPECIFIED && !(s->range_warned & 2)) {
+        av_log(ctx, AV_LOG_WARNING, "main and reference frames use different "
+               "colour matrices (%s != %s): their samples mean other colours "
+               "(ssimulacra2 and ciede convert each with its own; the others "
+               "compare them as they are). Convert the main input to the "
+               "reference's matrix (the colorspace filter, or scale's "
+               "out_color_matrix), or add setparams=colorspace=%s where it "
+               "is only mislabelled.\n",
+               av_color_space_name(master->colorspace),
+               av_color_space_name(ref->colorspace),
+               av_color_space_name(ref->colorspace));
+        s->range_warned |= 2;
     }
 
     ret = submit(ctx, ref, master);
@@ -776,6 +835,182 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
         s->lag = info.lag;
     }
     return queue_frame(ctx, master, 1);
+}
+
+/* Whether framesync's pairs go through the alignment (offset=, sync=):
+ * without it every pair goes straight to process_pair, as before. */
+static int align_active(const VQHIPContext *s)
+{
+    return s->offset || s->sync != SYNC_OFF;
+}
+
+/* The search's result, said once; the offset it picked is dropped from
+ * the start of one input (none: the pairs are scored as given). */
+static void sync_decide(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    VqSyncResult *r = &s->sync_res;
+
+    vq_sync_find(s->vsync, r);
+    vq_sync_close(&s->vsync);
+    s->sync_decided = 1;
+    if (r->found)
+        av_log(ctx, AV_LOG_INFO, "sync: offset %+d (%s), confidence %.3f: "
+               "mean squared luma difference %.3f, next best %.3f; offsets "
+               "%d..%d over %u frames\n", r->offset,
+               r->offset > 0 ? "the main input's first frames are not scored" :
+               r->offset < 0 ? "the reference's first frames are not scored" :
+               "the inputs are aligned", r->confidence, r->best_mse,
+               r->second_mse, r->lo, r->hi, r->compared);
+    else
+        av_log(ctx, AV_LOG_WARNING, "sync: no offset picked: %s; the pairs "
+               "are scored as given\n", r->why);
+    if (s->sync == SYNC_ONLY) {
+        av_log(ctx, AV_LOG_INFO, "sync: offset=%d confidence=%f found=%d\n",
+               r->found ? r->offset : 0, r->confidence, r->found);
+        s->sync_only_done = 1;
+        return;
+    }
+    if (r->found && r->offset > 0)
+        s->skip_main = (unsigned)r->offset;
+    else if (r->found && r->offset < 0)
+        s->skip_ref = (unsigned)-r->offset;
+}
+
+/* Pairs the frames held, in order, after the frames to drop; a main frame
+ * dropped is passed on unscored. */
+static int align_drain(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    AlignMain m;
+    AVFrame *ref;
+    int ret;
+
+    if (s->vsync || s->sync_only_done)
+        return 0;
+    for (;;) {
+        if (s->skip_main && av_fifo_read(s->align_main, &m, 1) >= 0) {
+            s->skip_main--;
+            s->nb_align_unscored++;
+            if ((ret = queue_frame(ctx, m.frame, 0)) < 0)
+                return ret;
+            continue;
+        }
+        if (s->skip_ref && av_fifo_read(s->align_ref, &ref, 1) >= 0) {
+            s->skip_ref--;
+            av_frame_free(&ref);
+            continue;
+        }
+        if (s->skip_main || !av_fifo_can_read(s->align_main) ||
+            (!av_fifo_can_read(s->align_ref) && !s->align_ref_ended))
+            return 0;
+        av_fifo_read(s->align_main, &m, 1);
+        ref = NULL;
+        if (!s->skip_ref)
+            av_fifo_read(s->align_ref, &ref, 1);
+        if (s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs) {
+            av_frame_free(&m.frame); /* past frames=: the run has ended */
+            av_frame_free(&ref);
+            continue;
+        }
+        if (ref)
+            s->nb_taken++;
+        if (ref && s->sync_decided && !s->sync_told) {
+            s->sync_told = 1;
+            av_dict_set_int(&m.frame->metadata, "lavfi.vqhip.sync.offset",
+                            s->sync_res.found ? s->sync_res.offset : 0, 0);
+            set_meta(&m.frame->metadata, "sync.confidence",
+                     s->sync_res.confidence);
+            av_dict_set_int(&m.frame->metadata, "lavfi.vqhip.sync.found",
+                            s->sync_res.found, 0);
+        }
+        ret = process_pair(ctx, m.frame, ref, m.disabled);
+        av_frame_free(&ref);
+        if (ret < 0)
+            return ret;
+    }
+}
+
+/* One pair from framesync into the alignment; takes master. */
+static int align_take(AVFilterContext *ctx, AVFrame *master,
+                      const AVFrame *ref, int disabled)
+{
+    VQHIPContext *s = ctx->priv;
+    AlignMain m = { .frame = master, .disabled = disabled };
+    AVFrame *r = NULL;
+    int ret;
+
+    if (ref && !(r = av_frame_clone(ref))) {
+        av_frame_free(&master);
+        return AVERROR(ENOMEM);
+    }
+    if ((ret = av_fifo_write(s->align_main, &m, 1)) < 0) {
+        av_frame_free(&master);
+        av_frame_free(&r);
+        return ret;
+    }
+    if (!r)
+        s->align_ref_ended = 1; /* eof_action=pass: no reference follows */
+    else if ((ret = av_fifo_write(s->align_ref, &r, 1)) < 0) {
+        av_frame_free(&r);
+        return ret;
+    }
+    if (s->vsync) {
+        VqPicture pic;
+        int err;
+        wrap_picture(&pic, master, s);
+        err = vq_sync_add(s->vsync, 1, &pic);
+        if (!err && r) {
+            wrap_picture(&pic, r, s);
+            err = vq_sync_add(s->vsync, 0, &pic);
+        }
+        if (err < 0) {
+            av_log(ctx, AV_LOG_ERROR, "sync: %s\n", vq_sync_error(s->vsync));
+            return AVERROR(EINVAL);
+        }
+        if (++s->sync_pairs >= vq_sync_needed(s->vsync))
+            sync_decide(ctx);
+    }
+    return align_drain(ctx);
+}
+
+/* The inputs ended: a search decides on the frames it has, the last pairs
+ * are scored, main frames left without a reference pass on unscored. */
+static int align_end(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    AlignMain m;
+    AVFrame *ref;
+    int ret;
+
+    if (s->vsync)
+        sync_decide(ctx);
+    if (s->sync_only_done)
+        return 0;
+    if ((ret = align_drain(ctx)) < 0)
+        return ret;
+    while (av_fifo_read(s->align_main, &m, 1) >= 0) {
+        s->nb_align_unscored++;
+        if ((ret = queue_frame(ctx, m.frame, 0)) < 0)
+            return ret;
+    }
+    while (av_fifo_read(s->align_ref, &ref, 1) >= 0)
+        av_frame_free(&ref);
+    return 0;
+}
+
+static void align_free(VQHIPContext *s)
+{
+    AlignMain m;
+    AVFrame *ref;
+
+    while (s->align_main && av_fifo_read(s->align_main, &m, 1) >= 0)
+        av_frame_free(&m.frame);
+    while (s->align_ref && av_fifo_read(s->align_ref, &ref, 1) >= 0)
+        av_frame_free(&ref);
+    av_fifo_freep2(&s->align_main);
+    av_fifo_freep2(&s->align_ref);
+    vq_sync_close(&s->vsync);
 }
 
 /* Whether the main input carries hardware frames (known once the inputs
@@ -922,12 +1157,14 @@ static int do_vqhip(FFFrameSync *fs)
     ret = ff_framesync_dualinput_get(fs, &master, &ref);
     if (ret < 0)
         return ret;
+    s->got_event = 1;
+    if (align_active(s))
+        return align_take(ctx, master, ref, ctx->is_disabled);
     if (s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs) {
         av_frame_free(&master); /* past frames=: the run has ended */
         return 0;
     }
     s->nb_taken++;
-    s->got_event = 1;
     return process_pair(ctx, master, ref, ctx->is_disabled);
 }
 
@@ -966,6 +1203,23 @@ static av_cold int init(AVFilterContext *ctx)
     s->pending = av_fifo_alloc2(4, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
     if (!s->pending)
         return AVERROR(ENOMEM);
+    if (s->offset && s->sync != SYNC_OFF) {
+        av_log(ctx, AV_LOG_ERROR, "offset= and sync=: give one (sync= finds "
+               "the offset)\n");
+        return AVERROR(EINVAL);
+    }
+    if (align_active(s)) {
+        /* sync= holds sync_range + sync_frames frames of each input until
+         * it decides; offset=N holds |N| frames of one input */
+        VqSyncConfig sc = { .range = s->sync_range, .frames = s->sync_frames };
+        s->align_main = av_fifo_alloc2(4, sizeof(AlignMain), AV_FIFO_FLAG_AUTO_GROW);
+        s->align_ref = av_fifo_alloc2(4, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW);
+        if (!s->align_main || !s->align_ref ||
+            (s->sync != SYNC_OFF && vq_sync_open(&s->vsync, &sc) < 0))
+            return AVERROR(ENOMEM);
+        s->skip_main = s->offset > 0 ? (unsigned)s->offset : 0;
+        s->skip_ref = s->offset < 0 ? (unsigned)-s->offset : 0;
+    }
     s->fs.on_event = do_vqhip;
 
     /* Features and models are checked now, on a CPU context. The GPU is
@@ -1170,6 +1424,15 @@ static int check_input_ref(AVFilterLink *inlink)
         av_log(ctx, AV_LOG_ERROR, "The main input is %s but the reference "
                "input is %s: size, pixel format and bit depth must be the "
                "same.\n", main_desc, ref_text);
+        if (mainlink->w != reflink->w || mainlink->h != reflink->h)
+            /* a ladder rendition: scored at the reference's size, upscaled
+             * (docs/ALIGNMENT.md: which model for which size) */
+            av_log(ctx, AV_LOG_ERROR, "Upscale the distorted video to the "
+                   "reference's size, e.g. with the distorted video as input "
+                   "0 and the reference as input 1: -filter_complex "
+                   "\"[0:v]scale=%d:%d:flags=bicubic[d];[d][1:v]vqhip\" "
+                   "(vmaf_v0.6.1 for 1080p viewing, vmaf_4k_v0.6.1 for "
+                   "4K).\n", reflink->w, reflink->h);
         return AVERROR(EINVAL);
     }
     if (pix_fmt_map(desc, &s->vq_fmt, &s->bpc, &s->n_stored) < 0) {
@@ -1192,6 +1455,37 @@ static int config_input_ref(AVFilterLink *inlink)
 }
 
 static int configure_output(AVFilterLink *outlink);
+
+/* Inputs that can be compared only after a conversion: said, with the
+ * filter that converts (frames are paired by timestamp, and the metrics
+ * compare samples as they are). */
+static void check_links(AVFilterContext *ctx)
+{
+    AVFilterLink *mainlink = ctx->inputs[0], *reflink = ctx->inputs[1];
+    FilterLink *ml = ff_filter_link(mainlink), *rl = ff_filter_link(reflink);
+    AVRational sar_m = mainlink->sample_aspect_ratio;
+    AVRational sar_r = reflink->sample_aspect_ratio;
+
+    if (ml->frame_rate.num > 0 && rl->frame_rate.num > 0 &&
+        av_cmp_q(ml->frame_rate, rl->frame_rate))
+        av_log(ctx, AV_LOG_WARNING, "the main input has %d/%d frames a "
+               "second and the reference %d/%d: frames are paired by "
+               "timestamp, so some are paired with a repeated frame or left "
+               "out. Convert the main input with fps=%d/%d.\n",
+               ml->frame_rate.num, ml->frame_rate.den, rl->frame_rate.num,
+               rl->frame_rate.den, rl->frame_rate.num, rl->frame_rate.den);
+    if (!sar_m.num || !sar_m.den)
+        sar_m = (AVRational){ 1, 1 };
+    if (!sar_r.num || !sar_r.den)
+        sar_r = (AVRational){ 1, 1 };
+    if (av_cmp_q(sar_m, sar_r))
+        av_log(ctx, AV_LOG_WARNING, "the main input's sample aspect ratio is "
+               "%d:%d and the reference's %d:%d: the pictures are shown at "
+               "other shapes. Scale the main input to the reference's "
+               "geometry, or add setsar=%d/%d where it is only mislabelled.\n",
+               sar_m.num, sar_m.den, sar_r.num, sar_r.den, sar_r.num,
+               sar_r.den);
+}
 
 static int config_output(AVFilterLink *outlink)
 {
@@ -1246,6 +1540,20 @@ static int configure_output(AVFilterLink *outlink)
             return AVERROR(ENOMEM);
     }
 
+    check_links(ctx);
+    if (align_active(s) && ctx->enable_str) {
+        /* framesync gives no reference frame outside enable=, and the
+         * shifted pairs would need it */
+        av_log(ctx, AV_LOG_ERROR, "offset= and sync= do not work with "
+               "enable=: trim the inputs instead\n");
+        return AVERROR(ENOSYS);
+    }
+    if (s->sync != SYNC_OFF && hw_input(ctx)) {
+        av_log(ctx, AV_LOG_ERROR, "sync= reads the first frames' luma on the "
+               "CPU: not from hardware frames. Download them (hwdownload) or "
+               "give the offset with offset=.\n");
+        return AVERROR(ENOSYS);
+    }
     if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
         av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
         av_log(ctx, AV_LOG_WARNING, "not matching timebases found between first input: %d/%d and second input %d/%d, results may be incorrect!\n",
@@ -1288,6 +1596,54 @@ static int end_run(AVFilterContext *ctx)
     return 0;
 }
 
+/* sync=only decided: nothing is scored, no log is written, the output
+ * ends. */
+static int sync_only_end(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+
+    s->state = STATE_ENDED;
+    s->log_owed = 0;
+    align_free(s);
+    return 0;
+}
+
+/* The inputs' first timestamps, compared once both are known (peeked at
+ * before framesync takes the frames): framesync pairs by timestamp, so
+ * inputs that start far apart pair unrelated frames, or drop frames of
+ * one input while waiting for the other. */
+static void check_starts(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    FilterLink *ml = ff_filter_link(mainlink);
+    double t[2], frame_s;
+
+    if (s->starts_checked)
+        return;
+    for (int i = 0; i < 2; i++)
+        if (!(s->starts_checked & (2 << i)) &&
+            ff_inlink_queued_frames(ctx->inputs[i])) {
+            s->first_pts[i] = ff_inlink_peek_frame(ctx->inputs[i], 0)->pts;
+            s->starts_checked |= 2 << i;
+        }
+    if (s->starts_checked != 6)
+        return;
+    s->starts_checked = 1;
+    if (s->first_pts[0] == AV_NOPTS_VALUE || s->first_pts[1] == AV_NOPTS_VALUE)
+        return;
+    for (int i = 0; i < 2; i++)
+        t[i] = s->first_pts[i] * av_q2d(ctx->inputs[i]->time_base);
+    frame_s = ml->frame_rate.num > 0 ? av_q2d(av_inv_q(ml->frame_rate)) : 0.1;
+    if (FFABS(t[0] - t[1]) > frame_s)
+        av_log(ctx, AV_LOG_WARNING, "the main input starts at %.3f s and the "
+               "reference at %.3f s: frames are paired by timestamp, so they "
+               "pair frames %.3f s apart or leave frames out. When both start "
+               "with the same picture, add setpts=PTS-STARTPTS to both "
+               "inputs (and offset= or sync= for frames added at the "
+               "start).\n", t[0], t[1], t[0] - t[1]);
+}
+
 static int activate_in_context(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
@@ -1303,9 +1659,17 @@ static int activate_in_context(AVFilterContext *ctx)
         if (s->nb_output != before)
             return 0;
     }
+    check_starts(ctx);
     ret = ff_framesync_activate(&s->fs);
     if (ret < 0)
         return ret;
+    if (s->sync_only_done && s->state != STATE_ENDED) {
+        ff_inlink_set_status(ctx->inputs[0], AVERROR_EOF);
+        ff_inlink_set_status(ctx->inputs[1], AVERROR_EOF);
+        ret = sync_only_end(ctx);
+        ff_outlink_set_status(ctx->outputs[0], AVERROR_EOF, s->last_pts);
+        return ret;
+    }
     if (s->state != STATE_ENDED && s->max_pairs &&
         s->nb_taken >= (uint64_t)s->max_pairs) {
         /* frames=: the run ends as at the inputs' end, whatever the output
@@ -1321,7 +1685,7 @@ static int activate_in_context(AVFilterContext *ctx)
         /* framesync handles one frame per call. When that frame is still
          * waiting for its scores and the output wants one, come back for
          * the next input (nothing went out that would bring a request). */
-        if (s->got_event && av_fifo_can_read(s->pending) &&
+        if (s->got_event && (av_fifo_can_read(s->pending) || align_active(s)) &&
             ff_outlink_frame_wanted(ctx->outputs[0]))
             ff_filter_set_ready(ctx, 100);
         return 0;
@@ -1331,6 +1695,10 @@ static int activate_in_context(AVFilterContext *ctx)
     /* framesync has just set EOF on the output. Frames sent now still reach
      * the next filter before that status: a link reports its status only
      * once its queue is empty. */
+    if (align_active(s) && (ret = align_end(ctx)) < 0)
+        return ret;
+    if (s->sync_only_done)
+        return sync_only_end(ctx);
     return end_run(ctx);
 }
 
@@ -1415,6 +1783,10 @@ static void print_summary(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames had no reference "
                "frame (the reference ended first, eof_action=pass) and were "
                "not scored\n", s->nb_unscored);
+    if (s->nb_align_unscored)
+        av_log(ctx, AV_LOG_INFO, "%"PRIu64" main frames were not scored: "
+               "offset=/sync= left them out at the start, or their reference "
+               "frames had ended\n", s->nb_align_unscored);
     if (s->nb_after_range)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames inside enable= "
                "came after the range in which the run ended and were not "
@@ -1445,6 +1817,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     PendingFrame p;
 
     ff_framesync_uninit(&s->fs);
+    align_free(s);
     while (s->pending && av_fifo_read(s->pending, &p, 1) >= 0)
         av_frame_free(&p.frame);
     av_fifo_freep2(&s->pending);

@@ -534,6 +534,53 @@ typedef struct VqWindow {
  * waiting once vq_receive has returned that frame. */
 VQ_API int vq_receive_window(VqContext *ctx, VqWindow *out);
 
+
+/* Frame alignment at the start (docs/ALIGNMENT.md): which offset between
+ * the reference and the distorted video makes their first frames match.
+ * Independent of a VqContext; CPU only. Each input's first frames are
+ * reduced, as they are added, to block means of their luma (a grid of
+ * about 160..320 x 90..180 blocks), so the search holds
+ * 2 * (range + frames) such grids, never the frames. For each offset k in
+ * -range..range it compares reference frame i + max(0, -k) with distorted
+ * frame i + max(0, k) for up to `frames` frames i, by the mean squared
+ * difference of the grids (in 8-bit units squared, whatever the depth). */
+typedef struct VqSyncConfig {
+    unsigned range;         /* offsets -range..range (0: 30) */
+    unsigned frames;        /* frames compared at each offset (0: 30) */
+    double min_confidence;  /* below it no offset is picked (0: 0.1) */
+} VqSyncConfig;
+
+typedef struct VqSyncResult {
+    int found;              /* 1: offset is the best match; 0: none was
+                               picked (why says why): score unshifted */
+    int offset;             /* > 0: the distorted video has `offset` extra
+                               frames at its start (skip them); < 0: the
+                               reference has -offset extra frames */
+    double confidence;      /* (second - best) / second: 0 a tie, 1 an exact
+                               match where every other offset differs */
+    double best_mse, second_mse; /* of the best and the second best offset */
+    double motion;          /* mean squared difference of consecutive
+                               reference frames (static content: ~0) */
+    unsigned compared;      /* frames compared at the best offset */
+    int lo, hi;             /* offsets tried */
+    char why[192];
+} VqSyncResult;
+
+typedef struct VqSync VqSync;
+VQ_API int vq_sync_open(VqSync **sync, const VqSyncConfig *cfg);
+/* Frames of each input the search reads: range + frames. */
+VQ_API unsigned vq_sync_needed(const VqSync *sync);
+/* The next frame of the reference (distorted = 0) or the distorted video
+ * (1); frames past vq_sync_needed are ignored. Every picture has the first
+ * one's size. VQ_EINVAL for another size or an unreadable picture. */
+VQ_API int vq_sync_add(VqSync *sync, int distorted, const VqPicture *pic);
+/* Searches the frames added so far (all of them, or fewer at an input's
+ * end). 0 and *res (res->found may be 0), or VQ_EINVAL. */
+VQ_API int vq_sync_find(VqSync *sync, VqSyncResult *res);
+/* What the last failed vq_sync_add said. */
+VQ_API const char *vq_sync_error(const VqSync *sync);
+VQ_API void vq_sync_close(VqSync **sync);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,28 @@
+/* The search behind vq_sync_* (api/sync.c): the offset between the first
+ * frames of two videos, from block means of their luma. */
+#ifndef VQHIP_ALIGN_H
+#define VQHIP_ALIGN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vqhip.h"
+
+typedef struct VqAlign {
+    unsigned range, frames, need; /* need = range + frames per input */
+    double min_confidence;
+    unsigned w, h;                /* the first picture's size */
+    unsigned block, gw, gh;       /* block side, grid size in blocks */
+    unsigned n[2];                /* grids held: [0] reference, [1] distorted */
+    float *grid[2];               /* need grids of gw * gh each */
+    uint64_t *sum;                /* gw block sums of one grid row */
+} VqAlign;
+
+void vq_align_init(VqAlign *a, const VqSyncConfig *cfg);
+/* 0, or -1 and a message in why. */
+int vq_align_add(VqAlign *a, int distorted, const VqPicture *pic, char *why,
+                 size_t why_size);
+void vq_align_find(const VqAlign *a, VqSyncResult *res);
+void vq_align_free(VqAlign *a);
+
+#endif

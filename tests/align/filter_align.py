@@ -1,0 +1,218 @@
+#!/usr/bin/python3
+"""The vqhip filter's offset=, sync= and its messages about inputs that
+cannot be compared as given.
+
+usage: filter_align.py FFMPEG WORK_DIR
+
+On check_align.py's clips (a texture that moves every frame; the
+distorted video the reference with noise, with k extra frames at its start
+(k = 3) or without the reference's first -k (k = -5)), as Y4M:
+  - sync=only says offset=k found=1 and ends without scoring (exit 0);
+  - sync=auto and offset=k write the same JSON log (log_precision=17) as
+    a run on the pair trimmed with FFmpeg's own trim and setpts filters,
+    byte for byte but the "fps" line; the first scored frame carries
+    lavfi.vqhip.sync.offset=k; offset=k+1 writes another log;
+  - a static clip: no offset picked (said), the log of a plain run;
+  - sizes that differ: refused with the scale graph that upscales the
+    distorted video, and that graph runs; frame rates, sample aspect
+    ratios, colour ranges and matrices, start times that differ: warned,
+    naming the filter that converts; offset= with enable= refused.
+Exit 77 (skip) when FFMPEG has no vqhip filter.
+"""
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_align as ca  # noqa: E402
+
+N = ca.N
+failures = []
+
+
+def check(cond, what):
+    print('ok  ' if cond else 'FAIL', what)
+    if not cond:
+        failures.append(what)
+
+
+def ffmpeg(ff, inputs, graph, rc=0):
+    args = [ff, '-nostdin', '-hide_banner', '-v', 'info']
+    for i in inputs:
+        args += ['-i', i]
+    p = subprocess.run(args + ['-lavfi', graph, '-f', 'null', '-'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if (p.returncode != 0) != (rc != 0):
+        sys.stderr.write(p.stderr[-3000:])
+        raise SystemExit('FAIL: ffmpeg -lavfi %s exited %d' % (graph,
+                                                               p.returncode))
+    return p
+
+
+VQ = "vqhip=backend=cpu:log_fmt=json:log_precision=17:log_path=%s"
+
+
+def score(ff, work, tag, inputs, pre, opts=''):
+    """The log of [pre][d][r]vqhip=...; pre names its outputs [d] and [r]."""
+    log = os.path.join(work, tag + '.json')
+    meta = os.path.join(work, tag + '.meta')
+    graph = '%s[d][r]%s%s,metadata=print:file=%s' % (pre, VQ % log, opts,
+                                                     meta)
+    p = ffmpeg(ff, inputs, graph)
+    with open(log) as f:
+        lines = [l for l in f if not l.startswith('  "fps":')]
+    return lines, open(meta).read(), p.stderr
+
+
+def first_scored_meta(meta):
+    """The output frame number and metadata of the first frame with
+    scores."""
+    frame = None
+    for line in meta.splitlines():
+        m = re.match(r'frame:(\d+)\s', line)
+        if m:
+            frame = int(m.group(1))
+        elif line.startswith('lavfi.vqhip.vmaf='):
+            block = meta.split('frame:%d ' % frame, 1)[1].split('frame:', 1)[0]
+            return frame, dict(l.split('=', 1) for l in block.splitlines()
+                               if '=' in l)
+    return None, {}
+
+
+def write(work, name, ys):
+    raw = os.path.join(work, name + '.yuv')
+    ca.write_raw(raw, ys)
+    ca.to_y4m(raw, os.path.join(work, name + '.y4m'))
+    return os.path.join(work, name + '.y4m')
+
+
+def check_offset(ff, work, k):
+    ref = write(work, 'ref', [ca.frame(t) for t in range(N)])
+    dis = write(work, 'dis%+d' % k,
+                ca.noisy([ca.frame(t) for t in range(-k, N)], 11))
+    ins = [dis, ref]
+    p = ffmpeg(ff, ins, '[0:v][1:v]vqhip=backend=cpu:sync=only')
+    m = re.search(r'sync: offset=(-?\d+) confidence=([0-9.]+) found=(\d)',
+                  p.stderr)
+    check(m and m.group(1) == str(k) and m.group(3) == '1',
+          'k=%+d: sync=only says offset=%d found=1 (%s)'
+          % (k, k, m.group(0) if m else None))
+    check('score:' not in p.stderr, 'k=%+d: sync=only scores nothing' % k)
+    plain = '[0:v]null[d];[1:v]null[r];'
+    if k > 0:
+        trim = ('[0:v]trim=start_frame=%d,setpts=PTS-STARTPTS[d];'
+                '[1:v]null[r];' % k)
+    else:
+        trim = ('[0:v]null[d];[1:v]trim=start_frame=%d,setpts=PTS-STARTPTS'
+                '[r];' % -k)
+    want, _, _ = score(ff, work, 'want', ins, trim)
+    auto, meta, err = score(ff, work, 'auto', ins, plain, ':sync=auto')
+    manual, _, _ = score(ff, work, 'manual', ins, plain, ':offset=%d' % k)
+    one_off, _, _ = score(ff, work, 'oneoff', ins, plain,
+                          ':offset=%d' % (k + 1))
+    pairs = N - max(0, -k)
+    check(sum('"frameNum"' in l for l in want) == pairs,
+          'k=%+d: the trimmed run scores %d pairs' % (k, pairs))
+    check(auto == want, 'k=%+d: sync=auto log = trimmed pair\'s log' % k)
+    check(manual == want, 'k=%+d: offset=%d log = trimmed pair\'s log'
+          % (k, k))
+    check(one_off != want, 'k=%+d: offset=%d (one off) is another log'
+          % (k, k + 1))
+    frame, md = first_scored_meta(meta)
+    check(frame == max(0, k) and md.get('lavfi.vqhip.sync.offset') == str(k)
+          and md.get('lavfi.vqhip.sync.found') == '1'
+          and 'lavfi.vqhip.sync.confidence' in md,
+          'k=%+d: output frame %d, the first scored, has sync.offset=%d '
+          '(frame %s: %s)' % (k, max(0, k), k, frame,
+                              {a: b for a, b in md.items() if 'sync' in a}))
+    check('sync: offset %+d' % k in err, 'k=%+d: sync=auto says the offset'
+          % k)
+
+
+def check_static(ff, work):
+    ref = write(work, 'sref', [ca.frame(0)] * N)
+    dis = write(work, 'sdis', ca.noisy([ca.frame(0)] * (N + 3), 5))
+    plain = '[0:v]null[d];[1:v]null[r];'
+    want, _, _ = score(ff, work, 'splain', [dis, ref], plain)
+    auto, meta, err = score(ff, work, 'sauto', [dis, ref], plain,
+                            ':sync=auto')
+    check('no offset picked' in err and 'static content' in err,
+          'static: sync=auto says it picks no offset')
+    check(auto == want, 'static: sync=auto scores the pairs as given')
+    frame, md = first_scored_meta(meta)
+    check(md.get('lavfi.vqhip.sync.found') == '0' and
+          md.get('lavfi.vqhip.sync.offset') == '0',
+          'static: the first frame has sync.found=0 sync.offset=0')
+
+
+def check_messages(ff, work):
+    ref = os.path.join(work, 'ref.y4m')
+    dis = os.path.join(work, 'dis+3.y4m')
+    cpu = 'vqhip=backend=cpu:feature=name=psnr'
+    graph_small = '[0:v]scale=88:72[s];[s][1:v]%s' % cpu
+    p = ffmpeg(ff, [dis, ref], graph_small, rc=1)
+    hint = '[0:v]scale=176:144:flags=bicubic[d];[d][1:v]vqhip'
+    check(hint in p.stderr, 'sizes: refused with the scale graph %s' % hint)
+    # the graph the message gives runs
+    small = os.path.join(work, 'small.y4m')
+    subprocess.run([ff, '-nostdin', '-v', 'error', '-y', '-i', dis, '-vf',
+                    'scale=88:72', small], check=True)
+    ffmpeg(ff, [small, ref], hint + '=backend=cpu:feature=name=psnr')
+    check(True, 'sizes: the suggested graph scores')
+    # another frame rate and sample aspect ratio by the Y4M header (this
+    # FFmpeg build has neither fps nor setsar)
+    data = open(dis, 'rb').read()
+    for name, old, new in (('f30', b' F25:1 ', b' F30:1 '),
+                           ('sar2', b' A1:1 ', b' A2:1 ')):
+        with open(os.path.join(work, name + '.y4m'), 'wb') as f:
+            f.write(data.replace(old, new, 1))
+    for what, name, fix in (('frame rates', 'f30', 'fps=25/1'),
+                            ('sample aspect ratios', 'sar2', 'setsar=1/1')):
+        p = ffmpeg(ff, [os.path.join(work, name + '.y4m'), ref],
+                   '[0:v][1:v]' + cpu)
+        check(fix in p.stderr, '%s that differ: warned, naming %s'
+              % (what, fix))
+    cases = [
+        ('colour ranges', '[0:v]setparams=range=pc[d];'
+         '[1:v]setparams=range=tv[r];[d][r]' + cpu, 'scale=out_range=limited'),
+        ('colour matrices', '[0:v]setparams=colorspace=bt709[d];'
+         '[1:v]setparams=colorspace=bt470bg[r];[d][r]' + cpu,
+         'setparams=colorspace=bt470bg'),
+        ('start times', '[0:v]setpts=PTS+2/TB[d];[d][1:v]' + cpu,
+         'setpts=PTS-STARTPTS'),
+    ]
+    for what, graph, fix in cases:
+        p = ffmpeg(ff, [dis, ref], graph)
+        check(fix in p.stderr, '%s that differ: warned, naming %s'
+              % (what, fix))
+    p = ffmpeg(ff, [dis, ref], "[0:v][1:v]%s:offset=3:enable='gte(n,2)'"
+               % cpu, rc=1)
+    check('do not work with enable=' in p.stderr,
+          'offset= with enable= is refused')
+    p = ffmpeg(ff, [dis, ref], '[0:v][1:v]' + cpu)
+    check(not re.search(r'with fps=|setsar=|out_range|setparams=|STARTPTS',
+                        p.stderr),
+          'inputs alike: none of these warnings')
+
+
+def main():
+    ff, work = sys.argv[1], sys.argv[2]
+    filters = subprocess.run([ff, '-hide_banner', '-filters'],
+                             stdout=subprocess.PIPE, text=True).stdout
+    if not re.search(r'\svqhip\s', filters):
+        print('skip: %s has no vqhip filter' % ff)
+        return 77
+    os.makedirs(work, exist_ok=True)
+    check_offset(ff, work, 3)
+    check_offset(ff, work, -5)
+    check_static(ff, work)
+    check_messages(ff, work)
+    if failures:
+        print('%d failures' % len(failures))
+        return 1
+    return 0
+
+
+sys.exit(main())

@@ -1,0 +1,184 @@
+/* --offset and --sync: which frames of the two inputs are paired. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli_align.h"
+#include "cli_args.h"
+
+#define MAX_OFFSET 100000
+
+int cli_align_option(CliAlign *a, const char *opt, const char *arg)
+{
+    if (!strcmp(opt, "offset")) {
+        char *end;
+        errno = 0;
+        long v = strtol(arg, &end, 10);
+        if (!*arg || *end || errno || v < -MAX_OFFSET || v > MAX_OFFSET) {
+            fprintf(stderr, "vqhip: --offset: '%s' is not a number from %d "
+                    "to %d\n", arg, -MAX_OFFSET, MAX_OFFSET);
+            return -1;
+        }
+        a->offset = (int)v;
+        a->offset_given = 1;
+        return 0;
+    }
+    if (!strcmp(opt, "sync")) {
+        if (!strcmp(arg, "off"))
+            a->sync = CLI_SYNC_OFF;
+        else if (!strcmp(arg, "auto"))
+            a->sync = CLI_SYNC_AUTO;
+        else if (!strcmp(arg, "only"))
+            a->sync = CLI_SYNC_ONLY;
+        else {
+            fprintf(stderr, "vqhip: --sync: '%s' is not off, auto or only\n",
+                    arg);
+            return -1;
+        }
+        return 0;
+    }
+    if (!strcmp(opt, "sync_range"))
+        return cli_parse_uint("--sync_range", arg, 1, 1000, &a->range);
+    if (!strcmp(opt, "sync_frames"))
+        return cli_parse_uint("--sync_frames", arg, 1, 1000, &a->frames);
+    if (!strcmp(opt, "sync_bench"))
+        return cli_parse_uint("--sync_bench", arg, 1, 1000, &a->bench);
+    return -1;
+}
+
+/* Reads the first frames' luma into the search and goes back to the
+ * first frame: the inputs must be regular files. */
+static int feed(VqSync *s, YuvInput *in, int distorted, unsigned need,
+                const char *name)
+{
+    struct stat st;
+    off_t pos = ftello(in->f);
+    if (in->f == stdin || pos < 0 || fstat(fileno(in->f), &st) ||
+        !S_ISREG(st.st_mode) || in->n_prefix) {
+        fprintf(stderr, "vqhip: --sync: the %s is not a regular file: the "
+                "search reads its first frames and starts again (give "
+                "--offset instead)\n", name);
+        return CLI_EXIT_USAGE;
+    }
+    unsigned skip = in->skip;
+    in->skip = in->fmt == VQ_PIX_FMT_GRAY ? 0 : 6; /* luma only */
+    char err[256] = "";
+    int r = 1;
+    for (unsigned i = 0; i < need && r > 0; i++) {
+        VqPicture pic;
+        r = yuv_read(in, &pic, err, sizeof(err));
+        if (r > 0 && vq_sync_add(s, distorted, &pic)) {
+            fprintf(stderr, "vqhip: --sync: %s\n", vq_sync_error(s));
+            r = -2;
+        }
+    }
+    in->skip = skip;
+    if (r == -1)
+        fprintf(stderr, "vqhip: --sync: the %s: %s\n", name, err);
+    if (r < 0)
+        return CLI_EXIT_INPUT;
+    clearerr(in->f);
+    if (fseeko(in->f, pos, SEEK_SET)) {
+        fprintf(stderr, "vqhip: --sync: cannot go back to the %s's first "
+                "frame: %s\n", name, strerror(errno));
+        return CLI_EXIT_INPUT;
+    }
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* The search, said on stderr; *offset is the one to apply (0 when none
+ * was picked). */
+static int search(const CliAlign *a, YuvInput *ref, YuvInput *dis,
+                  FILE *out, int *offset)
+{
+    VqSyncConfig cfg = { .range = a->range, .frames = a->frames };
+    VqSyncResult res;
+    VqSync *s = NULL;
+    memset(&res, 0, sizeof(res));
+    int st = 0;
+    double t0 = now_s();
+    unsigned runs = a->bench ? a->bench : 1, added = 0;
+    for (unsigned run = 0; !st && run < runs; run++) {
+        vq_sync_close(&s);
+        if (vq_sync_open(&s, &cfg)) {
+            fprintf(stderr, "vqhip: --sync: out of memory\n");
+            return CLI_EXIT_ERROR;
+        }
+        unsigned need = vq_sync_needed(s);
+        st = feed(s, ref, 0, need, "reference");
+        if (!st)
+            st = feed(s, dis, 1, need, "distorted video");
+        if (!st)
+            vq_sync_find(s, &res);
+        added += need;
+    }
+    double t = now_s() - t0;
+    vq_sync_close(&s);
+    if (st)
+        return st;
+    if (a->bench)
+        fprintf(stderr, "vqhip: --sync_bench: %u searches of up to %u frames "
+                "of each input in %.3f s: %.1f frames/s (both inputs' frames "
+                "read and reduced, offsets compared)\n", runs, added / runs,
+                t, t > 0 ? 2.0 * added / t : 0.0);
+    if (res.found)
+        fprintf(stderr, "vqhip: sync: offset %+d (%s), confidence %.3f: "
+                "mean squared luma difference %.3f, next best %.3f; offsets "
+                "%d..%d over %u frames\n", res.offset,
+                res.offset > 0 ? "the distorted video's first frames skipped" :
+                res.offset < 0 ? "the reference's first frames skipped" :
+                "the inputs are aligned", res.confidence, res.best_mse,
+                res.second_mse, res.lo, res.hi, res.compared);
+    else
+        fprintf(stderr, "vqhip: sync: no offset picked: %s; scoring the "
+                "inputs as given\n", res.why);
+    if (a->sync == CLI_SYNC_ONLY)
+        fprintf(out, "offset=%d confidence=%.6f found=%d\n",
+                res.found ? res.offset : 0, res.confidence, res.found);
+    *offset = res.found ? res.offset : 0;
+    return 0;
+}
+
+static int skip_frames(YuvInput *in, unsigned n, const char *name)
+{
+    char err[256] = "";
+    for (unsigned i = 0; i < n; i++) {
+        VqPicture pic;
+        int r = yuv_read(in, &pic, err, sizeof(err));
+        if (r < 0) {
+            fprintf(stderr, "vqhip: skipping the %s's first %u frames: "
+                    "frame %u: %s\n", name, n, i, err);
+            return CLI_EXIT_INPUT;
+        }
+        if (!r)
+            break; /* shorter than the offset: no pair, said later */
+    }
+    return 0;
+}
+
+int cli_align_inputs(const CliAlign *a, YuvInput *ref, YuvInput *dis,
+                     FILE *out)
+{
+    int offset = a->offset;
+    if (a->sync != CLI_SYNC_OFF) {
+        int st = search(a, ref, dis, out, &offset);
+        if (st)
+            return st;
+        if (a->sync == CLI_SYNC_ONLY)
+            return 1;
+    }
+    if (offset > 0)
+        return skip_frames(dis, (unsigned)offset, "distorted video");
+    if (offset < 0)
+        return skip_frames(ref, (unsigned)-offset, "reference");
+    return 0;
+}
