@@ -150,6 +150,13 @@ typedef struct VQHIPContext {
     AVFifo *align_main;     ///< AlignMain: main frames not paired yet
     AVFifo *align_ref;      ///< AVFrame *: reference frames not paired yet
     int align_ref_ended;    ///< framesync gave a main frame without reference
+    const uint8_t *align_last_main; /**< the last main frame's first plane,
+                                         as an identity only: framesync
+                                         repeats the main frame (a clone
+                                         of the same buffers) only once
+                                         the main input ended */
+    int align_main_ended;   ///< the main input ended (a repeat came)
+    int align_done;         ///< every main frame paired: the run ends
     unsigned skip_main, skip_ref; ///< first frames still to drop
     VqSync *vsync;          ///< sync=: the search, until it decided
     unsigned sync_pairs;    ///< pairs fed to the search
@@ -944,6 +951,29 @@ static int align_take(AVFilterContext *ctx, AVFrame *master,
         av_frame_free(&master);
         return AVERROR(ENOMEM);
     }
+    if (s->align_main_ended || (s->align_last_main &&
+                                master->data[0] == s->align_last_main)) {
+        /* The main input ended; framesync goes on (its main input is
+         * extended for this) with the later reference frames, which the
+         * last main frames need when the reference's first were dropped.
+         * The repeated main frame is not a frame of the video: dropped. */
+        s->align_main_ended = 1;
+        av_frame_free(&master);
+        if (s->vsync)
+            sync_decide(ctx);
+        if (r && (ret = av_fifo_write(s->align_ref, &r, 1)) < 0) {
+            av_frame_free(&r);
+            return ret;
+        }
+        if (!r)
+            s->align_ref_ended = 1;
+        if ((ret = align_drain(ctx)) < 0)
+            return ret;
+        if (!av_fifo_can_read(s->align_main) || s->sync_only_done)
+            s->align_done = 1; /* nothing waits for a reference frame */
+        return 0;
+    }
+    s->align_last_main = master->data[0];
     if ((ret = av_fifo_write(s->align_main, &m, 1)) < 0) {
         av_frame_free(&master);
         av_frame_free(&r);
@@ -1158,6 +1188,10 @@ static int do_vqhip(FFFrameSync *fs)
     if (ret < 0)
         return ret;
     s->got_event = 1;
+    if (s->align_done) {
+        av_frame_free(&master); /* the run has ended */
+        return 0;
+    }
     if (align_active(s))
         return align_take(ctx, master, ref, ctx->is_disabled);
     if (s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs) {
@@ -1514,6 +1548,12 @@ static int configure_output(AVFilterLink *outlink)
      * main's last frame with each later reference frame: a longer
      * reference added wrong pairs, a looped one never ended. */
     s->fs.in[0].after = EXT_STOP;
+    /* With offset=/sync= the main frames are paired with later reference
+     * frames (the reference's first dropped): framesync goes on past the
+     * main input's end, and the alignment ends the run once every main
+     * frame has its reference frame (align_done). */
+    if (align_active(s) && !s->fs.opt_shortest)
+        s->fs.in[0].after = EXT_INFINITY;
     outlink->w = mainlink->w;
     outlink->h = mainlink->h;
     outlink->time_base = mainlink->time_base;
@@ -1669,6 +1709,15 @@ static int activate_in_context(AVFilterContext *ctx)
         ret = sync_only_end(ctx);
         ff_outlink_set_status(ctx->outputs[0], AVERROR_EOF, s->last_pts);
         return ret;
+    }
+    if (s->state != STATE_ENDED && s->align_done) {
+        /* the main input ended and each of its frames has its pair */
+        ff_inlink_set_status(ctx->inputs[0], AVERROR_EOF);
+        ff_inlink_set_status(ctx->inputs[1], AVERROR_EOF);
+        if ((ret = align_end(ctx)) < 0 || (ret = end_run(ctx)) < 0)
+            return ret;
+        ff_outlink_set_status(ctx->outputs[0], AVERROR_EOF, s->last_pts);
+        return 0;
     }
     if (s->state != STATE_ENDED && s->max_pairs &&
         s->nb_taken >= (uint64_t)s->max_pairs) {

@@ -106,6 +106,11 @@ run "looped reference: the run ends" 0 "" -f lavfi -i "$(lav 2)" \
     -lavfi "vqhip=feature=psnr:log_fmt=json:log_path=$tmp/loop.json" -f null -
 json_is "$tmp/loop.json" "len(d['frames']) == 50" &&
     ok "looped reference: 50 frames logged" || bad "looped reference log" "$(head -c 300 "$tmp/loop.json")"
+run "looped reference with offset=-3: the run ends" 0 "" -f lavfi -i "$(lav 2)" \
+    -stream_loop -1 -i "$tmp/loop.y4m" \
+    -lavfi "vqhip=feature=psnr:offset=-3:log_fmt=json:log_path=$tmp/loopoff.json" -f null -
+json_is "$tmp/loopoff.json" "len(d['frames']) == 50" &&
+    ok "looped reference with offset=-3: 50 frames logged" || bad "looped reference, offset" "$(head -c 300 "$tmp/loopoff.json")"
 # Messages that must say what happened
 run "reference starting later: said so" 0 "5 main frames came before the reference's first frame" \
     -f lavfi -i "$(lav 1)" -f lavfi -i "$(lav 1)" \
