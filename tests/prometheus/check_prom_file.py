@@ -5,8 +5,9 @@ promtool and against a recomputation from the run's per-frame log.
 usage: check_prom_file.py VQHIP WORK_DIR
 
 Writes check_windows.py's 25 fps clip, runs tools/vqhip with windows and
---prom-file (windows of 10 frames; windows of 0.5 s with --subsample 3;
-no windows), and checks:
+--prom-file (windows of 10 frames; of 37; of 0.5 s with --subsample 3;
+of 2 frames with --subsample 5, whose last window has no scored frame:
+NaN; no windows), and checks:
   - `promtool check metrics` accepts the file (no lint problem either);
   - the file, read by a parser of the text format written here (escapes
     \\\\, \\" and \\n in label values), holds every statistic of the LAST
@@ -198,6 +199,10 @@ def main():
     # windows of 37 frames: one, complete, not partial
     run_case(vqhip, work, 'frames37', ['--window', '37'] + win,
              [0] * n, 1, False)
+    # windows of 2 frames with --subsample 5: the last (frame 36) has no
+    # scored frame, its statistics are NaN
+    run_case(vqhip, work, 'frames2_sub5', ['--window', '2'] + win,
+             [i // 2 for i in range(n)], 5, True)
     run_case(vqhip, work, 'no_windows', [], [0] * n, 1, False)
 
     fails_at_start(vqhip, work, 'missing folder',
