@@ -16,6 +16,9 @@ NaN; no windows), and checks:
     (--precision max); the window's index, frames, scored frames, partial
     flag and end time; frames scored / not scored as counted from the
     frame numbers and --subsample; backend "cpu", no fallback, run done;
+    in a build without a GPU (VQHIP_PLATFORM_NONE), on its fake GPU:
+    backend "hip", and with a fault injected (VQHIP_FAULT=launch@5)
+    "hip+cpu" with vqhip_gpu_fallback 1;
   - every sample carries the user's labels (--prom-labels), escaped and
     read back to the same strings;
   - no temporary file is left next to it;
@@ -105,8 +108,10 @@ def expected(log_path, slots, sub, stats):
     return vals, facts, frames
 
 
-def check_samples(tag, samples, vals, facts, partial, extra_labels):
+def check_samples(tag, samples, vals, facts, partial, extra_labels,
+                  backend='cpu', fallback=0.0):
     base = dict(extra_labels)
+    facts = dict(facts, vqhip_gpu_fallback=fallback)
     for (o, s), e in vals.items():
         key = frozenset(dict(base, output=o, stat=s).items())
         got = samples.get('vqhip_window_stat', {}).get(key)
@@ -119,9 +124,11 @@ def check_samples(tag, samples, vals, facts, partial, extra_labels):
     for name, e in dict(facts, vqhip_window_partial=float(partial)).items():
         got = samples.get(name, {}).get(frozenset(base.items()))
         check(got == e, '%s: %s %r, expected %r' % (tag, name, got, e))
-    key = frozenset(dict(base, backend='cpu').items())
-    check(samples.get('vqhip_backend_info', {}).get(key) == 1.0,
-          '%s: vqhip_backend_info{backend="cpu"} 1' % tag)
+    key = frozenset(dict(base, backend=backend).items())
+    check(samples.get('vqhip_backend_info', {}).get(key) == 1.0 and
+          len(samples.get('vqhip_backend_info', {})) == 1,
+          '%s: vqhip_backend_info{backend="%s"} 1 alone: %s'
+          % (tag, backend, samples.get('vqhip_backend_info')))
 
 
 def promtool_ok(tag, path):
@@ -133,14 +140,16 @@ def promtool_ok(tag, path):
           % (tag, p.returncode, p.stdout))
 
 
-def run_case(vqhip, work, tag, args, slots, sub, partial):
+def run_case(vqhip, work, tag, args, slots, sub, partial, backend='cpu',
+             fallback=0.0):
     prom_dir = os.path.join(work, tag)
     shutil.rmtree(prom_dir, ignore_errors=True)
     os.makedirs(prom_dir)
     prom = os.path.join(prom_dir, 'vqhip.prom')
     log = os.path.join(work, tag + '.json')
     cw.run(vqhip, ['-r', work + '/ref.y4m', '-d', work + '/dis.y4m',
-                   '--feature', 'psnr', '--backend', 'cpu',
+                   '--feature', 'psnr', '--backend',
+                   'cpu' if backend == 'cpu' else 'hip', '--no_prediction',
                    '--subsample', str(sub), '--precision', 'max', '--json',
                    '-o', log, '-q', '--prom-file', prom,
                    '--prom-labels', LABELS] + args)
@@ -157,7 +166,8 @@ def run_case(vqhip, work, tag, args, slots, sub, partial):
     stats = STATS + ['below' + t for t in THRESHOLDS]
     vals, facts, _ = expected(log, slots, sub, stats)
     if args:
-        check_samples(tag, samples, vals, facts, partial, LABEL_VALUES)
+        check_samples(tag, samples, vals, facts, partial, LABEL_VALUES,
+                      backend, fallback)
     else:
         base = frozenset(LABEL_VALUES.items())
         check(not [s for s in samples if s.startswith('vqhip_window')],
@@ -205,6 +215,16 @@ def main():
              [i // 2 for i in range(n)], 5, True)
     run_case(vqhip, work, 'no_windows', [], [0] * n, 1, False)
 
+    if os.environ.get('VQHIP_PLATFORM_NONE'):
+        # the fake GPU of a build without one (hipcore/gpu/fake_gpu.c):
+        # backend hip; with a fault injected at frame 5, the CPU takes over
+        os.environ['VQHIP_FAKE_GPU'] = '1'
+        run_case(vqhip, work, 'fake_gpu', ['--window', '10'] + win,
+                 [i // 10 for i in range(n)], 1, True, 'hip', 0.0)
+        os.environ['VQHIP_FAULT'] = 'launch@5'
+        run_case(vqhip, work, 'fake_gpu_fault', ['--window', '10'] + win,
+                 [i // 10 for i in range(n)], 1, True, 'hip+cpu', 1.0)
+        del os.environ['VQHIP_FAKE_GPU'], os.environ['VQHIP_FAULT']
     fails_at_start(vqhip, work, 'missing folder',
                    ['--prom-file', work + '/no/such/folder/x.prom'], 1,
                    'prometheus file')
