@@ -251,6 +251,25 @@ case $? in
 *) record fail "filter alignment" "tests/align/filter_align.py" ;;
 esac
 
+step "FFmpeg filter: Prometheus textfile and drawgraph"
+# prom_file=: promtool accepts it, its values equal the recomputation from
+# the run's log and the CLI's file for the same run; exit 77: no vqhip
+# filter or no promtool (install-deps.sh installs it)
+tests/prometheus/filter_prom.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-prom build/tools/vqhip
+case $? in
+0) record pass "filter prometheus: tests/prometheus/filter_prom.py" ;;
+77) record skip "filter prometheus" "no FFmpeg with the filter, or no promtool" ;;
+*) record fail "filter prometheus" "tests/prometheus/filter_prom.py" ;;
+esac
+# FFmpeg's drawgraph plots lavfi.vqhip.psnr_y: its dots where the log puts
+# them; exit 77: no vqhip or drawgraph filter
+tests/drawgraph/check_drawgraph.py .ffmpeg/build/debian/ffmpeg .ffmpeg/drawgraph
+case $? in
+0) record pass "drawgraph: tests/drawgraph/check_drawgraph.py" ;;
+77) record skip "drawgraph" "no FFmpeg with the vqhip and drawgraph filters" ;;
+*) record fail "drawgraph" "tests/drawgraph/check_drawgraph.py" ;;
+esac
+
 step "docs: README's commands and the docs' links"
 # every shell block of README.md runs, every relative link leads somewhere
 if tests/docs/readme_commands.sh .ffmpeg/build/debian/ffmpeg build; then

@@ -87,10 +87,11 @@ set -- \
     --enable-indev=lavfi \
     --enable-filter=vqhip,psnr,format,scale,metadata,split,null,setpts,settb,extractplanes \
     --enable-filter=testsrc,testsrc2,gblur,avgblur,noise,setparams \
-    --enable-decoder=rawvideo,wrapped_avframe \
-    --enable-encoder=rawvideo,wrapped_avframe \
-    --enable-demuxer=rawvideo,yuv4mpegpipe \
-    --enable-muxer=null,rawvideo,framecrc,yuv4mpegpipe \
+    --enable-filter=drawgraph \
+    --enable-decoder=rawvideo,wrapped_avframe,png \
+    --enable-encoder=rawvideo,wrapped_avframe,png \
+    --enable-demuxer=rawvideo,yuv4mpegpipe,image2 \
+    --enable-muxer=null,rawvideo,framecrc,yuv4mpegpipe,image2 \
     --enable-protocol=file,pipe \
     $x86asm ${FFMPEG_EXTRA_ARGS:-}
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"

@@ -70,6 +70,8 @@ int cli_stats_setup(VqContext *ctx, const CliStats *st)
         r = vq_use_windows(ctx, &st->wc);
     if (!r && st->pools)
         r = vq_log_pools(ctx, st->pools);
+    if (!r && st->prom_file)
+        r = vq_set_prometheus_file(ctx, st->prom_file, st->prom_labels);
     return r;
 }
 

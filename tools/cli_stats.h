@@ -12,6 +12,8 @@ typedef struct CliStats {
     int windows;            /* --window given */
     const char *pools;      /* --pool: the summary's and the log's pools */
     unsigned fps_num, fps_den; /* --fps */
+    const char *prom_file;  /* --prom-file: vq_set_prometheus_file */
+    const char *prom_labels; /* --prom-labels */
 } CliStats;
 
 /* "50": windows of 50 frames; "2s", "0.5s": of seconds. 0 or -1 (message

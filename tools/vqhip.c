@@ -116,7 +116,8 @@ int main(int argc, char **argv)
     enum { O_FEATURE = 256, O_MODEL, O_NOPRED, O_BACKEND, O_DEVICE, O_STRICT,
            O_DEPTH, O_THREADS, O_SUB, O_FRAMES, O_XML, O_JSON, O_CSV, O_SUBFMT,
            O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD, O_WINDOW, O_WSTATS,
-           O_THRESH, O_FPS, O_POOL, O_PRECISION, O_VERIFY_LOG, O_ALIGN };
+           O_THRESH, O_FPS, O_POOL, O_PRECISION, O_VERIFY_LOG, O_ALIGN, O_PROM,
+           O_PROM_LABELS };
     CliAlign align = { 0 };
     CliStats st = { 0 };
     static const struct option longopts[] = {
@@ -150,6 +151,8 @@ int main(int argc, char **argv)
         { "thresholds", required_argument, NULL, O_THRESH },
         { "fps", required_argument, NULL, O_FPS },
         { "pool", required_argument, NULL, O_POOL },
+        { "prom-file", required_argument, NULL, O_PROM },
+        { "prom-labels", required_argument, NULL, O_PROM_LABELS },
         { "precision", required_argument, NULL, O_PRECISION },
         { "verify-log", required_argument, NULL, O_VERIFY_LOG },
         { "offset", required_argument, NULL, O_ALIGN },
@@ -258,6 +261,8 @@ int main(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case O_POOL: st.pools = optarg; break;
+        case O_PROM: st.prom_file = optarg; break;
+        case O_PROM_LABELS: st.prom_labels = optarg; break;
         case O_XML: log_fmt = VQ_LOG_XML; break;
         case O_JSON: log_fmt = VQ_LOG_JSON; break;
         case O_CSV: log_fmt = VQ_LOG_CSV; break;

@@ -91,6 +91,8 @@ typedef struct VQHIPContext {
     char *window;           ///< "N" frames or "Ts" seconds
     char *stats;            ///< the windows' statistics
     char *thresholds;       ///< each T adds belowT to them
+    char *prom_file;        ///< Prometheus textfile (vq_set_prometheus_file)
+    char *prom_labels;      ///< its labels, "name=value|..."
     int log_precision;
     int n_threads;
     int n_subsample;
@@ -195,6 +197,8 @@ static const AVOption vqhip_options[] = {
     { "window",      "Set windows of N frames (\"50\") or T seconds (\"2s\"): their statistics as metadata of the frame that closes each.", OFFSET(window), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "stats",       "Set the windows' statistics, '|'-separated (default mean|min|max).",  OFFSET(stats),       AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "thresholds",  "Set thresholds, '|'-separated: each T adds the windows' statistic belowT (share of frames below T).", OFFSET(thresholds), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "prom_file",   "Write the run's state (the last window's statistics, frames scored) as a Prometheus textfile, replaced at each window and at the end.", OFFSET(prom_file), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "prom_labels", "Set labels of the Prometheus samples, '|'-separated name=value (job=enc|instance=ch5).", OFFSET(prom_labels), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "log_precision", "Set the log's significant digits (0: libvmaf's %f; 17: every value exactly).", OFFSET(log_precision), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 17, FLAGS },
     { "n_threads",   "Set the number of CPU worker threads (0: one per core).",              OFFSET(n_threads),   AV_OPT_TYPE_INT,    { .i64 = 0 }, 0, 1024, FLAGS },
     { "n_subsample", "Compute non-temporal features on every n-th frame only.",              OFFSET(n_subsample), AV_OPT_TYPE_INT,    { .i64 = 1 }, 1, INT_MAX, FLAGS },
@@ -1107,7 +1111,7 @@ static int open_vqhip(AVFilterContext *ctx, VqBackend backend)
     return 0;
 }
 
-/* window=, stats=, thresholds=, pool=: before the first
+/* window=, stats=, thresholds=, pool=, prom_file=: before the first
  * pair; the output's time base is the pts' (framesync's). */
 static int use_stats(AVFilterContext *ctx)
 {
@@ -1119,10 +1123,14 @@ static int use_stats(AVFilterContext *ctx)
     if (s->window) {
         char *end;
         double v = strtod(s->window, &end);
-        if (!strcmp(end, "s") && v > 0 && tb.num > 0 && tb.den > 0) {
-            wc.seconds = v;
+        /* windows of frames get their times too (the log's start and end,
+         * Prometheus' vqhip_window_end_seconds), as in the CLI */
+        if (tb.num > 0 && tb.den > 0) {
             wc.time_base_num = tb.num;
             wc.time_base_den = tb.den;
+        }
+        if (!strcmp(end, "s") && v > 0 && tb.num > 0 && tb.den > 0) {
+            wc.seconds = v;
         } else if (!*end && v >= 1 && v <= UINT_MAX && v == (unsigned)v) {
             wc.frames = (unsigned)v;
         } else {
@@ -1139,6 +1147,10 @@ static int use_stats(AVFilterContext *ctx)
     }
     if ((ret = vq_log_pools(s->vq, s->pool)) < 0)
         return report_error(ctx, ret, "pool");
+    /* written now: an unwritable folder fails before the first frame */
+    if (s->prom_file &&
+        (ret = vq_set_prometheus_file(s->vq, s->prom_file, s->prom_labels)) < 0)
+        return report_error(ctx, ret, "prom_file");
     return 0;
 }
 

@@ -30,12 +30,20 @@ struct VqContext {
     VqStat *log_pools;     /* vq_log_pools: the logs' extra pools */
     unsigned n_log_pools;
     int log_precision;     /* vq_set_log_precision: 0 libvmaf's format */
+    struct VqProm *prom;   /* vq_set_prometheus_file (prometheus.c) */
 };
 
 /* windows.c: the windows' part of vq_receive (frame `index` delivered;
  * end: the run ended) and of vq_close. */
 int vq_windows_delivered(VqContext *ctx, unsigned index, bool end);
 void vq_windows_api_free(VqContext *ctx);
+
+/* prometheus.c: frame `index` was delivered (UINT_MAX: none, the run
+ * ended at VQ_EOF); the file is replaced when a window closed or the run
+ * ended (end). */
+typedef struct VqProm VqProm;
+void vq_prom_frame(VqContext *ctx, unsigned index, bool end);
+void vq_prom_free(VqProm *pr);
 
 /* log_writer.c: a number in a log; log_windows.c: the windows' section. */
 void vq_log_put_num(FILE *f, double v, int json, int digits);

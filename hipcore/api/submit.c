@@ -1,4 +1,5 @@
 /* Pictures in, scores out: the run's public calls (run/pipeline.h). */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "context.h"
@@ -97,6 +98,7 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
         /* the run ended: a window still open closes */
         if (vq_windows_finish(&ctx->win))
             return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        vq_prom_frame(ctx, UINT_MAX, true);
         return VQ_EOF;
     }
 

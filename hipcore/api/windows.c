@@ -24,7 +24,10 @@ int vq_windows_delivered(VqContext *ctx, unsigned index, bool end)
     int err = vq_windows_frame(&ctx->win, &ctx->sel.coll, index);
     if (!err && end)
         err = vq_windows_finish(&ctx->win);
-    return err ? vq_fail(&ctx->err, err, "windows: out of memory") : 0;
+    if (err)
+        return vq_fail(&ctx->err, err, "windows: out of memory");
+    vq_prom_frame(ctx, index, end);
+    return 0;
 }
 
 int vq_receive_window(VqContext *ctx, VqWindow *out)

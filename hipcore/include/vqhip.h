@@ -581,6 +581,27 @@ VQ_API int vq_sync_find(VqSync *sync, VqSyncResult *res);
 VQ_API const char *vq_sync_error(const VqSync *sync);
 VQ_API void vq_sync_close(VqSync **sync);
 
+/*
+ * Prometheus: the run's state in Prometheus' text exposition format
+ * (0.0.4) at `path`, for node_exporter's textfile collector (name it
+ * *.prom in the collector's folder). The file is replaced atomically (a
+ * temporary "<path>.<pid>.tmp" in the same folder, fsync'ed, renamed over
+ * it) now, when a window closes (vq_use_windows) and when the run ends:
+ *   vqhip_window_stat{output=,stat=}   the last window's statistics
+ *   vqhip_window_index, _frames, _frames_scored, _partial, _end_seconds
+ *   vqhip_frames_scored_total, vqhip_frames_not_scored_total (frames
+ *       received without scores: n_subsample, skipped)
+ *   vqhip_backend_info{backend="cpu|hip|hip+cpu"} 1 (once known)
+ *   vqhip_gpu_fallback (0/1), vqhip_run_done (0/1)
+ * `labels` (NULL or "") adds labels to every sample: "job=enc|instance=ch5"
+ * ('|'-separated name=value; values escaped as the format wants). Before
+ * the first pair, once: the file is written here, so an unwritable folder
+ * fails now (VQ_EIO). A write that fails later is logged as a warning and
+ * tried again at the next window; scoring goes on.
+ */
+VQ_API int vq_set_prometheus_file(VqContext *ctx, const char *path,
+                                  const char *labels);
+
 #ifdef __cplusplus
 }
 #endif
