@@ -19,14 +19,6 @@ int vq_use_windows(VqContext *ctx, const VqWindowConfig *wc)
                             &ctx->err);
 }
 
-int vq_windows_delivered(VqContext *ctx, unsigned index, bool end)
-{
-    int err = vq_windows_frame(&ctx->win, &ctx->sel.coll, index);
-    if (!err && end)
-        err = vq_windows_finish(&ctx->win);
-    return err ? vq_fail(&ctx->err, err, "windows: out of memory") : 0;
-}
-
 int vq_receive_window(VqContext *ctx, VqWindow *out)
 {
     if (!ctx || !out)
