@@ -8,16 +8,20 @@
 #include "base/log.h"
 #include "context.h"
 
-/* Whether the outputs are known: after vq_configure or the first pair. */
-static bool outputs_known(const VqContext *ctx)
+/* Window rule r's statistic among the windows'; -1 when they lack it. */
+static int window_stat(const VqWindows *w, const VqAlertRule *r)
 {
-    return ctx->sel.coll.n > 0;
+    for (unsigned k = 0; k < w->n_stats; k++)
+        if (!strcmp(w->stats[k].name, r->stat.name))
+            return (int)k;
+    return -1;
 }
 
 /* Rule r's source: a collector id (frame rule), or an output and statistic
- * of the windows (window rule; needs the windows' outputs, known from the
- * first frame delivered). 0, or VQ_ENOTFOUND / VQ_EINVAL with a message. */
-static int resolve(VqContext *ctx, VqAlertRule *r, bool check_only)
+ * of the windows (window rule), once the first frame was delivered (every
+ * output has a series then; some extractors make theirs only with their
+ * first values). 0, or VQ_ENOTFOUND with a message. */
+static int resolve(VqContext *ctx, VqAlertRule *r)
 {
     const VqWindows *w = &ctx->win;
     int id = vq_collector_find(&ctx->sel.coll, r->output);
@@ -28,15 +32,7 @@ static int resolve(VqContext *ctx, VqAlertRule *r, bool check_only)
         r->src = id;
         return 0;
     }
-    unsigned k = 0;
-    while (k < w->n_stats && strcmp(w->stats[k].name, r->stat.name))
-        k++;
-    if (k == w->n_stats)
-        return vq_fail(&ctx->err, VQ_EINVAL, "alert '%s': the windows have no "
-                       "statistic '%s' (add it to their statistics)", r->text,
-                       r->stat.name);
-    if (check_only)
-        return 0;
+    unsigned k = (unsigned)window_stat(w, r);
     for (unsigned o = 0; o < w->n_out; o++)
         if (!strcmp(vq_windows_output(w, &ctx->sel.coll, o), r->output)) {
             r->src = (int)(o * w->n_stats + k);
@@ -63,8 +59,10 @@ int vq_add_alert(VqContext *ctx, const char *rules)
         if (r->window && !ctx->win.on)
             err = vq_fail(&ctx->err, VQ_EINVAL, "alert '%s': a window "
                           "statistic needs windows (set them first)", r->text);
-        else if (outputs_known(ctx))
-            err = resolve(ctx, r, true);
+        else if (r->window && window_stat(&ctx->win, r) < 0)
+            err = vq_fail(&ctx->err, VQ_EINVAL, "alert '%s': the windows have "
+                          "no statistic '%s' (add it to theirs)", r->text,
+                          r->stat.name);
     }
     if (err)
         ctx->alerts.n = n0;
@@ -132,7 +130,7 @@ static int windows_closed(VqContext *ctx)
             VqAlertRule *r = &ctx->alerts.rules[i];
             if (!r->window)
                 continue;
-            if (r->src < 0 && resolve(ctx, r, false))
+            if (r->src < 0 && resolve(ctx, r))
                 return VQ_ENOTFOUND;
             double v = w->done_values[res->values + (size_t)r->src];
             int err = fed(ctx, vq_alerts_feed(&ctx->alerts, i, v,
@@ -166,7 +164,7 @@ int vq_live_delivered(VqContext *ctx, unsigned index, bool end)
         double v;
         if (r->window)
             continue;
-        if (r->src < 0 && (err = resolve(ctx, r, false)))
+        if (r->src < 0 && (err = resolve(ctx, r)))
             return err;
         if (vq_collector_get(&ctx->sel.coll, r->src, index, &v) &&
             (err = fed(ctx, vq_alerts_feed(&ctx->alerts, i, v, index, -1, t))))

@@ -549,8 +549,7 @@ VQ_API int vq_receive_window(VqContext *ctx, VqWindow *out);
  * other operator; default CLEAR = LEVEL). A NaN value changes nothing.
  * NAME ([A-Za-z0-9_-], default "OUTPUT.STAT" or "OUTPUT") must be unique.
  * Several rules are separated by ';' or '|'. Before the first pair; an
- * unknown OUTPUT is reported once the outputs are known (at once after
- * vq_configure, else by the first vq_receive).
+ * unknown OUTPUT is reported by the first vq_receive (VQ_ENOTFOUND).
  */
 VQ_API int vq_add_alert(VqContext *ctx, const char *rules);
 

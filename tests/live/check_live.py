@@ -156,6 +156,7 @@ def main():
         ('vmaf.mean<70 clear>60', 2, 'the clear level 60 is below the level 70'),
         ('vmaf<3|vmaf<4', 2, "a rule named 'vmaf' exists"),
         ('vmaf<3;', 2, 'empty rule'),
+        ('vmaf.perc20<3', 2, "the windows have no statistic 'perc20'"),
         ('nosuch<3', 4, "no output named 'nosuch'"),
     ]
     for rule, code, msg in bad:
