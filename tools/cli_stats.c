@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "cli_stats.h"
 
 int cli_parse_window(const char *arg, VqWindowConfig *wc)
@@ -63,7 +64,7 @@ int cli_parse_precision(const char *arg, unsigned *digits)
     return 0;
 }
 
-int cli_stats_open(CliStats *st)
+int cli_stats_open(CliStats *st, int log_on_stdout)
 {
     char err[512];
     st->sink.fd = -1;
@@ -72,6 +73,11 @@ int cli_stats_open(CliStats *st)
     int r = stats_sink_open(&st->sink, st->stats_url, err, sizeof(err));
     if (r)
         fprintf(stderr, "vqhip: %s\n", err);
+    if (!r && st->sink.is_stdout && log_on_stdout) {
+        fprintf(stderr, "vqhip: --stats-url %s and the log cannot both go "
+                "to standard output\n", st->stats_url);
+        r = CLI_EXIT_USAGE;
+    }
     return r;
 }
 

@@ -31,8 +31,9 @@ int cli_parse_fps(const char *arg, unsigned *num, unsigned *den);
 int cli_parse_precision(const char *arg, unsigned *digits);
 /* Applies the options to ctx (before the first pair). */
 int cli_stats_setup(VqContext *ctx, CliStats *st);
-/* Opens --stats-url: 0, or an exit status (message printed). */
-int cli_stats_open(CliStats *st);
+/* Opens --stats-url: 0, or an exit status (message printed); standard
+ * output only when the log does not go there. */
+int cli_stats_open(CliStats *st, int log_on_stdout);
 /* Prints the alert events waiting, to stderr. */
 void cli_print_alerts(VqContext *ctx);
 /* Prints the windows that closed ("window ..." lines). */

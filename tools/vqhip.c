@@ -332,7 +332,7 @@ int main(int argc, char **argv)
     }
     if (log_path && cli_check_log_path(log_path, ref_path, dis_path))
         return CLI_EXIT_ERROR;
-    int ost = cli_stats_open(&st);
+    int ost = cli_stats_open(&st, cli_log_on_stdout(log_path));
     if (ost)
         return ost;
     /* From here on a failure that writes no log removes an earlier one. */

@@ -185,6 +185,19 @@ def main():
               not os.path.exists(work + '/bad.json'),
               'url %s: exit %d, %r' % (url, p.returncode, p.stderr[-300:]))
 
+    p = run(vqhip, ['-r', work + '/ref.y4m', '-d', work + '/dis.y4m', '-q',
+                    '--backend', 'cpu', '--json', '-o', '-', '--stats-url', '-'])
+    check(p.returncode == 2 and 'cannot both go to standard output' in p.stderr
+          and not p.stdout, 'log and stream on stdout: %d %r'
+          % (p.returncode, p.stderr[-300:]))
+    # the stream on standard output: the console's lines go to stderr
+    p = run(vqhip, ['-r', work + '/ref.y4m', '-d', work + '/dis.y4m',
+                    '--backend', 'cpu', '--window', '50', '--stats-url', 'pipe:1'])
+    out = lc.read_ndjson(p.stdout, 'stdout')
+    check(p.returncode == 0 and [l['type'] for l in out] ==
+          ['window', 'window', 'summary'] and 'window 0: frames 0-49' in p.stderr,
+          'stream on stdout: %d %s' % (p.returncode, [l['type'] for l in out]))
+
     # a peer that goes away: reported once, the run and its log go on
     srv = Listener(True, drop=True)
     log = work + '/drop.json'
