@@ -33,6 +33,7 @@ static void make(Buf *b, unsigned y)
 typedef struct Sink {
     int fail;
     unsigned lines, window, alert, frame, summary, bad;
+    int complete;          /* the summary's "complete" */
 } Sink;
 
 static int sink_write(void *opaque, const char *line, size_t len)
@@ -48,6 +49,9 @@ static int sink_write(void *opaque, const char *line, size_t len)
     s->alert += !!strstr(line, "\"type\":\"alert\"");
     s->frame += !!strstr(line, "\"type\":\"frame\"");
     s->summary += !!strstr(line, "\"type\":\"summary\"");
+    if (strstr(line, "\"type\":\"summary\""))
+        s->complete = strstr(line, "\"complete\":true") ? 1
+                      : strstr(line, "\"complete\":false") ? 0 : -1;
     return 0;
 }
 
@@ -146,7 +150,28 @@ int main(void)
               sink.bad);
     CHECK(vq_add_alert(ctx, "psnr_y<3") == VQ_ESTATE);
     vq_close(&ctx);
-    CHECK(sink.summary == 1); /* not again at vq_close */
+    CHECK(sink.summary == 1 && sink.complete == 1); /* not again at vq_close */
+
+    /* a run cut short (no vq_flush): vq_close writes its summary, with
+     * frame lines asked for */
+    Sink cut = { 0 };
+    ctx = open_ctx(&cut);
+    CHECK(!vq_set_stats_sink(ctx, sink_write, &cut, VQ_STATS_FRAMES));
+    for (unsigned i = 0; i < 6; i++) {
+        Buf ref, dis;
+        VqFrameScores fs;
+        make(&ref, 100);
+        make(&dis, 101);
+        CHECK(!vq_submit(ctx, &ref.pic, &dis.pic));
+        while (!vq_receive_wait(ctx, &fs))
+            ;
+    }
+    CHECK(!cut.summary);
+    vq_close(&ctx);
+    CHECK_MSG(cut.frame == 6 && cut.window == 1 && cut.summary == 1 &&
+              cut.complete == 0 && !cut.bad, "cut short: %u frame, %u window, "
+              "%u summary, complete %d", cut.frame, cut.window, cut.summary,
+              cut.complete);
 
     /* a sink that fails: every frame and event still comes */
     Sink broken = { .fail = 1 };
