@@ -270,6 +270,16 @@ case $? in
 *) record fail "drawgraph" "tests/drawgraph/check_drawgraph.py" ;;
 esac
 
+step "FFmpeg filter: alerts and the stats stream"
+# alerts= events and stats_url= lines (file, TCP, UDP on loopback) against a
+# recomputation from the same run's per-frame log; exit 77: no vqhip filter
+tests/live/filter_live.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-live
+case $? in
+0) record pass "filter live: tests/live/filter_live.py" ;;
+77) record skip "filter live" "no FFmpeg with the filter" ;;
+*) record fail "filter live" "tests/live/filter_live.py" ;;
+esac
+
 step "docs: README's commands and the docs' links"
 # every shell block of README.md runs, every relative link leads somewhere
 if tests/docs/readme_commands.sh .ffmpeg/build/debian/ffmpeg build; then

@@ -115,7 +115,10 @@ wire_filter() {
     insert_line configure after '^    libvmaf$' \
         '    libvqhip'
     insert_line configure before '^zmq_filter_deps=' \
-        'vqhip_filter_deps="libvqhip"'
+        'vqhip_filter_deps="libvqhip avformat"'
+    # stats_url= writes through libavformat's avio, as movie= reads
+    insert_line configure after '^enabled movie_filter ' \
+        'enabled vqhip_filter && prepend avfilter_deps "avformat"'
     insert_line configure before '^enabled libvo_amrwbenc ' \
         'enabled libvqhip          && require_pkg_config libvqhip libvqhip vqhip.h vq_open'
 

@@ -92,7 +92,7 @@ set -- \
     --enable-encoder=rawvideo,wrapped_avframe,png \
     --enable-demuxer=rawvideo,yuv4mpegpipe,image2 \
     --enable-muxer=null,rawvideo,framecrc,yuv4mpegpipe,image2 \
-    --enable-protocol=file,pipe \
+    --enable-protocol=file,pipe,udp,tcp \
     $x86asm ${FFMPEG_EXTRA_ARGS:-}
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 # DRM PRIME and VAAPI frames (the filter imports them into HIP on AMD).

@@ -56,6 +56,12 @@ void cli_usage(FILE *f)
         "                         textfile collector), replaced at each window\n"
         "                         and at the end\n"
         "      --prom-labels L    labels of its samples: job=enc|instance=ch5\n"
+        "      --alert RULES      alerts, e.g. 'vmaf.mean<70 for 3 clear>75' (a window\n"
+        "                         statistic) or 'vmaf<30 for 5' (frames); ';' or '|'\n"
+        "                         between rules; repeatable (docs/LIVE.md)\n"
+        "      --stats-url URL    NDJSON stats stream: a file, - or pipe:1 (stdout),\n"
+        "                         udp://HOST:PORT, tcp://HOST:PORT\n"
+        "      --stats-frames     also a stream line per frame\n"
         "  -o, --output FILE      log file\n"
         "      --xml | --json | --csv | --sub   log format (default xml)\n"
         "      --precision N|max  log values with N significant digits (1-17; max,\n"
@@ -66,9 +72,10 @@ void cli_usage(FILE *f)
         "  -q, --quiet            no per-frame lines\n"
         "      --list             list the features and their options\n"
         "      --help\n"
-        "exit status: 0 scored, 1 error while scoring or writing the log, 2 bad\n"
-        "option, 3 unreadable input, 4 unsupported feature, model or format,\n"
-        "5 GPU failure with --strict, 6 --verify-log found a difference, 128+N\n"
+        "exit status: 0 scored, 1 error while scoring or writing the log, or\n"
+        "--stats-url cannot be opened, 2 bad option (an alert rule, a URL), 3\n"
+        "unreadable input, 4 unsupported feature, model or format, 5 GPU\n"
+        "failure with --strict, 6 --verify-log found a difference, 128+N\n"
         "stopped by signal N (docs/CLI.md)\n");
 }
 

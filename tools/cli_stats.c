@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "cli_stats.h"
 
 int cli_parse_window(const char *arg, VqWindowConfig *wc)
@@ -63,7 +64,24 @@ int cli_parse_precision(const char *arg, unsigned *digits)
     return 0;
 }
 
-int cli_stats_setup(VqContext *ctx, const CliStats *st)
+int cli_stats_open(CliStats *st, int log_on_stdout)
+{
+    char err[512];
+    st->sink.fd = -1;
+    if (!st->stats_url)
+        return 0;
+    int r = stats_sink_open(&st->sink, st->stats_url, err, sizeof(err));
+    if (r)
+        fprintf(stderr, "vqhip: %s\n", err);
+    if (!r && st->sink.is_stdout && log_on_stdout) {
+        fprintf(stderr, "vqhip: --stats-url %s and the log cannot both go "
+                "to standard output\n", st->stats_url);
+        r = CLI_EXIT_USAGE;
+    }
+    return r;
+}
+
+int cli_stats_setup(VqContext *ctx, CliStats *st)
 {
     int r = 0;
     if (st->windows)
@@ -72,7 +90,26 @@ int cli_stats_setup(VqContext *ctx, const CliStats *st)
         r = vq_log_pools(ctx, st->pools);
     if (!r && st->prom_file)
         r = vq_set_prometheus_file(ctx, st->prom_file, st->prom_labels);
+    for (unsigned i = 0; !r && i < st->n_alerts; i++)
+        r = vq_add_alert(ctx, st->alerts[i]);
+    if (!r && st->stats_url)
+        r = vq_set_stats_sink(ctx, stats_sink_write, &st->sink,
+                              st->stats_frames ? VQ_STATS_FRAMES : 0);
     return r;
+}
+
+void cli_print_alerts(VqContext *ctx)
+{
+    VqAlertEvent ev;
+    while (!vq_receive_alert(ctx, &ev)) {
+        fprintf(stderr, "vqhip: warning: alert %s %s at frame %u", ev.name,
+                ev.raised ? "raised" : "cleared", ev.frame);
+        if (!isnan(ev.pts))
+            fprintf(stderr, " (%.3f s)", ev.pts);
+        if (ev.window >= 0)
+            fprintf(stderr, ", window %d", ev.window);
+        fprintf(stderr, ": value %g, rule %s\n", ev.value, ev.rule);
+    }
 }
 
 void cli_print_windows(VqContext *ctx, FILE *f)

@@ -78,8 +78,10 @@ static int drain(VqContext *ctx, int quiet, FILE *out)
         if (!quiet)
             print_frame(out, &fs);
         cli_print_windows(ctx, out);
+        cli_print_alerts(ctx);
     }
     cli_print_windows(ctx, out); /* the last one closes at VQ_EOF */
+    cli_print_alerts(ctx);
     return r == VQ_EAGAIN || r == VQ_EOF ? 0 : r;
 }
 
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
            O_DEPTH, O_THREADS, O_SUB, O_FRAMES, O_XML, O_JSON, O_CSV, O_SUBFMT,
            O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD, O_WINDOW, O_WSTATS,
            O_THRESH, O_FPS, O_POOL, O_PRECISION, O_VERIFY_LOG, O_ALIGN, O_PROM,
-           O_PROM_LABELS };
+           O_PROM_LABELS, O_ALERT, O_STATS_URL, O_STATS_FRAMES };
     CliAlign align = { 0 };
     CliStats st = { 0 };
     static const struct option longopts[] = {
@@ -160,6 +162,9 @@ int main(int argc, char **argv)
         { "sync_range", required_argument, NULL, O_ALIGN },
         { "sync_frames", required_argument, NULL, O_ALIGN },
         { "sync_bench", required_argument, NULL, O_ALIGN },
+        { "alert", required_argument, NULL, O_ALERT },
+        { "stats-url", required_argument, NULL, O_STATS_URL },
+        { "stats-frames", no_argument, NULL, O_STATS_FRAMES },
         { "list", no_argument, NULL, O_LIST },
         { "help", no_argument, NULL, O_HELP },
         { NULL, 0, NULL, 0 },
@@ -263,6 +268,15 @@ int main(int argc, char **argv)
         case O_POOL: st.pools = optarg; break;
         case O_PROM: st.prom_file = optarg; break;
         case O_PROM_LABELS: st.prom_labels = optarg; break;
+        case O_ALERT:
+            if (st.n_alerts == CLI_MAX_ALERTS) {
+                fprintf(stderr, "vqhip: too many --alert options\n");
+                return CLI_EXIT_USAGE;
+            }
+            st.alerts[st.n_alerts++] = optarg;
+            break;
+        case O_STATS_URL: st.stats_url = optarg; break;
+        case O_STATS_FRAMES: st.stats_frames = 1; break;
         case O_XML: log_fmt = VQ_LOG_XML; break;
         case O_JSON: log_fmt = VQ_LOG_JSON; break;
         case O_CSV: log_fmt = VQ_LOG_CSV; break;
@@ -337,8 +351,12 @@ int main(int argc, char **argv)
     }
     if (log_path && cli_check_log_path(log_path, ref_path, dis_path))
         return CLI_EXIT_ERROR;
+    int ost = cli_stats_open(&st, cli_log_on_stdout(log_path));
+    if (ost)
+        return ost;
     /* From here on a failure that writes no log removes an earlier one. */
-    FILE *out = cli_log_on_stdout(log_path) ? stderr : stdout;
+    FILE *out = cli_log_on_stdout(log_path) || st.sink.is_stdout ? stderr
+                                                                  : stdout;
 
     char err[512];
     YuvInput ref, dis;
@@ -534,7 +552,8 @@ int main(int argc, char **argv)
     }
     if (r && !logged)
         cli_discard_log(log_path);
-    vq_close(&ctx);
+    vq_close(&ctx); /* a run cut short: the stream's summary */
+    stats_sink_close(&st.sink);
     yuv_close(&ref);
     yuv_close(&dis);
     if (verify_log) {

@@ -37,6 +37,7 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 #include "libavutil/thread.h"
+#include "libavformat/avio.h"
 #include "avfilter.h"
 #include "filters.h"
 #include "formats.h"
@@ -93,6 +94,10 @@ typedef struct VQHIPContext {
     char *thresholds;       ///< each T adds belowT to them
     char *prom_file;        ///< Prometheus textfile (vq_set_prometheus_file)
     char *prom_labels;      ///< its labels, "name=value|..."
+    char *alerts;           ///< alert rules (vq_add_alert)
+    char *stats_url;        ///< where the NDJSON stats stream goes
+    int stats_frames;       ///< a stream line per frame too
+    AVIOContext *stats_io;  ///< stats_url, opened when the run starts
     int log_precision;
     int n_threads;
     int n_subsample;
@@ -199,6 +204,9 @@ static const AVOption vqhip_options[] = {
     { "thresholds",  "Set thresholds, '|'-separated: each T adds the windows' statistic belowT (share of frames below T).", OFFSET(thresholds), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "prom_file",   "Write the run's state (the last window's statistics, frames scored) as a Prometheus textfile, replaced at each window and at the end.", OFFSET(prom_file), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "prom_labels", "Set labels of the Prometheus samples, '|'-separated name=value (job=enc|instance=ch5).", OFFSET(prom_labels), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "alerts",      "Set alert rules, '|'-separated, e.g. vmaf.mean<70 for 3 clear>75 (a window statistic) or vmaf<30 for 5 (frames).", OFFSET(alerts), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "stats_url",   "Set a URL to write the NDJSON stats stream to (file, pipe:1, udp://, tcp://).", OFFSET(stats_url), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "stats_frames", "Also write a stats stream line per frame.",                            OFFSET(stats_frames), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { "log_precision", "Set the log's significant digits (0: libvmaf's %f; 17: every value exactly).", OFFSET(log_precision), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 17, FLAGS },
     { "n_threads",   "Set the number of CPU worker threads (0: one per core).",              OFFSET(n_threads),   AV_OPT_TYPE_INT,    { .i64 = 0 }, 0, 1024, FLAGS },
     { "n_subsample", "Compute non-temporal features on every n-th frame only.",              OFFSET(n_subsample), AV_OPT_TYPE_INT,    { .i64 = 1 }, 1, INT_MAX, FLAGS },
@@ -664,6 +672,33 @@ static int window_meta(AVFilterContext *ctx, AVDictionary **metadata)
     return 0;
 }
 
+/* The alert events of this frame: a warning, and its metadata
+ * lavfi.vqhip.alert.NAME = raised | cleared. */
+static void alert_meta(AVFilterContext *ctx, AVDictionary **metadata)
+{
+    VQHIPContext *s = ctx->priv;
+    VqAlertEvent ev;
+    char key[160];
+
+    while (s->alerts && vq_receive_alert(s->vq, &ev) == 0) {
+        snprintf(key, sizeof(key), "lavfi.vqhip.alert.%s", ev.name);
+        av_dict_set(metadata, key, ev.raised ? "raised" : "cleared", 0);
+        av_log(ctx, AV_LOG_WARNING, "alert %s %s at frame %u (%.3f s): "
+               "value %g, rule %s\n", ev.name, ev.raised ? "raised" : "cleared",
+               ev.frame, ev.pts, ev.value, ev.rule);
+    }
+}
+
+/* vq_set_stats_sink's writer: the line, flushed at once. */
+static int stats_write(void *opaque, const char *line, size_t len)
+{
+    AVIOContext *pb = opaque;
+
+    avio_write(pb, (const unsigned char *)line, (int)len);
+    avio_flush(pb);
+    return pb->error < 0 ? -1 : 0;
+}
+
 /* Sends on pending frames, oldest first, while the output asks for frames
  * (once the inputs ended: all of them). Before a scored frame waits for its
  * scores, the filter reads ahead until `ahead` (depth - 1) frames were
@@ -714,6 +749,7 @@ static int release_pending(AVFilterContext *ctx)
                         scores.backend, 0);
             if ((err = window_meta(ctx, &p.frame->metadata)) < 0)
                 return err;
+            alert_meta(ctx, &p.frame->metadata);
         }
         av_fifo_drain2(s->pending, 1);
         s->nb_output++;
@@ -1124,7 +1160,8 @@ static int use_stats(AVFilterContext *ctx)
         char *end;
         double v = strtod(s->window, &end);
         /* windows of frames get their times too (the log's start and end,
-         * Prometheus' vqhip_window_end_seconds), as in the CLI */
+         * Prometheus' vqhip_window_end_seconds, the alerts' and the
+         * stream's times), as in the CLI */
         if (tb.num > 0 && tb.den > 0) {
             wc.time_base_num = tb.num;
             wc.time_base_den = tb.den;
@@ -1151,6 +1188,25 @@ static int use_stats(AVFilterContext *ctx)
     if (s->prom_file &&
         (ret = vq_set_prometheus_file(s->vq, s->prom_file, s->prom_labels)) < 0)
         return report_error(ctx, ret, "prom_file");
+    if (s->alerts && (ret = vq_add_alert(s->vq, s->alerts)) < 0)
+        return report_error(ctx, ret, "alerts");
+    /* Opened here, not in init: ffmpeg initialises a graph of several
+     * inputs once more only to inspect it, and a TCP peer would see a
+     * connection of that graph too. */
+    if (s->stats_url && !s->stats_io) {
+        ret = avio_open2(&s->stats_io, s->stats_url, AVIO_FLAG_WRITE,
+                         NULL, NULL);
+        if (ret < 0) {
+            s->state = STATE_FAILED;
+            av_log(ctx, AV_LOG_ERROR, "stats_url=%s: cannot open: %s\n",
+                   s->stats_url, av_err2str(ret));
+            return ret;
+        }
+    }
+    if (s->stats_io &&
+        (ret = vq_set_stats_sink(s->vq, stats_write, s->stats_io,
+                                 s->stats_frames ? VQ_STATS_FRAMES : 0)) < 0)
+        return report_error(ctx, ret, "stats_url");
     return 0;
 }
 
@@ -1883,8 +1939,10 @@ static av_cold void uninit(AVFilterContext *ctx)
         av_frame_free(&p.frame);
     av_fifo_freep2(&s->pending);
 
-    if (s->vq && cuda_enter(ctx) < 0)
+    if (s->vq && cuda_enter(ctx) < 0) {
+        avio_closep(&s->stats_io);
         return; /* without its context the GPU state cannot be released */
+    }
     if (s->vq && s->nb_submitted && s->state != STATE_FAILED) {
         /* The output closed early (e.g. -frames:v): the summary and the
          * log hold the frames that went out (frames still in flight were
@@ -1915,9 +1973,10 @@ static av_cold void uninit(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_WARNING, "removed the earlier log %s: this run "
                "wrote none\n", s->log_path);
     if (s->vq) {
-        vq_close(&s->vq);
+        vq_close(&s->vq); /* a run cut short: the stream's summary */
         cuda_leave(ctx);
     }
+    avio_closep(&s->stats_io);
 }
 
 static const AVFilterPad vqhip_inputs[] = {

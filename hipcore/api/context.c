@@ -58,6 +58,7 @@ void vq_close(VqContext **pctx)
     double t_close = vq_now();
     if (print)
         vq_stats_print(ctx);
+    vq_live_close(ctx);
     vq_pipeline_stop(&ctx->run);
     vq_selection_close(&ctx->sel);
     vq_host_bufs_clear(&ctx->host, ctx->run.gpu);

@@ -10,11 +10,21 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "run/alerts.h"
 #include "run/host_bufs.h"
 #include "run/pipeline.h"
 #include "run/selection.h"
 #include "run/windows.h"
 #include "vqhip.h"
+
+/* vq_set_stats_sink's sink (write NULL: none). */
+typedef struct VqStatsSink {
+    VqWriteFn write;
+    void *opaque;
+    unsigned flags;
+    unsigned n_lost;       /* lines write() refused */
+    bool summary_done;
+} VqStatsSink;
 
 struct VqContext {
     VqErrBuf err;          /* vq_last_error */
@@ -31,11 +41,25 @@ struct VqContext {
     unsigned n_log_pools;
     int log_precision;     /* vq_set_log_precision: 0 libvmaf's format */
     struct VqProm *prom;   /* vq_set_prometheus_file (prometheus.c) */
+    VqAlerts alerts;       /* vq_add_alert; its queue feeds vq_receive_alert */
+    VqStatsSink sink;      /* vq_set_stats_sink */
+    unsigned win_live;     /* windows whose line and rules are done */
 };
 
-/* windows.c: the windows' part of vq_receive (frame `index` delivered;
- * end: the run ended) and of vq_close. */
-int vq_windows_delivered(VqContext *ctx, unsigned index, bool end);
+/* live.c: frame `index` was delivered (its windows, frame rules, the
+ * stream's lines; end: it was the last, as vq_live_end); the run ended
+ * (the open window closes, the summary line); vq_close's part (the
+ * summary of a run cut short). */
+int vq_live_delivered(VqContext *ctx, unsigned index, bool end);
+int vq_live_end(VqContext *ctx);
+void vq_live_close(VqContext *ctx);
+/* ndjson.c: the stream's lines (ctx->sink.write is set). */
+void vq_ndjson_frame(VqContext *ctx, unsigned index, double t);
+void vq_ndjson_window(VqContext *ctx, unsigned wi);
+void vq_ndjson_alert(VqContext *ctx, const VqAlertEv *ev);
+void vq_ndjson_summary(VqContext *ctx, bool complete);
+
+/* windows.c: the windows' part of vq_close. */
 void vq_windows_api_free(VqContext *ctx);
 
 /* prometheus.c: frame `index` was delivered (UINT_MAX: none, the run

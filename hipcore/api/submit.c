@@ -96,10 +96,9 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
         if (!p->flushed)
             return VQ_EAGAIN;
         /* the run ended: a window still open closes */
-        if (vq_windows_finish(&ctx->win))
-            return vq_fail(&ctx->err, VQ_ENOMEM, "out of memory");
+        err = vq_live_end(ctx);
         vq_prom_frame(ctx, UINT_MAX, true);
-        return VQ_EOF;
+        return err ? err : VQ_EOF;
     }
 
     const VqCollector *coll = &ctx->sel.coll;
@@ -123,7 +122,7 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
     }
     vq_pipeline_delivered(p);
     /* the last frame after vq_flush closes the last window */
-    err = vq_windows_delivered(ctx, index, p->flushed &&
+    err = vq_live_delivered(ctx, index, p->flushed &&
                                p->n_delivered == p->n_submitted);
     if (err)
         return err;

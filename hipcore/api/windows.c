@@ -19,17 +19,6 @@ int vq_use_windows(VqContext *ctx, const VqWindowConfig *wc)
                             &ctx->err);
 }
 
-int vq_windows_delivered(VqContext *ctx, unsigned index, bool end)
-{
-    int err = vq_windows_frame(&ctx->win, &ctx->sel.coll, index);
-    if (!err && end)
-        err = vq_windows_finish(&ctx->win);
-    if (err)
-        return vq_fail(&ctx->err, err, "windows: out of memory");
-    vq_prom_frame(ctx, index, end);
-    return 0;
-}
-
 int vq_receive_window(VqContext *ctx, VqWindow *out)
 {
     if (!ctx || !out)

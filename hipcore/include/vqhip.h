@@ -602,6 +602,65 @@ VQ_API void vq_sync_close(VqSync **sync);
 VQ_API int vq_set_prometheus_file(VqContext *ctx, const char *path,
                                   const char *labels);
 
+/*
+ * Alerts: rules over a window statistic or a frame value, with hysteresis
+ * (docs/LIVE.md). A rule:
+ *
+ *     [NAME=]OUTPUT[.STAT] OP LEVEL [for K] [clear OP2 CLEAR]
+ *
+ * e.g. "vmaf.mean<70 for 3 clear>75" or "lowq=vmaf<30 for 5". OUTPUT.STAT
+ * names a statistic of the windows (vq_use_windows first; STAT among its
+ * statistics); OUTPUT alone, the output's value on each scored frame. OP is
+ * '<' (raise when the value is below LEVEL) or '>' (above); the rule
+ * raises after K (default 1) such windows or scored frames in a row, and
+ * clears at the first value past CLEAR on the other side (OP2 is the
+ * other operator; default CLEAR = LEVEL). A NaN value changes nothing.
+ * NAME ([A-Za-z0-9_-], default "OUTPUT.STAT" or "OUTPUT") must be unique.
+ * Several rules are separated by ';' or '|'. Before the first pair; an
+ * unknown OUTPUT is reported by the first vq_receive (VQ_ENOTFOUND).
+ */
+VQ_API int vq_add_alert(VqContext *ctx, const char *rules);
+
+typedef struct VqAlertEvent {
+    const char *name;       /* the rule's name */
+    const char *rule;       /* its text, without the name */
+    int raised;             /* 1 raised, 0 cleared */
+    unsigned frame;         /* the frame whose value changed it, or the
+                               last frame of the window that did */
+    int window;             /* that window's index, or -1 (frame rule) */
+    double pts;             /* seconds of that frame (window rules: the
+                               window's end; NaN without a time base) */
+    double value;           /* the value that changed it */
+} VqAlertEvent;
+/* The next alert event, in order: 0, or VQ_EAGAIN. Events of a frame wait
+ * once vq_receive returned it (windows' events: as vq_receive_window). */
+VQ_API int vq_receive_alert(VqContext *ctx, VqAlertEvent *out);
+/* The rules and their current state. */
+typedef struct VqAlertState {
+    const char *name, *rule;
+    int active;             /* raised and not cleared */
+    unsigned n_raised;      /* times it was raised */
+} VqAlertState;
+VQ_API unsigned vq_alert_count(const VqContext *ctx);
+VQ_API int vq_alert_state(const VqContext *ctx, unsigned i, VqAlertState *out);
+
+/*
+ * A stats stream (docs/LIVE.md, "NDJSON stream"): one JSON object a line,
+ * each handed to write() once as a whole line ending in '\n', as soon as
+ * its data exists: a window when it closes, an alert event when it
+ * happens, each frame with VQ_STATS_FRAMES, and a summary when the run
+ * ends (the last frame after vq_flush), or at vq_close for a run cut short
+ * ("complete": false). write() returns 0, or a negative value when the
+ * line was not written: the first failure is reported as a warning, later
+ * lines are still tried, scoring and the log go on. The sink must stay
+ * valid until vq_close. Before the first pair.
+ */
+typedef int (*VqWriteFn)(void *opaque, const char *line, size_t len);
+#define VQ_STATS_FRAMES 1u  /* also a line per frame */
+#define VQ_STATS_SCHEMA "vqhip.stats/1"
+VQ_API int vq_set_stats_sink(VqContext *ctx, VqWriteFn write, void *opaque,
+                             unsigned flags);
+
 #ifdef __cplusplus
 }
 #endif

@@ -170,6 +170,7 @@ int vq_windows_frame(VqWindows *w, const VqCollector *c, unsigned index)
             w->ids[o] = vq_collector_nth(c, o);
     }
     double rel, t = frame_time(w, index, &rel);
+    w->frame_t = t;
     int64_t slot;
     if (w->frames)
         slot = index / w->frames;

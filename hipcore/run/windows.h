@@ -50,6 +50,7 @@ typedef struct VqWindows {
 
     int64_t *pts;         /* pts of frames pts_head .. pts_head + pts_n - 1 */
     unsigned pts_cap, pts_head, pts_n;
+    double frame_t;       /* seconds of the last frame's pts (NaN: none) */
     bool have_pts0;
     int64_t pts0;
 
