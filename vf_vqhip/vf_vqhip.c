@@ -137,9 +137,8 @@ typedef struct VQHIPContext {
     uint64_t nb_submitted;
     int64_t nb_output;      ///< frames sent on
     int64_t last_pts;       ///< of the last frame sent on
-    const AVFrame *last_ref; /**< the reference frame of the last pair, as
-                                  an identity only (never read): framesync
-                                  repeats a frame by giving the same one */
+    const AVFrame *last_ref; /**< framesync's reference frame of the last
+                                  event, as an identity only (never read) */
     int run_w, run_h;       ///< the size of the run's first pair
     uint64_t nb_before_ref; ///< main frames before the reference's first
     uint64_t nb_unscored;   ///< main frames passed on without a reference
@@ -157,11 +156,6 @@ typedef struct VQHIPContext {
     AVFifo *align_main;     ///< AlignMain: main frames not paired yet
     AVFifo *align_ref;      ///< AVFrame *: reference frames not paired yet
     int align_ref_ended;    ///< framesync gave a main frame without reference
-    const uint8_t *align_last_main; /**< the last main frame's first plane,
-                                         as an identity only: framesync
-                                         repeats the main frame (a clone
-                                         of the same buffers) only once
-                                         the main input ended */
     int align_main_ended;   ///< the main input ended (a repeat came)
     int align_done;         ///< every main frame paired: the run ends
     unsigned skip_main, skip_ref; ///< first frames still to drop
@@ -833,11 +827,6 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
         av_frame_free(&master);
         return AVERROR(EINVAL);
     }
-    /* the same frame again, not merely the same timestamp (duplicate
-     * timestamps in aligned inputs are not repeats) */
-    if (s->nb_submitted && ref == s->last_ref)
-        s->nb_ref_repeats++;
-    s->last_ref = ref;
     /* Only two ranges that are known and differ: untagged frames are not
      * known to be of another range (the CLI says nothing there either). */
     if (frame_range(master) != frame_range(ref) &&
@@ -991,8 +980,9 @@ static int align_take(AVFilterContext *ctx, AVFrame *master,
         av_frame_free(&master);
         return AVERROR(ENOMEM);
     }
-    if (s->align_main_ended || (s->align_last_main &&
-                                master->data[0] == s->align_last_main)) {
+    /* framesync takes an input's sync level to 0 once it has its end; the
+     * main frame of a later event is a copy of its last one */
+    if (s->align_main_ended || !s->fs.in[0].sync) {
         /* The main input ended; framesync goes on (its main input is
          * extended for this) with the later reference frames, which the
          * last main frames need when the reference's first were dropped.
@@ -1013,7 +1003,6 @@ static int align_take(AVFilterContext *ctx, AVFrame *master,
             s->align_done = 1; /* nothing waits for a reference frame */
         return 0;
     }
-    s->align_last_main = master->data[0];
     if ((ret = av_fifo_write(s->align_main, &m, 1)) < 0) {
         av_frame_free(&master);
         av_frame_free(&r);
@@ -1256,6 +1245,15 @@ static int do_vqhip(FFFrameSync *fs)
     if (ret < 0)
         return ret;
     s->got_event = 1;
+    /* framesync repeats a reference frame by giving the same frame again
+     * (it holds it until the next one replaces it, so the pointer is a
+     * safe identity); duplicate timestamps in aligned inputs are not
+     * repeats */
+    if (ref && !ctx->is_disabled) {
+        if (ref == s->last_ref)
+            s->nb_ref_repeats++;
+        s->last_ref = ref;
+    }
     if (s->align_done) {
         av_frame_free(&master); /* the run has ended */
         return 0;
