@@ -32,7 +32,8 @@ struct VqProm {
 
 static bool label_name_ok(const char *s, size_t n)
 {
-    static const char *const reserved[] = { "output", "stat", "backend" };
+    static const char *const reserved[] = { "output", "stat", "backend",
+                                            "alert" };
     if (!n || (s[0] >= '0' && s[0] <= '9') || (n >= 2 && !strncmp(s, "__", 2)))
         return false;
     for (size_t i = 0; i < n; i++) {
@@ -175,6 +176,35 @@ static void write_windows(FILE *f, const VqContext *ctx, const VqProm *pr)
     }
 }
 
+/* vq_add_alert's rules: whether each is raised now, and how often it was
+ * (rule names are [A-Za-z0-9_.-], escaped all the same). */
+static void write_alerts(FILE *f, const VqContext *ctx, const VqProm *pr)
+{
+    unsigned n = vq_alert_count(ctx);
+    if (!n)
+        return;
+    static const char *const names[2] = { "vqhip_alert_active",
+                                          "vqhip_alert_raised_total" };
+    for (int m = 0; m < 2; m++) {
+        if (m == 0)
+            head(f, names[0], "gauge", "1 while the alert rule is raised "
+                 "(not cleared).");
+        else
+            head(f, names[1], "counter", "Times the alert rule was raised.");
+        for (unsigned i = 0; i < n; i++) {
+            VqAlertState st;
+            if (vq_alert_state(ctx, i, &st))
+                continue;
+            fprintf(f, "%s{%s%salert=\"", names[m], pr->labels,
+                    *pr->labels ? "," : "");
+            put_value(f, st.name, strlen(st.name));
+            fputs("\"} ", f);
+            put_num(f, m == 0 ? (double)st.active : (double)st.n_raised);
+            fputc('\n', f);
+        }
+    }
+}
+
 static void write_metrics(FILE *f, const VqContext *ctx, const VqProm *pr)
 {
     write_windows(f, ctx, pr);
@@ -197,6 +227,7 @@ static void write_metrics(FILE *f, const VqContext *ctx, const VqProm *pr)
     sample(f, pr, "vqhip_gpu_fallback", NULL, ctx->run.fallback.fell_back);
     head(f, "vqhip_run_done", "gauge", "1 once the run ended.");
     sample(f, pr, "vqhip_run_done", NULL, pr->done);
+    write_alerts(f, ctx, pr);
 }
 
 /* Replaces the file: 0, or a VQ_E* code with the reason in msg. */

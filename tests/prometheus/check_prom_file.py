@@ -215,6 +215,37 @@ def main():
              [i // 2 for i in range(n)], 5, True)
     run_case(vqhip, work, 'no_windows', [], [0] * n, 1, False)
 
+    # alert rules whose state is known by construction: a PSNR mean is
+    # always below 1000 (raised at the first window, never cleared) and
+    # never below 0; the state at the end of the run
+    prom = work + '/alerts.prom'
+    p = subprocess.run([vqhip, '-r', work + '/ref.y4m', '-d', work + '/dis.y4m',
+                        '--backend', 'cpu', '-q', '--feature', 'psnr',
+                        '--window', '10', '--prom-file', prom,
+                        '--prom-labels', 'job=a',
+                        '--alert', 'always=psnr_y.mean<1000 for 1 clear>2000',
+                        '--alert', 'never=psnr_y.mean<0 for 1'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0, 'alerts: exit %d %s' % (p.returncode, p.stderr))
+    if p.returncode == 0:
+        promtool_ok('alerts', prom)
+        samples, types = parse(open(prom).read())[:2]
+        def alert(name, metric):
+            return samples.get(metric, {}).get(
+                frozenset({('job', 'a'), ('alert', name)}))
+        check(types.get('vqhip_alert_active') == 'gauge' and
+              types.get('vqhip_alert_raised_total') == 'counter',
+              'alerts: metric types %r' % types)
+        check(alert('always', 'vqhip_alert_active') == 1 and
+              alert('always', 'vqhip_alert_raised_total') == 1,
+              'alerts: the rule always true is raised once')
+        check(alert('never', 'vqhip_alert_active') == 0 and
+              alert('never', 'vqhip_alert_raised_total') == 0,
+              'alerts: the rule never true is not raised')
+    fails_at_start(vqhip, work, 'reserved label alert',
+                   ['--prom-file', work + '/x.prom', '--prom-labels',
+                    'alert=1'], 2, "prometheus label 'alert=1'")
+
     if os.environ.get('VQHIP_PLATFORM_NONE'):
         # the fake GPU of a build without one (hipcore/gpu/fake_gpu.c):
         # backend hip; with a fault injected at frame 5, the CPU takes over
