@@ -251,6 +251,16 @@ case $? in
 *) record fail "filter alignment" "tests/align/filter_align.py" ;;
 esac
 
+step "CLI and filter: the same Y4M files scored alike"
+# ssimulacra2 (which reads the range and the chroma siting) of the CLI and
+# of the filter on Y4M files in both ranges and three sitings; 77: no filter
+tests/reliability/cli_filter_colour.sh .ffmpeg/build/debian/ffmpeg build/tools/vqhip
+case $? in
+0) record pass "CLI = filter on Y4M colour: tests/reliability/cli_filter_colour.sh" ;;
+77) record skip "CLI = filter on Y4M colour" "no FFmpeg with the filter" ;;
+*) record fail "CLI = filter on Y4M colour" "tests/reliability/cli_filter_colour.sh" ;;
+esac
+
 step "FFmpeg filter: Prometheus textfile and drawgraph"
 # prom_file=: promtool accepts it, its values equal the recomputation from
 # the run's log and the CLI's file for the same run; exit 77: no vqhip

@@ -35,6 +35,19 @@ static int parse_side(const char *t, unsigned *out)
 }
 
 /* Y4M colourspace tag -> format and depth ("420p10", "444", "mono12", ...). */
+/* The 4:2:0 chroma siting a Y4M colourspace names (FFmpeg's reader's
+ * mapping, so that the CLI and the filter score the same file alike). */
+static VqChromaLoc y4m_chroma_loc(const char *c)
+{
+    if (!strcmp(c, "420") || !strcmp(c, "420jpeg"))
+        return VQ_CHROMA_LOC_CENTER;
+    if (!strcmp(c, "420mpeg2"))
+        return VQ_CHROMA_LOC_LEFT;
+    if (!strcmp(c, "420paldv"))
+        return VQ_CHROMA_LOC_TOPLEFT;
+    return VQ_CHROMA_LOC_UNSPECIFIED;
+}
+
 static int parse_y4m_colorspace(const char *c, VqPixFmt *fmt, unsigned *bpc)
 {
     static const struct { const char *prefix; VqPixFmt fmt; } tags[] = {
@@ -47,15 +60,15 @@ static int parse_y4m_colorspace(const char *c, VqPixFmt *fmt, unsigned *bpc)
             continue;
         *fmt = tags[i].fmt;
         const char *rest = c + n;
-        if (*rest == 'p' || (*fmt == VQ_PIX_FMT_GRAY && *rest)) {
+        if (!*rest || !strcmp(rest, "jpeg") || !strcmp(rest, "mpeg2") ||
+            !strcmp(rest, "paldv")) {
+            *bpc = 8;
+        } else if (*rest == 'p' || (*fmt == VQ_PIX_FMT_GRAY && *rest)) {
             const char *d = rest + (*rest == 'p');
             if (!strcmp(d, "10") || !strcmp(d, "12") || !strcmp(d, "16"))
                 *bpc = (unsigned)atoi(d);
             else
                 return -1;
-        } else if (!*rest || !strcmp(rest, "jpeg") || !strcmp(rest, "mpeg2") ||
-                   !strcmp(rest, "paldv")) {
-            *bpc = 8;
         } else {
             return -1;
         }
@@ -108,6 +121,8 @@ static int read_y4m_header(YuvInput *in, char *err, size_t errsz)
         else if (tok[0] == 'C' && parse_y4m_colorspace(tok + 1, &in->fmt, &in->bpc)) {
             snprintf(err, errsz, "unsupported Y4M colourspace '%s'", tok + 1);
             return -1;
+        } else if (tok[0] == 'C') {
+            in->chroma_loc = y4m_chroma_loc(tok + 1);
         }
     }
     if (!in->w || !in->h) {
@@ -209,6 +224,10 @@ static void fill_picture(const YuvInput *in, unsigned char *buf, VqPicture *pic)
     pic->bpc = in->bpc;
     pic->w = in->w;
     pic->h = in->h;
+    /* what the Y4M header says (ssimulacra2 reads them; raw: unknown) */
+    pic->range = in->range == 2 ? VQ_RANGE_FULL :
+                 in->range == 1 ? VQ_RANGE_LIMITED : VQ_RANGE_UNSPECIFIED;
+    pic->chroma_loc = in->chroma_loc;
     unsigned bps = in->bpc > 8 ? 2 : 1;
     size_t off = 0;
     for (unsigned p = 0; p < (in->fmt == VQ_PIX_FMT_GRAY ? 1u : 3u); p++) {

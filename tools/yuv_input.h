@@ -12,6 +12,8 @@ typedef struct YuvInput {
     VqPixFmt fmt;
     unsigned bpc, w, h;
     int range;              /* Y4M XCOLORRANGE: 0 unknown, 1 limited, 2 full */
+    VqChromaLoc chroma_loc; /* Y4M C420jpeg/C420/C420mpeg2/C420paldv, as
+                               FFmpeg's Y4M reader takes them */
     unsigned fps_num, fps_den; /* Y4M F: frames a second num/den (0: unknown) */
     size_t plane_size[3];   /* bytes of each stored plane */
     unsigned plane_w[3], plane_h[3];
