@@ -14,14 +14,28 @@ cli=${2:?usage: cli_filter_colour.sh FFMPEG VQHIP_CLI}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vqhip-cfc.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-src="testsrc2=s=96x64:r=25:d=0.32"
-for range in pc tv; do
-    for loc in center left topleft; do
-        name=$range-$loc
-        "$ff" -nostdin -v error -f lavfi -i "$src,format=yuv420p,setparams=range=$range:chroma_location=$loc" \
-            -f yuv4mpegpipe "$tmp/r-$name.y4m" &&
-        "$ff" -nostdin -v error -f lavfi -i "$src,format=yuv420p,noise=alls=30:allf=t,setparams=range=$range:chroma_location=$loc" \
-            -f yuv4mpegpipe "$tmp/d-$name.y4m" || { echo "FAIL $name: clips"; fail=1; continue; }
+# the clips once, then their Y4M header rewritten for each case (FFmpeg
+# 5.1's setparams has no chroma_location)
+src="testsrc2=s=96x64:r=25:d=0.32,format=yuv420p"
+"$ff" -nostdin -v error -f lavfi -i "$src" -f yuv4mpegpipe "$tmp/r.y4m" &&
+"$ff" -nostdin -v error -f lavfi -i "$src,noise=alls=30:allf=t" \
+    -f yuv4mpegpipe "$tmp/d.y4m" || { echo "FAIL: the clips"; exit 1; }
+retag() { # retag IN OUT COLOURSPACE RANGE
+    python3 - "$@" <<'PY'
+import sys
+src, dst, cs, rng = sys.argv[1:]
+data = open(src, 'rb').read()
+head, rest = data.split(b'\n', 1)
+keep = [t for t in head.split(b' ') if not t.startswith((b'C', b'XYSCSS', b'XCOLORRANGE'))]
+keep += [b'C' + cs.encode(), b'XCOLORRANGE=' + rng.encode()]
+open(dst, 'wb').write(b' '.join(keep) + b'\n' + rest)
+PY
+}
+for range in FULL LIMITED; do
+    for cs in 420jpeg 420mpeg2 420paldv; do
+        name=$range-$cs
+        retag "$tmp/r.y4m" "$tmp/r-$name.y4m" $cs $range &&
+        retag "$tmp/d.y4m" "$tmp/d-$name.y4m" $cs $range || { echo "FAIL $name: clips"; fail=1; continue; }
         head -c 80 "$tmp/r-$name.y4m" | head -1 > "$tmp/header"
         "$cli" -q -r "$tmp/r-$name.y4m" -d "$tmp/d-$name.y4m" --backend cpu \
             --feature ssimulacra2 --json --precision max -o "$tmp/cli.json" >/dev/null 2>"$tmp/err" &&
