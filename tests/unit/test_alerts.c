@@ -9,26 +9,10 @@
 #include <string.h>
 
 #include "test.h"
+#include "flat_picture.h"
 #include "vqhip.h"
 
-#define W 64
-#define H 48
 #define N 24
-
-typedef struct Buf {
-    VqPicture pic;
-    uint8_t mem[W * H * 3 / 2];
-} Buf;
-
-static void make(Buf *b, unsigned y)
-{
-    memset(b->mem, (int)y, W * H);
-    memset(b->mem + W * H, 128, W * H / 2);
-    b->pic = (VqPicture){ .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = W, .h = H,
-                          .data = { b->mem, b->mem + W * H,
-                                    b->mem + W * H + W * H / 4 },
-                          .stride = { W, W / 2, W / 2 } };
-}
 
 typedef struct Sink {
     int fail;
@@ -90,13 +74,13 @@ typedef struct Ev {
 /* Runs the frames; events into ev (at most 8), their count. */
 static unsigned run(VqContext *ctx, Ev *ev)
 {
-    Buf ref, dis;
+    FlatPicture ref, dis;
     unsigned n_ev = 0;
     VqFrameScores fs;
     VqAlertEvent a;
     for (unsigned i = 0; i < N; i++) {
-        make(&ref, 100);
-        make(&dis, i >= 10 && i < 20 ? 120 : 101);
+        flat_picture(&ref, 100);
+        flat_picture(&dis, i >= 10 && i < 20 ? 120 : 101);
         CHECK(!vq_submit(ctx, &ref.pic, &dis.pic));
         if (i == N - 1)
             CHECK(!vq_flush(ctx));
@@ -158,10 +142,10 @@ int main(void)
     ctx = open_ctx(&cut);
     CHECK(!vq_set_stats_sink(ctx, sink_write, &cut, VQ_STATS_FRAMES));
     for (unsigned i = 0; i < 6; i++) {
-        Buf ref, dis;
+        FlatPicture ref, dis;
         VqFrameScores fs;
-        make(&ref, 100);
-        make(&dis, 101);
+        flat_picture(&ref, 100);
+        flat_picture(&dis, 101);
         CHECK(!vq_submit(ctx, &ref.pic, &dis.pic));
         while (!vq_receive_wait(ctx, &fs))
             ;

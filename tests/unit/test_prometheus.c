@@ -14,25 +14,9 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "flat_picture.h"
 #include "vqhip.h"
 
-#define W 64
-#define H 48
-
-typedef struct Buf {
-    VqPicture pic;
-    uint8_t mem[W * H * 3 / 2];
-} Buf;
-
-static void make(Buf *b, unsigned y)
-{
-    memset(b->mem, (int)y, W * H);
-    memset(b->mem + W * H, 128, W * H / 2);
-    b->pic = (VqPicture){ .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = W, .h = H,
-                          .data = { b->mem, b->mem + W * H,
-                                    b->mem + W * H + W * H / 4 },
-                          .stride = { W, W / 2, W / 2 } };
-}
 
 static unsigned n_warn;
 static char last_warn[512];
@@ -103,12 +87,12 @@ static void windows_and_failure(const char *dir)
     /* written at once: the run's start, no window yet */
     CHECK(sample(path, DONE) == 0 && sample(path, SCORED) == 0);
     CHECK(sample(path, IDX) == -1);
-    Buf r, d;
-    make(&r, 100);
+    FlatPicture r, d;
+    flat_picture(&r, 100);
     for (unsigned i = 0; i < 10; i++) {
         if (i == 8)
             CHECK(!mkdir(dir, 0755));
-        make(&d, 101 + i % 5);
+        flat_picture(&d, 101 + i % 5);
         CHECK(!vq_submit(ctx, &r.pic, &d.pic));
         if (i == 9)
             CHECK(!vq_flush(ctx));
@@ -170,8 +154,8 @@ static void refused(const char *dir)
     unlink(path);
 
     ctx = open_ctx();
-    Buf r;
-    make(&r, 100);
+    FlatPicture r;
+    flat_picture(&r, 100);
     CHECK(!vq_submit(ctx, &r.pic, &r.pic));
     CHECK(vq_set_prometheus_file(ctx, path, NULL) == VQ_ESTATE);
     vq_close(&ctx);

@@ -10,26 +10,10 @@
 #include <string.h>
 
 #include "test.h"
+#include "flat_picture.h"
 #include "vqhip.h"
 
-#define W 64
-#define H 48
 #define MAXF 16
-
-typedef struct Buf {
-    VqPicture pic;
-    uint8_t mem[W * H * 3 / 2];
-} Buf;
-
-static void make(Buf *b, unsigned y)
-{
-    memset(b->mem, (int)y, W * H);
-    memset(b->mem + W * H, 128, W * H / 2);
-    b->pic = (VqPicture){ .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = W, .h = H,
-                          .data = { b->mem, b->mem + W * H,
-                                    b->mem + W * H + W * H / 4 },
-                          .stride = { W, W / 2, W / 2 } };
-}
 
 static VqContext *open_ctx(unsigned sub, VqWindowConfig *wc)
 {
@@ -104,12 +88,12 @@ static void frames_windows(void)
 {
     VqWindowConfig wc = { .frames = 3 };
     VqContext *ctx = open_ctx(1, &wc);
-    Buf r, d;
-    make(&r, 100);
+    FlatPicture r, d;
+    flat_picture(&r, 100);
     VqWindow w;
     unsigned next = 0;
     for (unsigned i = 0; i < 8; i++) {
-        make(&d, 100 + (i * 7) % 11 + 1);
+        flat_picture(&d, 100 + (i * 7) % 11 + 1);
         CHECK(!vq_submit(ctx, &r.pic, &d.pic));
         if (i == 7)
             CHECK(!vq_flush(ctx));
@@ -139,11 +123,11 @@ static void seconds_windows(void)
     VqWindowConfig wc = { .seconds = 0.3, .time_base_num = 1,
                           .time_base_den = 10 };
     VqContext *ctx = open_ctx(1, &wc);
-    Buf r, d;
-    make(&r, 90);
+    FlatPicture r, d;
+    flat_picture(&r, 90);
     int closed_after[9];
     for (unsigned i = 0; i < 9; i++) {
-        make(&d, 92 + i);
+        flat_picture(&d, 92 + i);
         d.pic.pts = pts[i];
         CHECK(!vq_submit(ctx, &r.pic, &d.pic));
         int f = receive_one(ctx);
@@ -180,10 +164,10 @@ static void subsampled_windows(void)
 {
     VqWindowConfig wc = { .frames = 2 };
     VqContext *ctx = open_ctx(4, &wc);
-    Buf r, d;
-    make(&r, 60);
+    FlatPicture r, d;
+    flat_picture(&r, 60);
     for (unsigned i = 0; i < 6; i++) {
-        make(&d, 61 + i);
+        flat_picture(&d, 61 + i);
         CHECK(!vq_submit(ctx, &r.pic, &d.pic));
     }
     CHECK(!vq_flush(ctx));
@@ -223,8 +207,8 @@ static void refused(void)
     CHECK(vq_log_pools(ctx, "mean|perc200") == VQ_EINVAL);
     CHECK(vq_set_log_precision(ctx, 18) == VQ_EINVAL);
     CHECK(!vq_use_feature(ctx, "name=psnr:enable_chroma=false"));
-    Buf r;
-    make(&r, 50);
+    FlatPicture r;
+    flat_picture(&r, 50);
     CHECK(!vq_submit(ctx, &r.pic, &r.pic));
     wc = (VqWindowConfig){ .frames = 5 };
     CHECK(vq_use_windows(ctx, &wc) == VQ_ESTATE);
