@@ -158,8 +158,8 @@ int vq_live_delivered(VqContext *ctx, unsigned index, bool end)
     double t = ctx->win.on ? ctx->win.frame_t : NAN;
     if (ctx->sink.write && (ctx->sink.flags & VQ_STATS_FRAMES))
         vq_ndjson_frame(ctx, index, t);
-    unsigned sub = ctx->run.cfg.n_subsample > 1 ? ctx->run.cfg.n_subsample : 1;
-    for (unsigned i = 0; i < ctx->alerts.n && index % sub == 0; i++) {
+    bool scored = vq_collector_scored(&ctx->sel.coll, index);
+    for (unsigned i = 0; i < ctx->alerts.n && scored; i++) {
         VqAlertRule *r = &ctx->alerts.rules[i];
         double v;
         if (r->window)

@@ -47,8 +47,7 @@ void vq_log_xml_text(FILE *f, const char *text)
 /* Whether frame i has a value in the log (the writers' rule). */
 static bool logged(const VqContext *ctx, unsigned i)
 {
-    unsigned sub = ctx->run.cfg.n_subsample;
-    if (i >= ctx->run.n_delivered || (sub > 1 && i % sub))
+    if (i >= ctx->run.n_delivered || !vq_collector_scored(&ctx->sel.coll, i))
         return false;
     double v;
     for (unsigned j = 0; j < ctx->sel.coll.n; j++)

@@ -111,8 +111,7 @@ static unsigned max_frames(const VqContext *ctx)
 
 static int frame_skipped(const VqContext *ctx, unsigned i)
 {
-    unsigned sub = ctx->run.cfg.n_subsample;
-    return sub > 1 && i % sub;
+    return !vq_collector_scored(&ctx->sel.coll, i);
 }
 
 static unsigned frame_count(const VqContext *ctx, unsigned i)

@@ -213,7 +213,9 @@ void vq_ndjson_summary(VqContext *ctx, bool complete)
 {
     const VqCollector *c = &ctx->sel.coll;
     unsigned n = ctx->run.n_delivered;
-    unsigned sub = ctx->run.cfg.n_subsample > 1 ? ctx->run.cfg.n_subsample : 1;
+    unsigned n_scored = 0;
+    for (unsigned i = 0; i < n; i++)
+        n_scored += vq_collector_scored(c, i);
     char err[VQ_ERR_MSG_SIZE];
     /* vq_pooled_stat's messages are not this line's business */
     memcpy(err, ctx->err.msg, sizeof(err));
@@ -222,7 +224,7 @@ void vq_ndjson_summary(VqContext *ctx, bool complete)
     Line l = { 0 };
     begin(&l, "summary");
     put(&l, ",\"frames\":%u,\"scored\":%u,\"windows\":%u,\"complete\":%s,"
-        "\"backend\":", n, (n + sub - 1) / sub, ctx->win.n_done,
+        "\"backend\":", n, n_scored, ctx->win.n_done,
         complete ? "true" : "false");
     put_str(&l, ctx->run.backend_name);
     put(&l, ",\"lost_lines\":%u,\"pooled\":{", ctx->sink.n_lost);

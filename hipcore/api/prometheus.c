@@ -300,11 +300,10 @@ void vq_prom_frame(VqContext *ctx, unsigned index, bool end)
     if (!pr)
         return;
     if (index != UINT_MAX) {
-        unsigned sub = ctx->run.cfg.n_subsample;
         bool scored = false;
         double v;
         const VqCollector *c = &ctx->sel.coll;
-        for (unsigned j = 0; j < c->n && !(sub > 1 && index % sub); j++)
+        for (unsigned j = 0; j < c->n && vq_collector_scored(c, index); j++)
             scored |= vq_collector_get(c, vq_collector_nth(c, j), index, &v);
         if (scored)
             pr->n_scored++;

@@ -28,6 +28,14 @@ static int note_pts(VqContext *ctx, int err, unsigned before, const VqPicture *d
                          "are out of step (or out of memory)") : 0;
 }
 
+int vq_skip_next(VqContext *ctx)
+{
+    if (!ctx)
+        return VQ_EINVAL;
+    int err = vq_collector_skip(&ctx->sel.coll, n_pairs(ctx));
+    return err ? vq_fail(&ctx->err, err, "out of memory") : 0;
+}
+
 int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
 {
     if (!ctx)

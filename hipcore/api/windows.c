@@ -12,11 +12,9 @@ int vq_use_windows(VqContext *ctx, const VqWindowConfig *wc)
     if (ctx->run.n_submitted || ctx->run.held.n)
         return vq_fail(&ctx->err, VQ_ESTATE, "windows are set before the "
                        "first pair");
-    const VqConfig *cfg = &ctx->run.cfg;
     return vq_windows_setup(&ctx->win, wc->frames, wc->seconds,
                             wc->time_base_num, wc->time_base_den,
-                            wc->stats, wc->thresholds, cfg->n_subsample,
-                            &ctx->err);
+                            wc->stats, wc->thresholds, &ctx->err);
 }
 
 int vq_receive_window(VqContext *ctx, VqWindow *out)

@@ -15,7 +15,26 @@ void vq_collector_free(VqCollector *c)
     for (unsigned i = 0; i < c->n_aggregate; i++)
         free((char *)c->aggregate[i].name);
     free(c->aggregate);
+    free(c->skipped);
     memset(c, 0, sizeof(*c));
+}
+
+int vq_collector_skip(VqCollector *c, unsigned i)
+{
+    if (i / 64 >= c->n_skip_words) {
+        unsigned n = c->n_skip_words ? c->n_skip_words : 16;
+        while (n <= i / 64) /* at most 2^26 words: any unsigned i fits */
+            n *= 2;
+        uint64_t *w = realloc(c->skipped, (size_t)n * sizeof(*w));
+        if (!w)
+            return VQ_ENOMEM;
+        memset(w + c->n_skip_words, 0,
+               (size_t)(n - c->n_skip_words) * sizeof(*w));
+        c->skipped = w;
+        c->n_skip_words = n;
+    }
+    c->skipped[i / 64] |= UINT64_C(1) << (i % 64);
+    return 0;
 }
 
 int vq_collector_find(const VqCollector *c, const char *name)
@@ -141,12 +160,13 @@ int vq_collector_pool(const VqCollector *c, const char *name, VqPool pool,
     int id = vq_collector_find(c, name);
     if (id < 0)
         return VQ_ENOTFOUND;
-    unsigned sub = c->n_subsample > 1 ? c->n_subsample : 1;
     unsigned cnt = 0;
     double min = 0., max = 0., sum = 0., i_sum = 0.;
     /* Same order and formulas as libvmaf's vmaf_feature_score_pooled(). */
-    for (unsigned i = 0; i < n_frames; i += sub) {
+    for (unsigned i = 0; i < n_frames; i++) {
         double s;
+        if (!vq_collector_scored(c, i))
+            continue;
         if (!vq_collector_get(c, id, i, &s))
             return VQ_EINVAL;
         sum += s;
@@ -174,15 +194,16 @@ int vq_collector_values(const VqCollector *c, const char *name,
     int id = vq_collector_find(c, name);
     if (id < 0)
         return VQ_ENOTFOUND;
-    unsigned sub = c->n_subsample > 1 ? c->n_subsample : 1;
-    unsigned cnt = n_frames ? (n_frames - 1) / sub + 1 : 0;
+    unsigned cnt = 0;
+    for (unsigned i = 0; i < n_frames; i++)
+        cnt += vq_collector_scored(c, i);
     if (!cnt)
         return VQ_EINVAL;
     double *v = malloc(cnt * sizeof(*v));
     if (!v)
         return VQ_ENOMEM;
-    for (unsigned k = 0; k < cnt; k++) {
-        if (!vq_collector_get(c, id, k * sub, &v[k])) {
+    for (unsigned i = 0, k = 0; i < n_frames; i++) {
+        if (vq_collector_scored(c, i) && !vq_collector_get(c, id, i, &v[k++])) {
             free(v);
             return VQ_EINVAL;
         }

@@ -25,8 +25,25 @@ typedef struct VqCollector {
     unsigned n, cap;
     VqScore *aggregate;   /* names owned */
     unsigned n_aggregate;
-    unsigned n_subsample; /* pooling skips frames i % n_subsample != 0 */
+    unsigned n_subsample; /* frames i % n_subsample != 0 are not scored */
+    uint64_t *skipped;    /* 1 bit per frame: marked not scored (vq_skip_next) */
+    unsigned n_skip_words;
 } VqCollector;
+
+/* THE rule of which frames are scored (models, non-temporal extractors,
+ * logs, statistics, windows, alerts): frame i is scored unless
+ * n_subsample leaves it out (i % n_subsample != 0) or it was marked
+ * skipped. Temporal extractors run on every frame all the same, so a
+ * scored frame's temporal features always use its true neighbours. */
+static inline bool vq_collector_scored(const VqCollector *c, unsigned i)
+{
+    if (c->n_subsample > 1 && i % c->n_subsample)
+        return false;
+    return !(i / 64 < c->n_skip_words && (c->skipped[i / 64] >> (i % 64) & 1));
+}
+/* Marks frame i not scored (1 bit per frame: 125 kB per million frames).
+ * Called before frame i is submitted; VQ_ENOMEM. */
+int vq_collector_skip(VqCollector *c, unsigned i);
 
 void vq_collector_free(VqCollector *c);
 /* Id of the series called name, created on first use (with `rank`; an
@@ -43,13 +60,14 @@ int vq_collector_set(VqCollector *c, int id, unsigned index, double value);
 /* 1 and *value when written, 0 when not. */
 int vq_collector_get(const VqCollector *c, int id, unsigned index, double *value);
 int vq_collector_set_aggregate(VqCollector *c, const char *name, double value);
-/* Pools frames [0, n_frames) the way libvmaf does; VQ_ENOTFOUND for an
- * unknown name, VQ_EINVAL when a sampled frame lacks a value. */
+/* Pools the scored frames of [0, n_frames) the way libvmaf does;
+ * VQ_ENOTFOUND for an unknown name, VQ_EINVAL when a scored frame lacks a
+ * value or none is scored. */
 int vq_collector_pool(const VqCollector *c, const char *name, VqPool pool,
                       unsigned n_frames, double *out);
 
-/* The values pooling reads (frames [0, n_frames) with i % n_subsample
- * == 0), in frame order, into a malloc'ed *out of *n; the errors of
+/* The values pooling reads (the scored frames of [0, n_frames)), in frame
+ * order, into a malloc'ed *out of *n; the errors of
  * vq_collector_pool, or VQ_ENOMEM. */
 int vq_collector_values(const VqCollector *c, const char *name,
                         unsigned n_frames, double **out, unsigned *n);

@@ -30,12 +30,14 @@ void vq_fex_free(VqFex *fex);
 /* Whether a and b (same descriptor) have the same option values. */
 bool vq_fex_same_options(const VqFex *a, const VqFex *b);
 
-/* Whether fex computes frame index (n_subsample skips non-temporal ones). */
-static inline bool vq_fex_runs_on(const VqFex *fex, unsigned n_subsample,
+/* Whether fex computes frame index: temporal extractors on every frame
+ * (a scored frame's temporal features use its true neighbours), the others
+ * on scored frames only (vq_collector_scored). */
+static inline bool vq_fex_runs_on(const VqFex *fex, const VqCollector *coll,
                                   unsigned index)
 {
-    return (fex->desc->flags & VQ_FEX_TEMPORAL) || n_subsample <= 1 ||
-           !(index % n_subsample);
+    return (fex->desc->flags & VQ_FEX_TEMPORAL) ||
+           vq_collector_scored(coll, index);
 }
 
 /*

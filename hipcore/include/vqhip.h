@@ -114,7 +114,8 @@ typedef struct VqConfig {
     unsigned depth;      /* frames in flight on the GPU (1..16); 0 = chosen by the
                           * library: 4, or twice the frames an extractor runs at
                           * once on the GPU (ssimulacra2, SpEED: 8) */
-    unsigned n_subsample;/* compute non-temporal features on every n-th frame; 0/1 = all */
+    unsigned n_subsample;/* compute non-temporal features on every n-th frame; 0/1 = all
+                          * (a frame also goes unscored after vq_skip_next) */
     unsigned n_threads;  /* CPU worker threads; 0 = one per core (8 at most when
                           * every extractor runs on the GPU) */
     /* Diagnostics (warnings such as a fallback to the CPU). NULL: stderr. */
@@ -299,6 +300,20 @@ VQ_API unsigned vq_planes_read(const VqContext *ctx);
 /* Feeds one reference/distorted pair. Both pictures must have the same format,
  * bit depth and size as the first pair. Returns 0, or a negative error. */
 VQ_API int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis);
+
+/*
+ * Live mode's relief valve: the next pair accepted (by any vq_submit*
+ * call) is not scored. Only the temporal extractors (motion, ...) run on
+ * it, so every scored frame's temporal features still use its true
+ * neighbours and equal a full run's; the pair has no model score and no
+ * other feature, and it is left out of the log's frames, the pooled
+ * values, the windows' statistics (VqWindow.n_scored counts the frames
+ * scored), the alerts and the Prometheus counters, exactly like a frame
+ * that n_subsample leaves out. vq_receive still hands it out in order (with
+ * the temporal features only). Calling it twice before a pair is the same
+ * as once. Returns 0, VQ_EINVAL or VQ_ENOMEM (1 bit per frame is kept).
+ */
+VQ_API int vq_skip_next(VqContext *ctx);
 
 /*
  * As vq_submit, without the copy that vq_submit makes of every frame the

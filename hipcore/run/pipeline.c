@@ -19,7 +19,7 @@ void vq_pipeline_init(VqPipeline *p, const VqConfig *cfg, VqSelection *sel,
     p->sel = sel;
     p->err = err;
     p->log = (VqLogger){ cfg->log, cfg->log_opaque, cfg->log_level };
-    p->env = (VqRunEnv){ &sel->fexs, &p->fmt, cfg->n_subsample, err,
+    p->env = (VqRunEnv){ &sel->fexs, &p->fmt, &sel->coll, err,
                          &p->log };
     p->gpu_run.env = &p->env;
     p->gpu_run.host = host;
@@ -124,8 +124,7 @@ static int update_ready(VqPipeline *p)
         for (unsigned k = 0; k < sel->fexs.n; k++)
             if (frames_final(sel->fexs.fex[k]) <= i)
                 return 0;
-        unsigned sub = p->cfg.n_subsample;
-        bool sampled = sub <= 1 || !(i % sub);
+        bool sampled = vq_collector_scored(&sel->coll, i);
         for (unsigned k = 0; sampled && k < sel->n_model; k++) {
             int err = vq_model_predict(sel->model[k], &p->sel->coll, i,
                                        p->model_backend[k], p->err);

@@ -1,7 +1,7 @@
 /*
  * What every stage of a run reads (the CPU run, the GPU run, verify=, the
  * fallback, the colour check): the extractors, the pictures' format, the
- * subsampling, where errors and diagnostics go. The pipeline owns it and
+ * frames scored, where errors and diagnostics go. The pipeline owns it and
  * fills it when the run starts; the stages keep a pointer to it.
  */
 #ifndef VQHIP_RUN_ENV_H
@@ -15,7 +15,7 @@
 typedef struct VqRunEnv {
     const VqFexList *fexs;   /* the run's extractors, in selection order */
     const VqFormat *fmt;     /* the pictures' format */
-    unsigned n_subsample;    /* VqConfig.n_subsample */
+    const VqCollector *coll; /* which frames are scored (vq_collector_scored) */
     VqErrBuf *err;
     const VqLogger *log;
 } VqRunEnv;
@@ -24,7 +24,7 @@ typedef struct VqRunEnv {
 static inline bool vq_env_runs_on(const VqRunEnv *env, const VqFex *fex,
                                   unsigned index)
 {
-    return vq_fex_runs_on(fex, env->n_subsample, index);
+    return vq_fex_runs_on(fex, env->coll, index);
 }
 
 #endif

@@ -6,7 +6,7 @@
 
 int vq_windows_setup(VqWindows *w, unsigned frames, double seconds,
                      unsigned tb_num, unsigned tb_den, const char *stats,
-                     const char *thresholds, unsigned n_sub, VqErrBuf *err)
+                     const char *thresholds, VqErrBuf *err)
 {
     if (w->on)
         return vq_fail(err, VQ_ESTATE, "windows are already set");
@@ -33,7 +33,6 @@ int vq_windows_setup(VqWindows *w, unsigned frames, double seconds,
     w->seconds = seconds;
     w->tb_num = tb_num;
     w->tb_den = tb_den;
-    w->n_sub = n_sub > 1 ? n_sub : 1;
     w->on = true;
     return 0;
 }
@@ -137,7 +136,8 @@ static int windows_close(VqWindows *w, bool partial)
         double *v = w->vals + (size_t)o * w->cap, *res = out + o * w->n_stats;
         unsigned n = w->n_vals[o];
         if (!n) {
-            /* no scored frame (n_subsample above the window's length) */
+            /* no scored frame (n_subsample above the window's length, or all
+             * skipped) */
             for (unsigned k = 0; k < w->n_stats; k++)
                 res[k] = NAN;
             continue;
@@ -190,7 +190,7 @@ int vq_windows_frame(VqWindows *w, const VqCollector *c, unsigned index)
     w->last = index;
     w->end = t;
     w->n_frames++;
-    if (index % w->n_sub == 0) {
+    if (vq_collector_scored(c, index)) {
         w->n_scored++;
         for (unsigned o = 0; o < w->n_out; o++) {
             double v;

@@ -33,7 +33,6 @@ typedef struct VqWindows {
     unsigned frames;      /* window length in frames, or 0 */
     double seconds;       /* or in seconds */
     unsigned tb_num, tb_den; /* the pts' unit (0/0: none) */
-    unsigned n_sub;       /* only frames i % n_sub == 0 enter statistics */
     VqStat *stats;
     unsigned n_stats;
 
@@ -64,7 +63,7 @@ typedef struct VqWindows {
  * with the statistics of stats|thresholds (core/stat.h's names). */
 int vq_windows_setup(VqWindows *w, unsigned frames, double seconds,
                      unsigned tb_num, unsigned tb_den, const char *stats,
-                     const char *thresholds, unsigned n_sub, VqErrBuf *err);
+                     const char *thresholds, VqErrBuf *err);
 /* Frame `index` was submitted with this pts (index: one past the last). */
 int vq_windows_note_pts(VqWindows *w, unsigned index, int64_t pts);
 /* Frame `index` (the next in order) was delivered with its values in c. */
