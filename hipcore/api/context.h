@@ -33,6 +33,7 @@ struct VqContext {
     VqHostBufs host;       /* vq_host_alloc's buffers */
     VqScore *frame_scores; /* vq_receive's scores of one frame */
     unsigned frame_scores_cap;
+    unsigned n_received_scored; /* frames received that were scored */
     char incomplete[256];  /* vq_set_incomplete's reason */
     VqWindows win;         /* vq_use_windows */
     VqWindowStat *win_stats; /* vq_receive_window's statistics */

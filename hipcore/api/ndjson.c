@@ -213,9 +213,7 @@ void vq_ndjson_summary(VqContext *ctx, bool complete)
 {
     const VqCollector *c = &ctx->sel.coll;
     unsigned n = ctx->run.n_delivered;
-    unsigned n_scored = 0;
-    for (unsigned i = 0; i < n; i++)
-        n_scored += vq_collector_scored(c, i);
+    unsigned n_scored = ctx->n_received_scored;
     char err[VQ_ERR_MSG_SIZE];
     /* vq_pooled_stat's messages are not this line's business */
     memcpy(err, ctx->err.msg, sizeof(err));
@@ -227,6 +225,9 @@ void vq_ndjson_summary(VqContext *ctx, bool complete)
         "\"backend\":", n, n_scored, ctx->win.n_done,
         complete ? "true" : "false");
     put_str(&l, ctx->run.backend_name);
+    /* scored / frames (below 1: n_subsample, or live mode's skipped frames) */
+    put(&l, ",\"coverage\":");
+    put_num(&l, n ? (double)n_scored / n : NAN);
     put(&l, ",\"lost_lines\":%u,\"pooled\":{", ctx->sink.n_lost);
     for (unsigned i = 0; i < c->n; i++) {
         const char *name = c->series[vq_collector_nth(c, i)].name;

@@ -13,6 +13,7 @@ int vq_run_info(const VqContext *ctx, VqRunInfo *info)
     /* pairs held while the GPU opens count as submitted */
     info->submitted = p->n_submitted + p->held.n;
     info->received = p->n_delivered;
+    info->scored = ctx->n_received_scored;
     info->incomplete = ctx->incomplete;
     if (!*ctx->incomplete) {
         if (p->failed)

@@ -129,6 +129,7 @@ static int receive(VqContext *ctx, VqFrameScores *out, bool wait)
         }
     }
     vq_pipeline_delivered(p);
+    ctx->n_received_scored += vq_collector_scored(coll, index);
     /* the last frame after vq_flush closes the last window */
     err = vq_live_delivered(ctx, index, p->flushed &&
                                p->n_delivered == p->n_submitted);

@@ -439,6 +439,9 @@ typedef struct VqRunInfo {
                                 0 without any, or before the run started) */
     uint64_t bytes_to_device; /* picture planes copied host to device for
                                  frames so far (0 on the CPU) */
+    unsigned scored;         /* of the frames received, those scored (not
+                                left out by n_subsample or vq_skip_next):
+                                coverage is scored / received */
 } VqRunInfo;
 VQ_API int vq_run_info(const VqContext *ctx, VqRunInfo *info);
 /* Marks the run as incomplete (e.g. interrupted by a signal): the log says

@@ -173,7 +173,8 @@ def check_stream(lines, values, wins, events, state, what, frames=False):
     s = lines[-1] if lines else {}
     check(s.get('type') == 'summary' and s.get('complete') is True and
           s.get('frames') == len(values) and s.get('windows') == len(wins) and
-          s.get('lost_lines') == 0, '%s: summary %s' % (what, str(s)[:300]))
+          s.get('lost_lines') == 0 and s.get('coverage') == 1 and
+          s.get('scored') == len(values), '%s: summary %s' % (what, str(s)[:300]))
     for o in values[0]:
         xs = [values[i][o] for i in range(len(values))]
         p = s.get('pooled', {}).get(o, {})

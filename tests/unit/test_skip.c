@@ -25,6 +25,7 @@ typedef struct Run {
     double value[NF][MAXO];
     unsigned win_scored[4], win_frames[4], n_win;
     double pooled_mean, perc50;
+    unsigned info_scored, info_received;
 } Run;
 
 /* Textured 4:2:0 frames moving by k pixels per frame (so motion is not
@@ -101,6 +102,10 @@ static void run(const int *skip, unsigned threads, Run *r)
         r->win_scored[r->n_win] = w.n_scored;
         r->win_frames[r->n_win++] = w.n_frames;
     }
+    VqRunInfo info;
+    CHECK(!vq_run_info(ctx, &info));
+    r->info_scored = info.scored;
+    r->info_received = info.received;
     CHECK(!vq_pooled(ctx, "vmaf", VQ_POOL_MEAN, &r->pooled_mean));
     CHECK(!vq_pooled_stat(ctx, "vmaf", "median", &r->perc50));
     vq_close(&ctx);
@@ -166,6 +171,10 @@ static void skipped_run(unsigned threads)
     CHECK_MSG(part.pooled_mean == sum / n_scored, "pooled mean %.17g, "
               "expected %.17g", part.pooled_mean, sum / n_scored);
     CHECK(full.pooled_mean != part.pooled_mean);
+    CHECK_MSG(part.info_received == NF && part.info_scored == NF - 3 &&
+              full.info_scored == NF, "VqRunInfo: %u of %u scored (full "
+              "run %u)", part.info_scored, part.info_received,
+              full.info_scored);
     qsort(vals, n_scored, sizeof(vals[0]), cmp_double);
     double median = n_scored % 2 ? vals[n_scored / 2]
                     : (vals[n_scored / 2 - 1] + vals[n_scored / 2]) / 2;
