@@ -4,7 +4,8 @@
  * skipped frames as neighbours), the skipped frames only the temporal
  * (motion) outputs and no model score; pooled values and windows are over
  * the scored frames (recomputed here from the full run's values); marks
- * that fall on no frame leave the run equal to the plain run. */
+ * that fall on no frame leave the run equal to the plain run. With the
+ * argument "hip" the same on the GPU backend (strict: no fallback). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,8 @@
 #define H 144
 #define NF 12
 #define MAXO 32
+
+static VqBackend backend = VQ_BACKEND_CPU;
 
 typedef struct Run {
     unsigned n[NF];
@@ -75,11 +78,15 @@ static void run(const int *skip, unsigned threads, Run *r)
 {
     memset(r, 0, sizeof(*r));
     VqConfig cfg = vq_default_config();
-    cfg.backend = VQ_BACKEND_CPU;
+    cfg.backend = backend;
+    cfg.strict = backend == VQ_BACKEND_HIP;
     cfg.n_threads = threads;
     VqContext *ctx = NULL;
-    CHECK(!vq_open(&ctx, &cfg));
-    int e = vq_use_model(ctx, "version=vmaf_v0.6.1");
+    int e = vq_open(&ctx, &cfg);
+    CHECK_MSG(!e, "vq_open: %s", vq_strerror(e));
+    if (e)
+        exit(1);
+    e = vq_use_model(ctx, "version=vmaf_v0.6.1");
     CHECK_MSG(!e, "%s", vq_last_error(ctx));
     VqWindowConfig wc = { .frames = 4, .stats = "mean|median" };
     CHECK(!vq_use_windows(ctx, &wc));
@@ -207,8 +214,10 @@ static void mark_past_end(void)
     CHECK(vq_skip_next(NULL) == VQ_EINVAL);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "hip"))
+        backend = VQ_BACKEND_HIP;
     skipped_run(1);
     skipped_run(3);
     mark_past_end();
