@@ -289,6 +289,16 @@ case $? in
 77) record skip "filter live" "no FFmpeg with the filter" ;;
 *) record fail "filter live" "tests/live/filter_live.py" ;;
 esac
+# live=1 with paced input (-re, 25 fps) on the CPU: at 96x64 every frame
+# scored and the log equals the offline log; at 1080p60 (vmaf_v0.6.1) the
+# frames pass at the input's rate, coverage < 100% is reported and every
+# scored frame equals the offline run's; exit 77: no vqhip filter
+tests/live/filter_livemode.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-livemode
+case $? in
+0) record pass "filter live=1: tests/live/filter_livemode.py" ;;
+77) record skip "filter live=1" "no FFmpeg with the filter" ;;
+*) record fail "filter live=1" "tests/live/filter_livemode.py" ;;
+esac
 
 step "docs: README's commands and the docs' links"
 # every shell block of README.md runs, every relative link leads somewhere

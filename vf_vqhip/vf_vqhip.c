@@ -78,8 +78,11 @@ enum VQHIPState {
  * before it to leave. */
 typedef struct PendingFrame {
     AVFrame *frame;
-    int scored;
+    int scored;             ///< 0: not submitted; 1: submitted; LIVE_SKIPPED
 } PendingFrame;
+
+/* PendingFrame.scored of a pair submitted unscored by live=1 */
+#define LIVE_SKIPPED 2
 
 typedef struct VQHIPContext {
     const AVClass *class;
@@ -101,6 +104,8 @@ typedef struct VQHIPContext {
     int log_precision;
     int n_threads;
     int n_subsample;
+    int live;               ///< live=: never wait for the scores
+    uint64_t nb_live_skipped; ///< pairs live=1 submitted unscored
     int backend;
     int device;
     int strict;
@@ -204,6 +209,7 @@ static const AVOption vqhip_options[] = {
     { "log_precision", "Set the log's significant digits (0: libvmaf's %f; 17: every value exactly).", OFFSET(log_precision), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 17, FLAGS },
     { "n_threads",   "Set the number of CPU worker threads (0: one per core).",              OFFSET(n_threads),   AV_OPT_TYPE_INT,    { .i64 = 0 }, 0, 1024, FLAGS },
     { "n_subsample", "Compute non-temporal features on every n-th frame only.",              OFFSET(n_subsample), AV_OPT_TYPE_INT,    { .i64 = 1 }, 1, INT_MAX, FLAGS },
+    { "live",        "Never hold the frames back for their scores: a pair that arrives while depth frames are in flight is not scored (only temporal features run on it).", OFFSET(live), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { "backend",     "Set where the metrics are computed.",                                  OFFSET(backend),     AV_OPT_TYPE_INT,    { .i64 = VQ_BACKEND_AUTO }, VQ_BACKEND_AUTO, VQ_BACKEND_CPU, FLAGS, .unit = "backend" },
         { "auto", "GPU if usable, else CPU (with a warning)", 0, AV_OPT_TYPE_CONST, { .i64 = VQ_BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
         { "hip",  "GPU through HIP",                          0, AV_OPT_TYPE_CONST, { .i64 = VQ_BACKEND_HIP  }, 0, 0, FLAGS, .unit = "backend" },
@@ -724,9 +730,12 @@ static int release_pending(AVFilterContext *ctx)
             int ended = s->state == STATE_ENDED || s->state == STATE_PASSTHROUGH;
             if (!ended && !run_depth_known(s))
                 return 0; /* the GPU is opening: pairs wait in libvqhip */
-            if (!ended && av_fifo_can_read(s->pending) <= s->ahead)
+            if (!ended && !s->live && av_fifo_can_read(s->pending) <= s->ahead)
                 return 0; /* read ahead first */
-            err = vq_receive_wait(s->vq, &scores);
+            /* live=1: the frame leaves once its scores exist, never
+             * waiting for them while the inputs go on */
+            err = s->live && !ended ? vq_receive(s->vq, &scores)
+                                    : vq_receive_wait(s->vq, &scores);
             if (err == VQ_EAGAIN && !ended)
                 return 0;
             if (err == VQ_EAGAIN || err == VQ_EOF) {
@@ -741,6 +750,10 @@ static int release_pending(AVFilterContext *ctx)
                          scores.scores[i].value);
             av_dict_set(&p.frame->metadata, "lavfi.vqhip.backend",
                         scores.backend, 0);
+            if (s->live)
+                av_dict_set(&p.frame->metadata, "lavfi.vqhip.live.scored",
+                            p.scored == LIVE_SKIPPED || (s->n_subsample > 1 &&
+                            scores.index % s->n_subsample) ? "0" : "1", 0);
             if ((err = window_meta(ctx, &p.frame->metadata)) < 0)
                 return err;
             alert_meta(ctx, &p.frame->metadata);
@@ -768,13 +781,37 @@ static int queue_frame(AVFilterContext *ctx, AVFrame *frame, int scored)
     return release_pending(ctx);
 }
 
+/* live=1: a pair that arrives while the run's depth of frames is in flight
+ * (submitted, not yet received) is submitted unscored (vq_skip_next): only
+ * the temporal features (motion) run on it, so each scored frame's still
+ * uses its true neighbours, and the scoring catches up instead of holding
+ * the input back. Until the depth is known (the GPU opening) nothing is
+ * skipped. */
+static int live_skip(AVFilterContext *ctx, int *skipped)
+{
+    VQHIPContext *s = ctx->priv;
+    VqRunInfo info;
+    int err;
+
+    *skipped = 0;
+    if (!s->live || !s->nb_submitted || !run_depth_known(s) ||
+        vq_run_info(s->vq, &info) < 0 ||
+        info.submitted - info.received < info.depth)
+        return 0;
+    if ((err = vq_skip_next(s->vq)) < 0)
+        return report_error(ctx, err, "vq_skip_next");
+    *skipped = 1;
+    s->nb_live_skipped++;
+    return 0;
+}
+
 /* Scores one pair (ref may be NULL: no reference) or passes the main frame
  * on unscored (disabled: outside enable=); takes master. */
 static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
                         int disabled)
 {
     VQHIPContext *s = ctx->priv;
-    int ret;
+    int ret, skipped = 0;
 
     if (s->nb_submitted && s->state == STATE_RUNNING &&
         ((!disabled && !ref) || (disabled && s->lag))) {
@@ -859,8 +896,8 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
         s->range_warned |= 2;
     }
 
-    ret = submit(ctx, ref, master);
-    if (ret < 0) {
+    if ((ret = live_skip(ctx, &skipped)) < 0 ||
+        (ret = submit(ctx, ref, master)) < 0) {
         av_frame_free(&master);
         return ret;
     }
@@ -870,7 +907,7 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
         vq_run_info(s->vq, &info);
         s->lag = info.lag;
     }
-    return queue_frame(ctx, master, 1);
+    return queue_frame(ctx, master, skipped ? LIVE_SKIPPED : 1);
 }
 
 /* Whether framesync's pairs go through the alignment (offset=, sync=):
@@ -1881,6 +1918,13 @@ static void print_summary(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_INFO, "%s of %u frames, computed on %s%s%s:\n",
                s->pool, info.received, vq_backend_name(s->vq),
                *device ? " " : "", device);
+    if (s->live)
+        av_log(ctx, info.scored < info.received ? AV_LOG_WARNING : AV_LOG_INFO,
+               "live: %u of %u frames scored (coverage %.1f%%)%s\n",
+               info.scored, info.received,
+               info.received ? 100.0 * info.scored / info.received : 0.0,
+               s->nb_live_skipped ? ": the scoring did not keep up with "
+               "the input; the others passed on without scores" : "");
     if (info.fell_back)
         av_log(ctx, AV_LOG_WARNING, "GPU fault: frames %u and later were "
                "computed on the CPU (%s)\n", info.fallback_frame,
