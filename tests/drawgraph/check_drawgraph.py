@@ -26,18 +26,14 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from ffmpeg_filters import missing_filters  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'windows'))
 import check_windows as cw  # noqa: E402
 
 GW, GH = 64, 101          # the graph: wider than the clip's 37 frames
 VMIN, VMAX = 10.0, 50.0   # the clip's psnr_y lies within
-
-
-def has_filter(ff, name):
-    p = subprocess.run([ff, '-hide_banner', '-h', 'filter=' + name],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
-    return p.returncode == 0 and 'Unknown filter' not in p.stdout
 
 
 def expected_row(text):
@@ -52,10 +48,10 @@ def expected_row(text):
 def main():
     ff, work = sys.argv[1], sys.argv[2]
     try:
-        ok = has_filter(ff, 'vqhip') and has_filter(ff, 'drawgraph')
+        missing = missing_filters(ff, ['vqhip', 'drawgraph'])
     except OSError:
-        ok = False
-    if not ok:
+        missing = ['vqhip']
+    if missing:
         print('SKIP: %s lacks the vqhip or the drawgraph filter' % ff)
         return 77
     os.makedirs(work, exist_ok=True)

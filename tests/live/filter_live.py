@@ -23,6 +23,9 @@ import socket
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from ffmpeg_filters import missing_filters  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_live as cl  # noqa: E402
 import live_common as lc  # noqa: E402
@@ -50,9 +53,7 @@ def ffmpeg(ff, work, g):
 
 def main():
     ff, work = sys.argv[1], sys.argv[2]
-    filters = subprocess.run([ff, '-hide_banner', '-filters'],
-                             stdout=subprocess.PIPE, text=True).stdout
-    if not re.search(r'\svqhip\s', filters):
+    if missing_filters(ff, ['vqhip']):
         print('skip: %s has no vqhip filter' % ff)
         return 77
     os.makedirs(work, exist_ok=True)

@@ -27,6 +27,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from ffmpeg_filters import missing_filters  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'windows'))
 from filter_windows import read_metadata  # noqa: E402
 
@@ -143,12 +146,9 @@ def falls_behind(ff, work):
 
 def main():
     ff, work = sys.argv[1], sys.argv[2]
-    filters = subprocess.run([ff, '-hide_banner', '-filters'],
-                             stdout=subprocess.PIPE, text=True).stdout
-    for f in ('vqhip', 'testsrc2', 'noise'):
-        if not re.search(r'\s%s\s' % f, filters):
-            print('skip: %s has no %s filter' % (ff, f))
-            return 77
+    for f in missing_filters(ff, ['vqhip', 'testsrc2', 'noise'])[:1]:
+        print('skip: %s has no %s filter' % (ff, f))
+        return 77
     os.makedirs(work, exist_ok=True)
     keeps_up(ff, work)
     falls_behind(ff, work)

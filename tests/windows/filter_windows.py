@@ -26,6 +26,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from ffmpeg_filters import missing_filters  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_windows as cw  # noqa: E402
 
@@ -128,9 +131,7 @@ def run_case(ff, work, tag, window, closes_at, sub):
 
 def main():
     ff, work = sys.argv[1], sys.argv[2]
-    filters = subprocess.run([ff, '-hide_banner', '-filters'],
-                             stdout=subprocess.PIPE, text=True).stdout
-    if not re.search(r'\svqhip\s', filters):
+    if missing_filters(ff, ['vqhip']):
         print('skip: %s has no vqhip filter' % ff)
         return 77
     os.makedirs(work, exist_ok=True)
