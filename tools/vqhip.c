@@ -13,6 +13,7 @@
 
 #include "cli_align.h"
 #include "cli_args.h"
+#include "cli_live.h"
 #include "cli_stats.h"
 #include "frame_reader.h"
 #include "verify_log.h"
@@ -62,21 +63,22 @@ static void give_back(void *opaque)
     frame_reader_give_back(gb->dis, gb->seq);
 }
 
-static void print_frame(FILE *out, const VqFrameScores *fs)
+static void print_frame(FILE *out, const VqFrameScores *fs, int skipped)
 {
-    fprintf(out, "frame %u:", fs->index);
+    fprintf(out, "frame %u%s:", fs->index, skipped ? " (not scored)" : "");
     for (unsigned i = 0; i < fs->n; i++)
         fprintf(out, " %s=%f", fs->scores[i].name, fs->scores[i].value);
     fprintf(out, "\n");
 }
 
-static int drain(VqContext *ctx, int quiet, FILE *out)
+static int drain(VqContext *ctx, int quiet, FILE *out, CliLive *lv)
 {
     VqFrameScores fs;
     int r;
     while ((r = vq_receive(ctx, &fs)) == 0) {
+        int skipped = cli_live_was_skipped(lv, fs.index);
         if (!quiet)
-            print_frame(out, &fs);
+            print_frame(out, &fs, skipped);
         cli_print_windows(ctx, out);
         cli_print_alerts(ctx);
     }
@@ -119,9 +121,10 @@ int main(int argc, char **argv)
            O_DEPTH, O_THREADS, O_SUB, O_FRAMES, O_XML, O_JSON, O_CSV, O_SUBFMT,
            O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD, O_WINDOW, O_WSTATS,
            O_THRESH, O_FPS, O_POOL, O_PRECISION, O_VERIFY_LOG, O_ALIGN, O_PROM,
-           O_PROM_LABELS, O_ALERT, O_STATS_URL, O_STATS_FRAMES };
+           O_PROM_LABELS, O_ALERT, O_STATS_URL, O_STATS_FRAMES, O_LIVE };
     CliAlign align = { 0 };
     CliStats st = { 0 };
+    CliLive lv = { 0 };
     static const struct option longopts[] = {
         { "reference", required_argument, NULL, 'r' },
         { "distorted", required_argument, NULL, 'd' },
@@ -165,6 +168,8 @@ int main(int argc, char **argv)
         { "alert", required_argument, NULL, O_ALERT },
         { "stats-url", required_argument, NULL, O_STATS_URL },
         { "stats-frames", no_argument, NULL, O_STATS_FRAMES },
+        { "live", no_argument, NULL, O_LIVE },
+        { "realtime", required_argument, NULL, O_LIVE },
         { "list", no_argument, NULL, O_LIST },
         { "help", no_argument, NULL, O_HELP },
         { NULL, 0, NULL, 0 },
@@ -277,6 +282,10 @@ int main(int argc, char **argv)
             break;
         case O_STATS_URL: st.stats_url = optarg; break;
         case O_STATS_FRAMES: st.stats_frames = 1; break;
+        case O_LIVE:
+            if (cli_live_option(&lv, longopts[li].name, optarg))
+                return CLI_EXIT_USAGE;
+            break;
         case O_XML: log_fmt = VQ_LOG_XML; break;
         case O_JSON: log_fmt = VQ_LOG_JSON; break;
         case O_CSV: log_fmt = VQ_LOG_CSV; break;
@@ -432,6 +441,7 @@ int main(int argc, char **argv)
     unsigned n_buf = (cfg.n_threads ? cfg.n_threads : cpu_count()) + 2;
     if (n_buf > FRAME_READER_MAX_BUFFERS)
         n_buf = FRAME_READER_MAX_BUFFERS;
+    n_buf = cli_live_buffers(&lv, ctx, n_buf, FRAME_READER_MAX_BUFFERS);
     FrameReaderConfig rc = { .n_buffers = n_buf, .max_frames = frame_cnt,
                              .map = ctx && !vq_device_name(ctx)[0],
                              .alloc = zero_copy ? host_alloc : plain_alloc,
@@ -457,6 +467,7 @@ int main(int argc, char **argv)
     while (!r && !interrupted) {
         VqPicture rp, dp;
         char err_d[256] = "";
+        cli_live_pace(&lv, n, &interrupted);
         int a = frame_reader_next(rr, &rp, err, sizeof(err));
         int b = frame_reader_next(rd, &dp, err_d, sizeof(err_d));
         /* a frame taken from one input alone goes back unscored */
@@ -482,9 +493,15 @@ int main(int argc, char **argv)
         GiveBack *gb = &back[n % n_buf];
         *gb = (GiveBack){ rr, rd, n };
         dp.pts = n;
-        r = vq_submit_retained(ctx, &rp, &dp, give_back, gb);
+        /* --live: the frames done received first, then maybe skipped */
+        if (lv.on && !(r = drain(ctx, quiet, out, &lv)))
+            r = cli_live_skip(&lv, ctx, n);
+        if (r)
+            give_back(gb);
+        else
+            r = vq_submit_retained(ctx, &rp, &dp, give_back, gb);
         if (!r)
-            r = drain(ctx, quiet, out);
+            r = drain(ctx, quiet, out, &lv);
         n++;
     }
     frame_reader_stop(&rr);
@@ -495,7 +512,7 @@ int main(int argc, char **argv)
     if (!r && n)
         r = vq_flush(ctx);
     if (!r && n)
-        r = drain(ctx, quiet, out);
+        r = drain(ctx, quiet, out, &lv);
     if (!r && read_err) {
         r = read_err;
         reported = 1;
@@ -519,6 +536,7 @@ int main(int argc, char **argv)
     if (!r || read_err) {
         fprintf(out, "backend: %s%s%s\n", vq_backend_name(ctx),
                *vq_device_name(ctx) ? " on " : "", vq_device_name(ctx));
+        cli_live_summary(&lv, ctx, out);
         if (info.fell_back)
             fprintf(out, "GPU fault: frames %u and later were computed on the CPU "
                    "(%s)\n", info.fallback_frame, info.fallback_reason);
