@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "cli_align.h"
 #include "cli_args.h"
 #include "cli_live.h"
@@ -106,6 +107,13 @@ static int use_feature(VqContext *ctx, const char *spec)
 
 int main(int argc, char **argv)
 {
+    /* vqhip plan | run-item | merge: the catalog verbs (docs/SCALE.md) */
+    if (argc > 1 && !strcmp(argv[1], "plan"))
+        return catalog_plan_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "run-item"))
+        return catalog_item_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "merge"))
+        return catalog_merge_main(argc - 1, argv + 1);
     const char *ref_path = NULL, *dis_path = NULL, *log_path = NULL;
     const char *verify_log = NULL;
     int backend_given = 0;

@@ -45,6 +45,11 @@ struct VqContext {
     VqAlerts alerts;       /* vq_add_alert; its queue feeds vq_receive_alert */
     VqStatsSink sink;      /* vq_set_stats_sink */
     unsigned win_live;     /* windows whose line and rules are done */
+    struct {               /* import mode (import.c) */
+        bool on, frames_begun, ended;
+        unsigned n_frames;
+        char device[64];   /* vq_device_name's answer */
+    } import;
 };
 
 /* live.c: frame `index` was delivered (its windows, frame rules, the

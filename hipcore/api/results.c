@@ -27,6 +27,8 @@ const char *vq_backend_name(const VqContext *ctx)
 
 const char *vq_device_name(const VqContext *ctx)
 {
+    if (ctx && ctx->import.on)
+        return ctx->import.device;
     return ctx && ctx->run.gpu ? vq_gpu_name(ctx->run.gpu) : "";
 }
 

@@ -58,3 +58,12 @@ const char *vq_model_output(const VqContext *ctx, unsigned i)
     return ctx && i < ctx->sel.n_model ? vq_model_name(ctx->sel.model[i])
                                        : NULL;
 }
+
+const char *vq_model_sha256(const VqContext *ctx, unsigned i)
+{
+    if (!ctx || i >= ctx->sel.n_model)
+        return NULL;
+    VqModelOrigin o;
+    vq_model_origin(ctx->sel.model[i], &o);
+    return o.sha256;
+}

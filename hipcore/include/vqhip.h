@@ -407,6 +407,9 @@ VQ_API int vq_aggregate(const VqContext *ctx, unsigned i, VqScore *out);
  * ("vmaf", or the name= given). */
 VQ_API unsigned vq_model_count(const VqContext *ctx);
 VQ_API const char *vq_model_output(const VqContext *ctx, unsigned i);
+/* The SHA-256 (hex) of model i's definition, as the logs print it; NULL
+ * past the last model. */
+VQ_API const char *vq_model_sha256(const VqContext *ctx, unsigned i);
 /* Output names in log order, and their count. */
 VQ_API unsigned vq_output_count(const VqContext *ctx);
 VQ_API const char *vq_output_name(const VqContext *ctx, unsigned i);
@@ -447,6 +450,41 @@ VQ_API int vq_run_info(const VqContext *ctx, VqRunInfo *info);
 /* Marks the run as incomplete (e.g. interrupted by a signal): the log says
  * so. */
 VQ_API void vq_set_incomplete(VqContext *ctx, const char *reason);
+
+/* Segments (docs/SCALE.md): after vq_configure, the frames a segment
+ * [a, b) of a longer title must decode around itself so that every value
+ * of its own frames equals a single run's: `before` frames before a (from
+ * max(0, a - before)) and `after` after b. 0 and 0 without temporal
+ * extractors. Generous by design: more context never changes a value. */
+VQ_API int vq_segment_context(const VqContext *ctx, unsigned *before,
+                              unsigned *after);
+
+/* Import mode: a context that writes the log of values computed elsewhere
+ * (the parts of a title scored in segments: vqhip merge). Open the
+ * context with the same config (n_subsample included), models, features
+ * and log precision as the runs that computed the values, then:
+ *   vq_import_begin   the title's geometry, frame count and run facts;
+ *   vq_import_output  every output in log order (vq_output_name's order
+ *                     of the runs), with the backend that computed it;
+ *   vq_import_frame   each scored frame's values (any order, once each);
+ *   vq_import_end     checks every scored frame of [0, n_frames) has every
+ *                     output, then the run counts as flushed;
+ * after which vq_write_log, vq_pooled and vq_pooled_stat work unchanged,
+ * pooling over all imported frames. No frame can be submitted. */
+typedef struct VqImportRun {
+    unsigned n_frames;       /* frames of the whole title */
+    const char *backend;     /* the runs' vq_backend_name ("cpu", "hip") */
+    const char *device;      /* their vq_device_name ("" on the CPU) */
+    VqBackend backend_choice; /* their VqConfig.backend (the log's config) */
+    double seconds;          /* scoring time, for the log's fps (0: null) */
+} VqImportRun;
+VQ_API int vq_import_begin(VqContext *ctx, const VqPicture *geometry,
+                           const VqImportRun *run);
+VQ_API int vq_import_output(VqContext *ctx, const char *name,
+                            const char *backend);
+VQ_API int vq_import_frame(VqContext *ctx, unsigned index, unsigned n,
+                           const VqScore *scores);
+VQ_API int vq_import_end(VqContext *ctx);
 
 /* Writes the log of everything received so far, in libvmaf's layout. The
  * file appears complete or not at all: it is written under a temporary
