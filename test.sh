@@ -251,6 +251,17 @@ case $? in
 *) record fail "filter alignment" "tests/align/filter_align.py" ;;
 esac
 
+step "FFmpeg filter: a ladder in one filter (inputs=N)"
+# N = 1, 2, 5 renditions against one reference: each rendition's log and
+# metadata equal its pair run's, one ending early, mismatched size and a
+# log_path without %d/%s refused; exit 77: no vqhip filter
+tests/ladder/filter_ladder.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-ladder
+case $? in
+0) record pass "filter ladder: tests/ladder/filter_ladder.py" ;;
+77) record skip "filter ladder" "no FFmpeg with the filter" ;;
+*) record fail "filter ladder" "tests/ladder/filter_ladder.py" ;;
+esac
+
 step "CLI and filter: the same Y4M files scored alike"
 # ssimulacra2 (which reads the range and the chroma siting) of the CLI and
 # of the filter on Y4M files in both ranges and three sitings; 77: no filter

@@ -70,12 +70,12 @@ if ! has libavfilter/filters.h 'define FILTER_QUERY_FUNC2' &&
     rule query_func2
     cat >> "$tmp/rules.sed" <<'EOF'
 s/^    FILTER_QUERY_FUNC2(query_formats),$/    FILTER_QUERY_FUNC(query_formats_compat),/
-/^static const AVFilterPad vqhip_inputs\[\] = {$/i\
+/^static const AVFilterPad vqhip_outputs\[\] = {$/i\
 static int query_formats_compat(AVFilterContext *ctx)\
 {\
-    AVFilterFormatsConfig *cfg_in[2], *cfg_out[1];\
+    AVFilterFormatsConfig *cfg_in[MAX_RENDITIONS + 1], *cfg_out[1];\
 \
-    for (int i = 0; i < 2; i++)\
+    for (unsigned i = 0; i < ctx->nb_inputs; i++)\
         cfg_in[i] = &ctx->inputs[i]->outcfg;\
     cfg_out[0] = &ctx->outputs[0]->incfg;\
     return query_formats(ctx, cfg_in, cfg_out);\
@@ -157,7 +157,7 @@ case $applied in *internal.h*)
 esac
 case $applied in *query_func2*)
     grep -q '^static int query_formats_compat' "$tmp/out.c" ||
-        die "rule query_func2: no vqhip_inputs table to add the wrapper before" ;;
+        die "rule query_func2: no vqhip_outputs table to add the wrapper before" ;;
 esac
 case $applied in *color*)
     [ "$(sed -n '/^static int query_color_props(/,/^}$/p' "$tmp/out.c" | grep -c .)" -le 5 ] ||

@@ -22,7 +22,8 @@
  * @file
  * Calculate video quality metrics of the VMAF family (VMAF models, PSNR,
  * SSIM, VIF, ADM, motion, ...) between two input videos with libvqhip, on
- * the GPU through HIP or on the CPU.
+ * the GPU through HIP or on the CPU; with inputs=N, between each of N
+ * distorted inputs (an encoding ladder's renditions) and one reference.
  */
 
 #include <vqhip.h>
@@ -79,10 +80,15 @@ enum VQHIPState {
 typedef struct PendingFrame {
     AVFrame *frame;
     int scored;             ///< 0: not submitted; 1: submitted; LIVE_SKIPPED
+    unsigned renditions;    /**< inputs=N: bit k, renditions k >= 1 whose
+                                 frame was submitted with this one */
 } PendingFrame;
 
 /* PendingFrame.scored of a pair submitted unscored by live=1 */
 #define LIVE_SKIPPED 2
+
+/* inputs=: the most distorted inputs (renditions) of one filter */
+#define MAX_RENDITIONS 16
 
 typedef struct VQHIPContext {
     const AVClass *class;
@@ -120,6 +126,27 @@ typedef struct VQHIPContext {
     int sync;               ///< sync=: SYNC_OFF, SYNC_AUTO, SYNC_ONLY
     int sync_range;
     int sync_frames;
+    int nb_renditions;      /**< inputs=: N distorted inputs, then the
+                                 reference (input N) */
+    char *labels_cfg;       ///< labels=, '|'-separated
+
+    /* inputs=N > 1, a ladder: rendition 0 is the main input (s->vq, the
+     * frames that leave); renditions 1..N-1 are scored in contexts of
+     * their own against the same reference frames, and their frames are
+     * dropped once scored. Index 0 of the arrays below is unused but for
+     * label and log. */
+    char *label[MAX_RENDITIONS];    ///< metadata keys' and logs' names
+    char *log_of[MAX_RENDITIONS];   ///< log_path with %d/%s replaced
+    VqContext *rvq[MAX_RENDITIONS];
+    const AVFrame *r_last[MAX_RENDITIONS]; /**< framesync's frame of the
+                                 last event, as an identity (a repeat is not
+                                 a new frame: its pair run had no event) */
+    AVFrame *r_new[MAX_RENDITIONS]; ///< this event's new frame, or NULL
+    int r_ended[MAX_RENDITIONS];    ///< flushed: its input ended
+    uint64_t r_submitted[MAX_RENDITIONS];
+    unsigned next_mask;     ///< renditions submitted with the frame queued next
+    unsigned head_got;      /**< renditions whose scores the oldest pending
+                                 frame has (bit 0: the main's) */
 
     enum VQHIPState state;
     VqContext *vq;
@@ -229,6 +256,8 @@ static const AVOption vqhip_options[] = {
         { "only", "find the offset, say it, end the output",    0, AV_OPT_TYPE_CONST, { .i64 = SYNC_ONLY }, 0, 0, FLAGS, .unit = "sync" },
     { "sync_range",  "Set the offsets sync= tries: -N..N.",                                  OFFSET(sync_range),  AV_OPT_TYPE_INT,    { .i64 = 30 }, 1, 1000, FLAGS },
     { "sync_frames", "Set the frames sync= compares at each offset (it holds sync_range + sync_frames frames of each input).", OFFSET(sync_frames), AV_OPT_TYPE_INT, { .i64 = 30 }, 1, 1000, FLAGS },
+    { "inputs",      "Set the number of distorted inputs (renditions), scored against one reference: the last input.", OFFSET(nb_renditions), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, MAX_RENDITIONS, FLAGS },
+    { "labels",      "Set the renditions' labels, '|'-separated (default d1|d2|...): the metadata keys lavfi.vqhip.LABEL.NAME and %s in log_path.", OFFSET(labels_cfg), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { NULL }
 };
 
@@ -263,6 +292,23 @@ static int report_error(AVFilterContext *ctx, int err, const char *call)
     return error_map(err);
 }
 
+/* report_error() for rendition k of inputs=N (k = 0: the main input). */
+static int report_rendition_error(AVFilterContext *ctx, int k, int err,
+                                  const char *call)
+{
+    VQHIPContext *s = ctx->priv;
+    const char *msg = s->rvq[k] ? vq_last_error(s->rvq[k]) : "";
+
+    if (!k)
+        return report_error(ctx, err, call);
+    s->state = STATE_FAILED;
+    snprintf(s->why, sizeof(s->why), "rendition %s: %s", s->label[k],
+             *msg ? msg : vq_strerror(err));
+    av_log(ctx, AV_LOG_ERROR, "rendition %s: %s: %s\n", s->label[k], call,
+           *msg ? msg : vq_strerror(err));
+    return error_map(err);
+}
+
 static void log_callback(void *opaque, VqLogLevel level, const char *msg)
 {
     static const int av_level[] = {
@@ -276,10 +322,9 @@ static void log_callback(void *opaque, VqLogLevel level, const char *msg)
 }
 
 /* Hands each '|'-separated entry of list to use(); libvqhip parses it. */
-static int use_each(AVFilterContext *ctx, const char *list, const char *call,
-                    int (*use)(VqContext *, const char *))
+static int use_each(AVFilterContext *ctx, VqContext *vq, const char *list,
+                    const char *call, int (*use)(VqContext *, const char *))
 {
-    VQHIPContext *s = ctx->priv;
     char *copy = av_strdup(list), *save = NULL;
     int ret = 0;
 
@@ -287,13 +332,16 @@ static int use_each(AVFilterContext *ctx, const char *list, const char *call,
         return AVERROR(ENOMEM);
     for (char *spec = av_strtok(copy, "|", &save); spec && !ret;
          spec = av_strtok(NULL, "|", &save)) {
-        int err = use(s->vq, spec);
+        int err = use(vq, spec);
         if (err < 0)
             ret = report_error(ctx, err, call);
     }
     av_free(copy);
     return ret;
 }
+
+/* The input index of the reference: after the N renditions. */
+#define REF_INPUT(s) ((s)->nb_renditions)
 
 static void set_meta(AVDictionary **metadata, const char *name, double d)
 {
@@ -699,6 +747,61 @@ static int stats_write(void *opaque, const char *line, size_t len)
     return pb->error < 0 ? -1 : 0;
 }
 
+/* A frame's scores as its metadata: lavfi.vqhip.NAME, or with inputs=N > 1
+ * lavfi.vqhip.LABEL.NAME (the rendition's label). */
+static void scores_meta(const VQHIPContext *s, AVDictionary **metadata,
+                        int k, const VqFrameScores *scores)
+{
+    char name[192]; /* with "lavfi.vqhip.", set_meta's key */
+
+    for (unsigned i = 0; i < scores->n; i++) {
+        if (s->nb_renditions == 1) {
+            set_meta(metadata, scores->scores[i].name, scores->scores[i].value);
+            continue;
+        }
+        snprintf(name, sizeof(name), "%s.%s", s->label[k],
+                 scores->scores[i].name);
+        set_meta(metadata, name, scores->scores[i].value);
+    }
+    if (s->nb_renditions == 1) {
+        av_dict_set(metadata, "lavfi.vqhip.backend", scores->backend, 0);
+    } else {
+        snprintf(name, sizeof(name), "lavfi.vqhip.%s.backend", s->label[k]);
+        av_dict_set(metadata, name, scores->backend, 0);
+    }
+}
+
+/* inputs=N > 1: the scores of renditions 1..N-1 submitted with the oldest
+ * pending frame, onto it. Each was submitted with the main's frame and
+ * has the same temporal lag, so once the main's scores exist theirs do
+ * (or their input ended and was flushed). 1: all there; 0: wait for more
+ * input (head_got keeps what was received); < 0: an error. */
+static int receive_renditions(AVFilterContext *ctx, PendingFrame *p,
+                              int ended)
+{
+    VQHIPContext *s = ctx->priv;
+
+    for (int k = 1; k < s->nb_renditions; k++) {
+        VqFrameScores scores;
+        int err;
+        if (!(p->renditions & (1u << k)) || (s->head_got & (1u << k)))
+            continue;
+        err = vq_receive_wait(s->rvq[k], &scores);
+        if (err == VQ_EAGAIN && !ended)
+            return 0;
+        if (err == VQ_EAGAIN || err == VQ_EOF) {
+            av_log(ctx, AV_LOG_ERROR, "libvqhip returned fewer frames "
+                   "than were submitted (rendition %s)\n", s->label[k]);
+            return AVERROR_BUG;
+        }
+        if (err < 0)
+            return report_rendition_error(ctx, k, err, "vq_receive");
+        scores_meta(s, &p->frame->metadata, k, &scores);
+        s->head_got |= 1u << k;
+    }
+    return 1;
+}
+
 /* Sends on pending frames, oldest first, while the output asks for frames
  * (once the inputs ended: all of them). Before a scored frame waits for its
  * scores, the filter reads ahead until `ahead` (depth - 1) frames were
@@ -721,7 +824,7 @@ static int release_pending(AVFilterContext *ctx)
          * (-frames:v). */
         if (s->state != STATE_ENDED && !ff_outlink_frame_wanted(ctx->outputs[0]))
             return 0;
-        if (p.scored) {
+        if (p.scored && !(s->head_got & 1)) {
             VqFrameScores scores;
             int err;
             /* frames without a reference (eof_action=pass, outside enable=)
@@ -745,11 +848,7 @@ static int release_pending(AVFilterContext *ctx)
             }
             if (err < 0)
                 return report_error(ctx, err, "vq_receive");
-            for (unsigned i = 0; i < scores.n; i++)
-                set_meta(&p.frame->metadata, scores.scores[i].name,
-                         scores.scores[i].value);
-            av_dict_set(&p.frame->metadata, "lavfi.vqhip.backend",
-                        scores.backend, 0);
+            scores_meta(s, &p.frame->metadata, 0, &scores);
             if (s->live)
                 av_dict_set(&p.frame->metadata, "lavfi.vqhip.live.scored",
                             p.scored == LIVE_SKIPPED || (s->n_subsample > 1 &&
@@ -757,7 +856,14 @@ static int release_pending(AVFilterContext *ctx)
             if ((err = window_meta(ctx, &p.frame->metadata)) < 0)
                 return err;
             alert_meta(ctx, &p.frame->metadata);
+            s->head_got |= 1;
         }
+        if (p.renditions) {
+            int ended = s->state == STATE_ENDED || s->state == STATE_PASSTHROUGH;
+            if ((ret = receive_renditions(ctx, &p, ended)) <= 0)
+                return ret;
+        }
+        s->head_got = 0;
         av_fifo_drain2(s->pending, 1);
         s->nb_output++;
         s->last_pts = p.frame->pts;
@@ -771,8 +877,12 @@ static int release_pending(AVFilterContext *ctx)
 static int queue_frame(AVFilterContext *ctx, AVFrame *frame, int scored)
 {
     VQHIPContext *s = ctx->priv;
-    PendingFrame p = { .frame = frame, .scored = scored };
-    int ret = av_fifo_write(s->pending, &p, 1);
+    PendingFrame p = { .frame = frame, .scored = scored,
+                       .renditions = s->next_mask };
+    int ret;
+
+    s->next_mask = 0;
+    ret = av_fifo_write(s->pending, &p, 1);
 
     if (ret < 0) {
         av_frame_free(&frame);
@@ -805,6 +915,78 @@ static int live_skip(AVFilterContext *ctx, int *skipped)
     return 0;
 }
 
+/* inputs=N > 1: framesync's frames of renditions 1..N-1 at this event; a
+ * frame given again (the input has no newer one: it ended, or has no frame
+ * at this time) is not new, as its pair run would have had no event. */
+static void take_renditions(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+
+    for (int k = 1; k < s->nb_renditions; k++) {
+        AVFrame *f = NULL;
+        ff_framesync_get_frame(&s->fs, k, &f, 0);
+        s->r_new[k] = f && f != s->r_last[k] && !s->r_ended[k] ? f : NULL;
+        s->r_last[k] = f;
+    }
+}
+
+/* Submits this event's new frames of renditions 1..N-1 with the reference
+ * frame the main's frame is scored against; sets next_mask. */
+static int submit_renditions(AVFilterContext *ctx, const AVFrame *ref)
+{
+    VQHIPContext *s = ctx->priv;
+
+    for (int k = 1; k < s->nb_renditions; k++) {
+        const AVFrame *f = s->r_new[k];
+        VqPicture r, d;
+        LentPair *lp;
+        int err;
+        if (!f)
+            continue;
+        if (f->width != s->run_w || f->height != s->run_h) {
+            av_log(ctx, AV_LOG_ERROR, "rendition %s: a frame of %dx%d arrived "
+                   "in a run of %dx%d: the size changed mid-stream. Scale "
+                   "it to the reference's size.\n", s->label[k], f->width,
+                   f->height, s->run_w, s->run_h);
+            snprintf(s->why, sizeof(s->why), "rendition %s: the frame size "
+                     "changed", s->label[k]);
+            s->state = STATE_FAILED;
+            return AVERROR(EINVAL);
+        }
+        wrap_picture(&r, ref, s);
+        wrap_picture(&d, f, s);
+        lp = lent_pair(ref, f);
+        err = lp ? vq_submit_retained(s->rvq[k], &r, &d, lent_pair_free, lp)
+                 : vq_submit(s->rvq[k], &r, &d);
+        if (err < 0)
+            return report_rendition_error(ctx, k, err, "vq_submit");
+        s->r_submitted[k]++;
+        s->next_mask |= 1u << k;
+    }
+    return 0;
+}
+
+/* Renditions 1..N-1 whose input ended (framesync holds its end, or gives
+ * no frame past it with eof_action=pass) are flushed: their last frame is
+ * final, and the others go on. After the event's submissions, so that a
+ * last frame that came with its end is scored first. */
+static int end_renditions(AVFilterContext *ctx, int all)
+{
+    VQHIPContext *s = ctx->priv;
+
+    for (int k = 1; k < s->nb_renditions; k++) {
+        const FFFrameSyncIn *in = &s->fs.in[k];
+        int err;
+        if (s->r_ended[k] || (!all && !(in->have_next && !in->frame_next) &&
+                              !(!in->frame && s->r_submitted[k])))
+            continue;
+        s->r_ended[k] = 1;
+        if (s->r_submitted[k] && (err = vq_flush(s->rvq[k])) < 0)
+            return report_rendition_error(ctx, k, err, "vq_flush");
+    }
+    return 0;
+}
+
 /* Scores one pair (ref may be NULL: no reference) or passes the main frame
  * on unscored (disabled: outside enable=); takes master. */
 static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
@@ -829,6 +1011,10 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
         if (err < 0) {
             av_frame_free(&master);
             return report_error(ctx, err, "vq_flush");
+        }
+        if ((err = end_renditions(ctx, 1)) < 0) {
+            av_frame_free(&master);
+            return err;
         }
     }
     if (!disabled && !ref && !s->nb_submitted) {
@@ -897,7 +1083,8 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
     }
 
     if ((ret = live_skip(ctx, &skipped)) < 0 ||
-        (ret = submit(ctx, ref, master)) < 0) {
+        (ret = submit(ctx, ref, master)) < 0 ||
+        (ret = submit_renditions(ctx, ref)) < 0) {
         av_frame_free(&master);
         return ret;
     }
@@ -1121,8 +1308,8 @@ static int hw_input(AVFilterContext *ctx)
     return desc && (desc->flags & AV_PIX_FMT_FLAG_HWACCEL);
 }
 
-/* Opens s->vq on the given backend and selects the features and models. */
-static int open_vqhip(AVFilterContext *ctx, VqBackend backend)
+/* Opens *vq on the given backend and selects the features and models. */
+static int open_one(AVFilterContext *ctx, VqBackend backend, VqContext **vq)
 {
     VQHIPContext *s = ctx->priv;
     VqConfig cfg = vq_default_config();
@@ -1157,20 +1344,38 @@ static int open_vqhip(AVFilterContext *ctx, VqBackend backend)
     }
 #endif
 
-    err = vq_open(&s->vq, &cfg);
+    err = vq_open(vq, &cfg);
     if (err >= 0)
-        err = vq_set_log_precision(s->vq, s->log_precision);
+        err = vq_set_log_precision(*vq, s->log_precision);
     if (err < 0)
         return report_error(ctx, err, "vq_open");
     /* Models first, then features, as libvmaf's filter: the log lists
      * outputs in that order. */
     if ((s->model_cfg || !s->feature_cfg) &&
-        (ret = use_each(ctx, s->model_cfg ? s->model_cfg : "version=vmaf_v0.6.1",
+        (ret = use_each(ctx, *vq, s->model_cfg ? s->model_cfg : "version=vmaf_v0.6.1",
                         "vq_use_model", vq_use_model)) < 0)
         return ret;
     if (s->feature_cfg)
-        return use_each(ctx, s->feature_cfg, "vq_use_feature", vq_use_feature);
+        return use_each(ctx, *vq, s->feature_cfg, "vq_use_feature", vq_use_feature);
     return 0;
+}
+
+/* Opens s->vq and, with inputs=N > 1, a context per other rendition, each
+ * with the same features, models and options. */
+static int open_vqhip(AVFilterContext *ctx, VqBackend backend)
+{
+    VQHIPContext *s = ctx->priv;
+    int ret = open_one(ctx, backend, &s->vq);
+
+    for (int k = 1; ret >= 0 && k < s->nb_renditions; k++)
+        ret = open_one(ctx, backend, &s->rvq[k]);
+    return ret;
+}
+
+static void close_renditions(VQHIPContext *s)
+{
+    for (int k = 1; k < s->nb_renditions; k++)
+        vq_close(&s->rvq[k]);
 }
 
 /* window=, stats=, thresholds=, pool=, prom_file=: before the first
@@ -1262,6 +1467,14 @@ static int start_run(AVFilterContext *ctx)
     cuda_leave(ctx);
     if (ret < 0)
         return report_error(ctx, ret, "vq_configure");
+    /* inputs=N: the other renditions' runs alike (use_stats' other
+     * options are refused with N > 1 in init) */
+    for (int k = 1; k < s->nb_renditions; k++) {
+        if ((ret = vq_configure(s->rvq[k], &geometry)) < 0)
+            return report_rendition_error(ctx, k, ret, "vq_configure");
+        if ((ret = vq_log_pools(s->rvq[k], s->pool ? s->pool : "")) < 0)
+            return report_rendition_error(ctx, k, ret, "pool");
+    }
     return use_stats(ctx);
 }
 
@@ -1271,6 +1484,8 @@ static void run_started(VQHIPContext *s)
     s->log_owed = 1;
 }
 
+static int config_input_ref(AVFilterLink *inlink);
+
 static int do_vqhip(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
@@ -1278,7 +1493,25 @@ static int do_vqhip(FFFrameSync *fs)
     AVFrame *master, *ref;
     int ret;
 
-    ret = ff_framesync_dualinput_get(fs, &master, &ref);
+    if (s->nb_renditions == 1) {
+        ret = ff_framesync_dualinput_get(fs, &master, &ref);
+    } else {
+        /* ff_framesync_dualinput_get() for the main input and the
+         * reference, the last input */
+        ref = NULL;
+        if ((ret = ff_framesync_get_frame(fs, 0, &master, 1)) >= 0 &&
+            (ret = ff_framesync_get_frame(fs, REF_INPUT(s), &ref, 0)) < 0)
+            av_frame_free(&master);
+        if (ret >= 0 && !master)
+            ret = AVERROR_BUG;
+        if (ret >= 0) {
+            master->pts = av_rescale_q(fs->pts, fs->time_base,
+                                       ctx->outputs[0]->time_base);
+            if (ctx->is_disabled)
+                ref = NULL;
+            take_renditions(ctx);
+        }
+    }
     if (ret < 0)
         return ret;
     s->got_event = 1;
@@ -1302,7 +1535,10 @@ static int do_vqhip(FFFrameSync *fs)
         return 0;
     }
     s->nb_taken++;
-    return process_pair(ctx, master, ref, ctx->is_disabled);
+    ret = process_pair(ctx, master, ref, ctx->is_disabled);
+    if (ret >= 0 && s->nb_renditions > 1)
+        ret = end_renditions(ctx, 0);
+    return ret;
 }
 
 /* Fails now rather than after the whole run when the log cannot be
@@ -1329,13 +1565,164 @@ static int check_log_path(AVFilterContext *ctx, const char *path)
     return 0;
 }
 
+/* labels=: N names (default d1, d2, ...), each a metadata key's part
+ * and a file name's: letters, digits, '_' and '-', all different. */
+static int parse_labels(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    const char *p = s->labels_cfg;
+    int n = s->nb_renditions;
+
+    if (p && n == 1) {
+        av_log(ctx, AV_LOG_ERROR, "labels= names the renditions of "
+               "inputs=N with N > 1; with one distorted input the keys are "
+               "lavfi.vqhip.NAME\n");
+        return AVERROR(EINVAL);
+    }
+    for (int k = 0; k < n; k++) {
+        size_t len = p ? strcspn(p, "|") : 0;
+        if (p && (!*p || !len)) {
+            av_log(ctx, AV_LOG_ERROR, "labels=%s: %s for inputs=%d: give "
+                   "one label per distorted input, '|'-separated\n",
+                   s->labels_cfg, *p ? "an empty label" : "too few labels", n);
+            return AVERROR(EINVAL);
+        }
+        s->label[k] = p ? av_strndup(p, len) : av_asprintf("d%d", k + 1);
+        if (!s->label[k])
+            return AVERROR(ENOMEM);
+        if (p)
+            p += len + (p[len] == '|');
+        if (strspn(s->label[k], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
+                   "QRSTUVWXYZ0123456789_-") != strlen(s->label[k])) {
+            av_log(ctx, AV_LOG_ERROR, "labels: '%s' has a character other "
+                   "than letters, digits, '_' and '-' (it names metadata "
+                   "keys and log files)\n", s->label[k]);
+            return AVERROR(EINVAL);
+        }
+        for (int j = 0; j < k; j++)
+            if (!strcmp(s->label[j], s->label[k])) {
+                av_log(ctx, AV_LOG_ERROR, "labels: '%s' is given twice\n",
+                       s->label[k]);
+                return AVERROR(EINVAL);
+            }
+    }
+    if (p && *p) {
+        av_log(ctx, AV_LOG_ERROR, "labels=%s: more labels than inputs=%d\n",
+               s->labels_cfg, n);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+/* inputs=N > 1: rendition k's log, log_path with %d (k + 1) and %s (its
+ * label) replaced and %% a '%'; one of %d and %s must be there, so that
+ * every rendition has a log of its own. */
+static int rendition_log_path(AVFilterContext *ctx, int k)
+{
+    VQHIPContext *s = ctx->priv;
+    AVBPrint b;
+    int named = 0;
+
+    av_bprint_init(&b, 0, AV_BPRINT_SIZE_UNLIMITED);
+    for (const char *p = s->log_path; *p; p++) {
+        if (*p != '%') {
+            av_bprint_chars(&b, *p, 1);
+        } else if (p[1] == 'd' || p[1] == 's' || p[1] == '%') {
+            if (p[1] == 'd')
+                av_bprintf(&b, "%d", k + 1);
+            else if (p[1] == 's')
+                av_bprintf(&b, "%s", s->label[k]);
+            else
+                av_bprint_chars(&b, '%', 1);
+            named |= p[1] != '%';
+            p++;
+        } else {
+            av_bprint_finalize(&b, NULL);
+            av_log(ctx, AV_LOG_ERROR, "log_path=%s: a '%%' that is neither "
+                   "%%d (the rendition's number), %%s (its label) nor "
+                   "%%%%\n", s->log_path);
+            return AVERROR(EINVAL);
+        }
+    }
+    if (!named) {
+        av_bprint_finalize(&b, NULL);
+        av_log(ctx, AV_LOG_ERROR, "log_path=%s: with inputs=%d each "
+               "rendition writes a log of its own: put %%d (its number, 1 to "
+               "%d) or %%s (its label) in the name, e.g. log_%%s.json\n",
+               s->log_path, s->nb_renditions, s->nb_renditions);
+        return AVERROR(EINVAL);
+    }
+    return av_bprint_finalize(&b, &s->log_of[k]);
+}
+
+/* The log file of rendition k (with inputs=1: log_path as given). */
+static const char *log_file(const VQHIPContext *s, int k)
+{
+    return s->nb_renditions == 1 ? s->log_path : s->log_of[k];
+}
+
+/* inputs=N > 1: what a ladder run does not do yet, refused by name. */
+static int check_ladder_options(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    const char *no = s->live ? "live" : s->offset ? "offset" :
+                     s->sync != SYNC_OFF ? "sync" : s->window ? "window" :
+                     s->stats ? "stats" : s->thresholds ? "thresholds" :
+                     s->prom_file ? "prom_file" : s->prom_labels ? "prom_labels" :
+                     s->alerts ? "alerts" : s->stats_url ? "stats_url" : NULL;
+
+    if (s->nb_renditions > 1 && no) {
+        av_log(ctx, AV_LOG_ERROR, "%s= does not work with inputs=%d (a "
+               "ladder run writes each rendition's log and metadata only): "
+               "score that rendition in a filter of its own, "
+               "[dK][ref]vqhip=%s=...\n", no, s->nb_renditions, no);
+        return AVERROR(ENOSYS);
+    }
+    return 0;
+}
+
+/* The inputs: "main" and "reference" (inputs=1, as ever), or one pad per
+ * rendition named by its label, then "reference". */
+static int add_input_pads(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    int ret;
+
+    for (int k = 0; k <= s->nb_renditions; k++) {
+        AVFilterPad pad = { .type = AVMEDIA_TYPE_VIDEO };
+        if (k == s->nb_renditions) {
+            pad.name = "reference";
+            pad.config_props = config_input_ref;
+            ret = ff_append_inpad(ctx, &pad);
+        } else if (s->nb_renditions == 1) {
+            pad.name = "main";
+            ret = ff_append_inpad(ctx, &pad);
+        } else {
+            if (!(pad.name = av_strdup(s->label[k])))
+                return AVERROR(ENOMEM);
+            ret = ff_append_inpad_free_name(ctx, &pad);
+        }
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
 static av_cold int init(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
     int ret;
 
-    if (s->log_path && (ret = check_log_path(ctx, s->log_path)) < 0)
+    if ((ret = parse_labels(ctx)) < 0 || (ret = add_input_pads(ctx)) < 0 ||
+        (ret = check_ladder_options(ctx)) < 0)
         return ret;
+    if (s->log_path && s->nb_renditions == 1 &&
+        (ret = check_log_path(ctx, s->log_path)) < 0)
+        return ret;
+    for (int k = 0; s->log_path && k < s->nb_renditions && s->nb_renditions > 1; k++)
+        if ((ret = rendition_log_path(ctx, k)) < 0 ||
+            (ret = check_log_path(ctx, s->log_of[k])) < 0)
+            return ret;
 
     s->pending = av_fifo_alloc2(4, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
     if (!s->pending)
@@ -1369,6 +1756,7 @@ static av_cold int init(AVFilterContext *ctx)
     if (ret < 0 || s->backend == VQ_BACKEND_CPU)
         return ret;
     vq_close(&s->vq);
+    close_renditions(s);
     return 0;
 }
 
@@ -1399,16 +1787,19 @@ static const enum AVPixelFormat pix_fmts[] = {
 };
 
 /* Colour spaces and ranges, negotiated as the formats are. */
-static int query_color_props(AVFilterFormatsConfig **cfg_in,
+static int query_color_props(unsigned nb_in, AVFilterFormatsConfig **cfg_in,
                              AVFilterFormatsConfig **cfg_out)
 {
     AVFilterFormats *spaces = ff_all_color_spaces();
     AVFilterFormats *ranges = ff_all_color_ranges();
     int ret;
 
-    if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[1]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[1]->color_ranges)) < 0 ||
-        (ret = ff_formats_ref(spaces, &cfg_in[0]->color_spaces)) < 0 ||
+    /* the reference and the renditions after the first: their own */
+    for (unsigned i = 1; i < nb_in; i++)
+        if ((ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[i]->color_spaces)) < 0 ||
+            (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[i]->color_ranges)) < 0)
+            return ret;
+    if ((ret = ff_formats_ref(spaces, &cfg_in[0]->color_spaces)) < 0 ||
         (ret = ff_formats_ref(spaces, &cfg_out[0]->color_spaces)) < 0 ||
         (ret = ff_formats_ref(ranges, &cfg_in[0]->color_ranges)) < 0)
         return ret;
@@ -1428,16 +1819,17 @@ static int query_formats(const AVFilterContext *ctx,
     AVFilterFormats *main_fmts;
     int ret;
 
-    ret = ff_formats_ref(ff_make_format_list((const int *)pix_fmts),
-                         &cfg_in[1]->formats);
-    if (ret < 0)
-        return ret;
+    /* the reference and the renditions after the first (inputs=N) */
+    for (unsigned i = 1; i < ctx->nb_inputs; i++)
+        if ((ret = ff_formats_ref(ff_make_format_list((const int *)pix_fmts),
+                                  &cfg_in[i]->formats)) < 0)
+            return ret;
     main_fmts = ff_make_format_list((const int *)pix_fmts);
     if ((ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0)
         return ret;
     if ((ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0)
         return ret;
-    return query_color_props(cfg_in, cfg_out);
+    return query_color_props(ctx->nb_inputs, cfg_in, cfg_out);
 }
 
 /* libvqhip's name for a software pixel format, its bit depth and how many
@@ -1534,11 +1926,46 @@ static const AVPixFmtDescriptor *link_sw_format(AVFilterContext *ctx,
     }
 }
 
+/* inputs=N > 1: rendition k's input against the reference's: the same
+ * size and format, software frames. */
+static int check_rendition(AVFilterContext *ctx, int k)
+{
+    VQHIPContext *s = ctx->priv;
+    AVFilterLink *link = ctx->inputs[k], *reflink = ctx->inputs[REF_INPUT(s)];
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(link->format);
+    const AVPixFmtDescriptor *ref_desc = av_pix_fmt_desc_get(reflink->format);
+    char text[128], ref_text[128];
+
+    if (!desc || !ref_desc || (desc->flags & AV_PIX_FMT_FLAG_HWACCEL) ||
+        (ref_desc->flags & AV_PIX_FMT_FLAG_HWACCEL)) {
+        av_log(ctx, AV_LOG_ERROR, "inputs=%d takes software frames only: "
+               "download hardware frames (hwdownload) or score each "
+               "rendition in a filter of its own\n", s->nb_renditions);
+        return AVERROR(ENOSYS);
+    }
+    warn_conversion(ctx, link, s->label[k]);
+    if (link->w == reflink->w && link->h == reflink->h &&
+        plain_format(link->format) == plain_format(reflink->format))
+        return 0;
+    describe_link(text, sizeof(text), link);
+    describe_link(ref_text, sizeof(ref_text), reflink);
+    av_log(ctx, AV_LOG_ERROR, "Rendition %s (input %d of inputs=%d) is %s "
+           "but the reference input is %s: size, pixel format and bit depth "
+           "must be the same.\n", s->label[k], k + 1, s->nb_renditions, text,
+           ref_text);
+    if (link->w != reflink->w || link->h != reflink->h)
+        av_log(ctx, AV_LOG_ERROR, "Upscale the rendition to the "
+               "reference's size before vqhip, e.g. "
+               "[%s_in]scale=%d:%d:flags=bicubic[%s]\n", s->label[k],
+               reflink->w, reflink->h, s->label[k]);
+    return AVERROR(EINVAL);
+}
+
 static int check_input_ref(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
     VQHIPContext *s = ctx->priv;
-    AVFilterLink *mainlink = ctx->inputs[0], *reflink = ctx->inputs[1];
+    AVFilterLink *mainlink = ctx->inputs[0], *reflink = ctx->inputs[REF_INPUT(s)];
     const AVPixFmtDescriptor *desc = link_sw_format(ctx, mainlink);
     const AVPixFmtDescriptor *ref_desc = desc ? link_sw_format(ctx, reflink)
                                               : NULL;
@@ -1549,7 +1976,13 @@ static int check_input_ref(AVFilterLink *inlink)
                !desc ? "main" : "reference");
         return AVERROR(EINVAL);
     }
-    warn_conversion(ctx, mainlink, "main");
+    for (int k = 0; k < s->nb_renditions && s->nb_renditions > 1; k++) {
+        int ret = check_rendition(ctx, k);
+        if (ret < 0)
+            return ret;
+    }
+    if (s->nb_renditions == 1)
+        warn_conversion(ctx, mainlink, "main");
     warn_conversion(ctx, reflink, "reference");
     if (mainlink->w != reflink->w || mainlink->h != reflink->h ||
         plain_format(mainlink->format) != plain_format(reflink->format) ||
@@ -1598,7 +2031,8 @@ static int configure_output(AVFilterLink *outlink);
  * compare samples as they are). */
 static void check_links(AVFilterContext *ctx)
 {
-    AVFilterLink *mainlink = ctx->inputs[0], *reflink = ctx->inputs[1];
+    VQHIPContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0], *reflink = ctx->inputs[REF_INPUT(s)];
     FilterLink *ml = ff_filter_link(mainlink), *rl = ff_filter_link(reflink);
     AVRational sar_m = mainlink->sample_aspect_ratio;
     AVRational sar_r = reflink->sample_aspect_ratio;
@@ -1633,6 +2067,29 @@ static int config_output(AVFilterLink *outlink)
     return ret;
 }
 
+/* framesync over the inputs: with inputs=1 FFmpeg's two-input setup; with
+ * N renditions, the same for N + 1 inputs: events on the main input's
+ * frames (sync 2), every other input taken at the main frame's time
+ * (sync 1), repeated past its end (eof_action, repeatlast and shortest
+ * apply to them as to the reference). */
+static int init_framesync(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    int ret;
+
+    if (s->nb_renditions == 1)
+        return ff_framesync_init_dualinput(&s->fs, ctx);
+    if ((ret = ff_framesync_init(&s->fs, ctx, s->nb_renditions + 1)) < 0)
+        return ret;
+    for (int i = 0; i <= s->nb_renditions; i++) {
+        s->fs.in[i].time_base = ctx->inputs[i]->time_base;
+        s->fs.in[i].sync   = i ? 1 : 2;
+        s->fs.in[i].before = i ? EXT_NULL : EXT_STOP;
+        s->fs.in[i].after  = EXT_INFINITY;
+    }
+    return 0;
+}
+
 static int configure_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
@@ -1642,7 +2099,7 @@ static int configure_output(AVFilterLink *outlink)
     FilterLink *ol = ff_filter_link(outlink);
     int ret;
 
-    ret = ff_framesync_init_dualinput(&s->fs, ctx);
+    ret = init_framesync(ctx);
     if (ret < 0)
         return ret;
     /* The main input is the video measured: the run ends with it, and a
@@ -1684,6 +2141,11 @@ static int configure_output(AVFilterLink *outlink)
     }
 
     check_links(ctx);
+    if (s->nb_renditions > 1 && ctx->enable_str) {
+        av_log(ctx, AV_LOG_ERROR, "enable= does not work with inputs=%d: "
+               "trim the inputs instead\n", s->nb_renditions);
+        return AVERROR(ENOSYS);
+    }
     if (align_active(s) && ctx->enable_str) {
         /* framesync gives no reference frame outside enable=, and the
          * shifted pairs would need it */
@@ -1697,11 +2159,16 @@ static int configure_output(AVFilterLink *outlink)
                "give the offset with offset=.\n");
         return AVERROR(ENOSYS);
     }
-    if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
-        av_cmp_q(ctx->inputs[1]->time_base, outlink->time_base))
-        av_log(ctx, AV_LOG_WARNING, "not matching timebases found between first input: %d/%d and second input %d/%d, results may be incorrect!\n",
-               mainlink->time_base.num, mainlink->time_base.den,
-               ctx->inputs[1]->time_base.num, ctx->inputs[1]->time_base.den);
+    for (int i = 1; i <= REF_INPUT(s); i++)
+        if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
+            av_cmp_q(ctx->inputs[i]->time_base, outlink->time_base)) {
+            av_log(ctx, AV_LOG_WARNING, "not matching timebases found between first input: %d/%d and %s input %d/%d, results may be incorrect!\n",
+                   mainlink->time_base.num, mainlink->time_base.den,
+                   s->nb_renditions == 1 ? "second" : i == REF_INPUT(s) ?
+                   "the reference" : s->label[i],
+                   ctx->inputs[i]->time_base.num, ctx->inputs[i]->time_base.den);
+            break;
+        }
 
     return 0;
 }
@@ -1723,17 +2190,38 @@ static int end_run(AVFilterContext *ctx)
         s->state = STATE_FAILED;
         return AVERROR(EINVAL);
     }
+    for (int k = 1; k < s->nb_renditions; k++)
+        if (!s->r_submitted[k]) {
+            av_log(ctx, AV_LOG_ERROR, "rendition %s: no frame pair was "
+                   "scored (its input had no frame at the main input's "
+                   "times)\n", s->label[k]);
+            snprintf(s->why, sizeof(s->why), "rendition %s: no frame pair "
+                     "was scored", s->label[k]);
+            s->state = STATE_FAILED;
+            return AVERROR(EINVAL);
+        }
     err = vq_flush(s->vq);
     if (err < 0)
         return report_error(ctx, err, "vq_flush");
+    if ((ret = end_renditions(ctx, 1)) < 0)
+        return ret;
     if ((ret = release_pending(ctx)) < 0)
         return ret;
+    for (int k = 1; k < s->nb_renditions; k++)
+        if (s->r_submitted[k] < s->nb_submitted)
+            av_log(ctx, AV_LOG_WARNING, "rendition %s: %"PRIu64" of %"PRIu64
+                   " frames scored: its input ended first (or had no frame "
+                   "at some of the main input's times); its log holds "
+                   "those\n", s->label[k], s->r_submitted[k],
+                   s->nb_submitted);
     /* The log is written now, while a failure (a full disk) can still stop
      * ffmpeg with an error; uninit writes it only for runs cut short. */
     if (s->log_path) {
         s->log_owed = 0;
-        if ((err = vq_write_log(s->vq, s->log_path, s->log_fmt)) < 0)
-            return report_error(ctx, err, "vq_write_log");
+        for (int k = 0; k < s->nb_renditions; k++)
+            if ((err = vq_write_log(k ? s->rvq[k] : s->vq, log_file(s, k),
+                                    s->log_fmt)) < 0)
+                return report_rendition_error(ctx, k, err, "vq_write_log");
         s->log_written = 1;
     }
     return 0;
@@ -1766,8 +2254,8 @@ static void check_starts(AVFilterContext *ctx)
         return;
     for (int i = 0; i < 2; i++)
         if (!(s->starts_checked & (2 << i)) &&
-            ff_inlink_queued_frames(ctx->inputs[i])) {
-            s->first_pts[i] = ff_inlink_peek_frame(ctx->inputs[i], 0)->pts;
+            ff_inlink_queued_frames(ctx->inputs[i ? REF_INPUT(s) : 0])) {
+            s->first_pts[i] = ff_inlink_peek_frame(ctx->inputs[i ? REF_INPUT(s) : 0], 0)->pts;
             s->starts_checked |= 2 << i;
         }
     if (s->starts_checked != 6)
@@ -1776,7 +2264,7 @@ static void check_starts(AVFilterContext *ctx)
     if (s->first_pts[0] == AV_NOPTS_VALUE || s->first_pts[1] == AV_NOPTS_VALUE)
         return;
     for (int i = 0; i < 2; i++)
-        t[i] = s->first_pts[i] * av_q2d(ctx->inputs[i]->time_base);
+        t[i] = s->first_pts[i] * av_q2d(ctx->inputs[i ? REF_INPUT(s) : 0]->time_base);
     frame_s = ml->frame_rate.num > 0 ? av_q2d(av_inv_q(ml->frame_rate)) : 0.1;
     if (FFABS(t[0] - t[1]) > frame_s)
         av_log(ctx, AV_LOG_WARNING, "the main input starts at %.3f s and the "
@@ -1807,16 +2295,16 @@ static int activate_in_context(AVFilterContext *ctx)
     if (ret < 0)
         return ret;
     if (s->sync_only_done && s->state != STATE_ENDED) {
-        ff_inlink_set_status(ctx->inputs[0], AVERROR_EOF);
-        ff_inlink_set_status(ctx->inputs[1], AVERROR_EOF);
+        for (unsigned i = 0; i < ctx->nb_inputs; i++)
+            ff_inlink_set_status(ctx->inputs[i], AVERROR_EOF);
         ret = sync_only_end(ctx);
         ff_outlink_set_status(ctx->outputs[0], AVERROR_EOF, s->last_pts);
         return ret;
     }
     if (s->state != STATE_ENDED && s->align_done) {
         /* the main input ended and each of its frames has its pair */
-        ff_inlink_set_status(ctx->inputs[0], AVERROR_EOF);
-        ff_inlink_set_status(ctx->inputs[1], AVERROR_EOF);
+        for (unsigned i = 0; i < ctx->nb_inputs; i++)
+            ff_inlink_set_status(ctx->inputs[i], AVERROR_EOF);
         if ((ret = align_end(ctx)) < 0 || (ret = end_run(ctx)) < 0)
             return ret;
         ff_outlink_set_status(ctx->outputs[0], AVERROR_EOF, s->last_pts);
@@ -1826,8 +2314,8 @@ static int activate_in_context(AVFilterContext *ctx)
         s->nb_taken >= (uint64_t)s->max_pairs) {
         /* frames=: the run ends as at the inputs' end, whatever the output
          * asked for and however far the filter read ahead */
-        ff_inlink_set_status(ctx->inputs[0], AVERROR_EOF);
-        ff_inlink_set_status(ctx->inputs[1], AVERROR_EOF);
+        for (unsigned i = 0; i < ctx->nb_inputs; i++)
+            ff_inlink_set_status(ctx->inputs[i], AVERROR_EOF);
         if ((ret = end_run(ctx)) < 0)
             return ret;
         ff_outlink_set_status(ctx->outputs[0], AVERROR_EOF, s->last_pts);
@@ -1867,7 +2355,8 @@ static int activate(AVFilterContext *ctx)
 /* "NAME score: X" for one pool (libvmaf's filter's line; as_vmaf: "VMAF
  * score: X"), "NAME score: mean=X perc5=Y" for several (as_vmaf: the
  * first). */
-static void print_pooled(AVFilterContext *ctx, const char *name, int as_vmaf)
+static void print_pooled(AVFilterContext *ctx, VqContext *vq, const char *name,
+                         int as_vmaf)
 {
     VQHIPContext *s = ctx->priv;
     int several = strchr(s->pool, '|') && !as_vmaf;
@@ -1881,10 +2370,12 @@ static void print_pooled(AVFilterContext *ctx, const char *name, int as_vmaf)
         double value;
         int err;
         snprintf(stat, sizeof(stat), "%.*s", (int)len, p);
-        err = vq_pooled_stat(s->vq, name, stat, &value);
+        err = vq_pooled_stat(vq, name, stat, &value);
         if (err < 0) {
-            if (!as_vmaf)
+            if (!as_vmaf && vq == s->vq)
                 report_error(ctx, err, name);
+            else if (!as_vmaf)
+                av_log(ctx, AV_LOG_ERROR, "%s: %s\n", name, vq_last_error(vq));
             av_bprint_finalize(&line, NULL);
             return;
         }
@@ -1900,6 +2391,21 @@ static void print_pooled(AVFilterContext *ctx, const char *name, int as_vmaf)
     av_bprint_finalize(&line, NULL);
 }
 
+/* The pooled scores of one run: per output, per aggregate, per model. */
+static void print_scores(AVFilterContext *ctx, VqContext *vq)
+{
+    for (unsigned i = 0; i < vq_output_count(vq); i++)
+        print_pooled(ctx, vq, vq_output_name(vq, i), 0);
+    for (unsigned i = 0; i < vq_aggregate_count(vq); i++) {
+        VqScore agg;
+        if (vq_aggregate(vq, i, &agg) >= 0)
+            av_log(ctx, AV_LOG_INFO, "%s score: %f\n", agg.name, agg.value);
+    }
+    /* The line libvmaf's filter prints for each model. */
+    for (unsigned i = 0; i < vq_model_count(vq); i++)
+        print_pooled(ctx, vq, vq_model_output(vq, i), 1);
+}
+
 static void print_summary(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
@@ -1907,6 +2413,9 @@ static void print_summary(AVFilterContext *ctx)
     VqRunInfo info;
 
     vq_run_info(s->vq, &info);
+    if (s->nb_renditions > 1)
+        av_log(ctx, AV_LOG_INFO, "rendition %s (the output's frames):\n",
+               s->label[0]);
     if (s->n_subsample > 1)
         /* the statistics are of the frames scored: i % n_subsample == 0 */
         av_log(ctx, AV_LOG_INFO, "%s of %u frames (1 in %d of %u: "
@@ -1958,16 +2467,20 @@ static void print_summary(AVFilterContext *ctx)
                "stop at the shorter input\n", s->nb_ref_repeats);
     if (*s->why)
         av_log(ctx, AV_LOG_WARNING, "incomplete run: %s\n", s->why);
-    for (unsigned i = 0; i < vq_output_count(s->vq); i++)
-        print_pooled(ctx, vq_output_name(s->vq, i), 0);
-    for (unsigned i = 0; i < vq_aggregate_count(s->vq); i++) {
-        VqScore agg;
-        if (vq_aggregate(s->vq, i, &agg) >= 0)
-            av_log(ctx, AV_LOG_INFO, "%s score: %f\n", agg.name, agg.value);
+    print_scores(ctx, s->vq);
+    /* inputs=N: the other renditions, each under its label */
+    for (int k = 1; k < s->nb_renditions; k++) {
+        VqRunInfo ri;
+        vq_run_info(s->rvq[k], &ri);
+        av_log(ctx, AV_LOG_INFO, "rendition %s: %s of %u frames, computed "
+               "on %s:\n", s->label[k], s->pool, ri.received,
+               vq_backend_name(s->rvq[k]));
+        if (ri.fell_back)
+            av_log(ctx, AV_LOG_WARNING, "rendition %s: GPU fault: frames %u "
+                   "and later were computed on the CPU (%s)\n", s->label[k],
+                   ri.fallback_frame, ri.fallback_reason);
+        print_scores(ctx, s->rvq[k]);
     }
-    /* The line libvmaf's filter prints for each model. */
-    for (unsigned i = 0; i < vq_model_count(s->vq); i++)
-        print_pooled(ctx, vq_model_output(s->vq, i), 1);
 }
 
 static av_cold void uninit(AVFilterContext *ctx)
@@ -1999,38 +2512,38 @@ static av_cold void uninit(AVFilterContext *ctx)
     /* Once a run started, the log is this run's, complete or marked
      * incomplete: never an earlier run's file left in place. */
     if (s->vq && s->log_owed && s->log_path) {
-        if (*s->why)
-            vq_set_incomplete(s->vq, s->why);
-        if (vq_write_log(s->vq, s->log_path, s->log_fmt) < 0)
-            av_log(ctx, AV_LOG_ERROR, "the log was not written: %s\n",
-                   vq_last_error(s->vq));
-        else
-            s->log_written = 1;
+        for (int k = 0; k < s->nb_renditions; k++) {
+            VqContext *vq = k ? s->rvq[k] : s->vq;
+            if (!vq)
+                continue;
+            if (*s->why)
+                vq_set_incomplete(vq, s->why);
+            if (vq_write_log(vq, log_file(s, k), s->log_fmt) < 0)
+                av_log(ctx, AV_LOG_ERROR, "the log was not written: %s\n",
+                       vq_last_error(vq));
+            else
+                s->log_written = 1;
+        }
     }
     /* A failed run that wrote no log leaves none: an earlier run's file at
      * log_path would look like this one's (a pipe, a device or a link is
      * left alone). A graph only initialised to be inspected fails nothing. */
-    if (s->log_path && !s->log_written && s->state == STATE_FAILED &&
-        vq_discard_log(s->log_path) > 0)
-        av_log(ctx, AV_LOG_WARNING, "removed the earlier log %s: this run "
-               "wrote none\n", s->log_path);
+    for (int k = 0; k < s->nb_renditions; k++)
+        if (s->log_path && log_file(s, k) && !s->log_written &&
+            s->state == STATE_FAILED && vq_discard_log(log_file(s, k)) > 0)
+            av_log(ctx, AV_LOG_WARNING, "removed the earlier log %s: this "
+                   "run wrote none\n", log_file(s, k));
+    close_renditions(s);
     if (s->vq) {
         vq_close(&s->vq); /* a run cut short: the stream's summary */
         cuda_leave(ctx);
     }
     avio_closep(&s->stats_io);
+    for (int k = 0; k < MAX_RENDITIONS; k++) {
+        av_freep(&s->label[k]);
+        av_freep(&s->log_of[k]);
+    }
 }
-
-static const AVFilterPad vqhip_inputs[] = {
-    {
-        .name         = "main",
-        .type         = AVMEDIA_TYPE_VIDEO,
-    },{
-        .name         = "reference",
-        .type         = AVMEDIA_TYPE_VIDEO,
-        .config_props = config_input_ref,
-    },
-};
 
 static const AVFilterPad vqhip_outputs[] = {
     {
@@ -2045,14 +2558,14 @@ const FFFilter ff_vf_vqhip = {
     .p.description  = NULL_IF_CONFIG_SMALL("Calculate VMAF-family video quality metrics (libvqhip: GPU through HIP, or CPU)."),
     .p.priv_class   = &vqhip_class,
     .p.flags        = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
-                      AVFILTER_FLAG_METADATA_ONLY,
+                      AVFILTER_FLAG_METADATA_ONLY |
+                      AVFILTER_FLAG_DYNAMIC_INPUTS,
     .preinit        = vqhip_framesync_preinit,
     .init           = init,
     .uninit         = uninit,
     .activate       = activate,
     .priv_size      = sizeof(VQHIPContext),
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
-    FILTER_INPUTS(vqhip_inputs),
     FILTER_OUTPUTS(vqhip_outputs),
     FILTER_QUERY_FUNC2(query_formats),
 };
