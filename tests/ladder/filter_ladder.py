@@ -11,8 +11,8 @@ the same samples. With vmaf_v0.6.1 + psnr + float_ssim + motion + cambi:
     equals, byte for byte but the "fps" line, the log of the pair run
     [dK][ref]vqhip; the metadata lavfi.vqhip.<label>.<name> of every output
     frame equals the pair run's lavfi.vqhip.<name> (metadata=print), the
-    output has the first rendition's frame count, and labels= names keys
-    and logs (%s);
+    output has the first rendition's frame count (also taken with -map
+    into a Y4M file), and labels= names keys and logs (%s);
   - inputs=1 given explicitly: the log and keys of the plain filter;
   - a rendition that ends early: its log equals the pair run on the short
     clip (which ends with it), a warning says so, the others go on;
@@ -189,6 +189,17 @@ def main():
     check(log_lines(os.path.join(work, 'lab_hi.json')) == pairs[1][0],
           'labels=lo|hi: log_path with %s names hi\'s log')
     same_meta(lab, pairs[0][1], 'lo', 'labels=lo|hi: lavfi.vqhip.lo.*')
+
+    # the filter's output taken with -map into a file
+    out = os.path.join(work, 'map.y4m')
+    meta = os.path.join(work, 'map.meta')
+    run(ff, ['-i', dis[0], '-i', dis[1], '-i', ref, '-filter_complex',
+             '[0:v][1:v][2:v]vqhip=inputs=2:%s,metadata=print:file=%s[out]'
+             % (VQ, meta), '-map', '[out]', '-f', 'yuv4mpegpipe', out])
+    mapped = frames_meta(meta)
+    check(open(out, 'rb').read().count(b'FRAME') == FRAMES and
+          len(mapped) == FRAMES, '-map [out]: %d frames written' % FRAMES)
+    same_meta(mapped, pairs[1][1], 'd2', '-map [out]: lavfi.vqhip.d2.*')
 
     # a rendition that ends early
     short_log, short_meta = pair_run(ff, work, 'pair_short', short, ref)
