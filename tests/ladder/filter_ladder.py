@@ -16,8 +16,8 @@ the same samples. With vmaf_v0.6.1 + psnr + float_ssim + motion + cambi:
   - inputs=1 given explicitly: the log and keys of the plain filter;
   - a rendition that ends early: its log equals the pair run on the short
     clip (which ends with it), a warning says so, the others go on;
-  - refused, with a message naming what: a rendition of another size,
-    inputs=N > 1 with a log_path without %d or %s, window= with N > 1.
+  - refused, with a message naming what: a rendition of another size or
+    bit depth, inputs=N > 1 with a log_path without %d or %s, window= with N > 1.
 Exit 77 (skip) when FFMPEG has no vqhip filter or another filter used.
 """
 import os
@@ -76,7 +76,9 @@ def make_clips(ff, work):
     run(ff, ['-i', dis[1], '-frames:v', str(SHORT), short])
     small = os.path.join(work, 'small.y4m')
     run(ff, ['-i', ref, '-vf', 'scale=128:72', '-pix_fmt', 'yuv420p', small])
-    return ref, dis, short, small
+    deep = os.path.join(work, 'deep.y4m')
+    run(ff, ['-i', dis[0], '-pix_fmt', 'yuv420p10le', '-strict', '-1', deep])
+    return ref, dis, short, small, deep
 
 
 def log_lines(path):
@@ -147,7 +149,7 @@ def main():
         print('skip: %s has no %s' % (ff, ', '.join(missing)))
         return 77
     os.makedirs(work, exist_ok=True)
-    ref, dis, short, small = make_clips(ff, work)
+    ref, dis, short, small, deep = make_clips(ff, work)
 
     pairs = [pair_run(ff, work, 'pair%d' % (i + 1), d, ref)
              for i, d in enumerate(dis)]
@@ -224,6 +226,9 @@ def main():
     p, _ = ladder_run(ff, work, 'size', [dis[0], small], ref, rc=1)
     check('Rendition d2' in p.stderr and '128x72' in p.stderr,
           'a rendition of another size: refused, naming it')
+    p, _ = ladder_run(ff, work, 'depth', [dis[0], dis[1], deep], ref, rc=1)
+    check('Rendition d3' in p.stderr and '10-bit' in p.stderr,
+          'a rendition of another bit depth: refused, naming it')
     p, _ = ladder_run(ff, work, 'nopat', dis[:2], ref, rc=1,
                       log='%(tag)s.json')
     check('%d' in p.stderr and '%s' in p.stderr and 'inputs=2' in p.stderr,
