@@ -22,9 +22,10 @@ static int parse_number(const char *s, double *out)
 int vq_stat_parse(const char *name, VqStat *out)
 {
     memset(out, 0, sizeof(*out));
-    if (strlen(name) >= VQ_STAT_NAME_SIZE)
+    size_t len = strlen(name);
+    if (len >= VQ_STAT_NAME_SIZE)
         return VQ_EINVAL;
-    snprintf(out->name, sizeof(out->name), "%s", name);
+    memcpy(out->name, name, len + 1);
     if (!strcmp(name, "mean"))
         out->kind = VQ_STAT_MEAN;
     else if (!strcmp(name, "min"))
