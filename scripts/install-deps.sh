@@ -16,13 +16,16 @@ export DEBIAN_FRONTEND=noninteractive
 # well as its own validator where python3-jsonschema is installed.
 # tests/prometheus: promtool (package prometheus) checks the textfile, and
 # a real prometheus scrapes it through prometheus-node-exporter.
+# tests/engines: a single-node Slurm (slurmctld, slurmd, slurm-client,
+# munge; the test starts and stops its own daemons) and GNU parallel.
 pkgs="meson ninja-build pkg-config gcc g++ libjson-c-dev
       hipcc libamdhip64-dev
       ffmpeg dpkg-dev xz-utils nasm make libdrm-dev libva-dev
       clang libclang-rt-14-dev
       libavformat-dev libavcodec-dev libswscale-dev libavutil-dev zlib1g-dev
       python3-numpy python3-jsonschema chromium fonts-dejavu-core
-      prometheus prometheus-node-exporter"
+      prometheus prometheus-node-exporter
+      slurmctld slurmd slurm-client munge parallel"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -68,6 +68,19 @@ int cat_env_index(unsigned *index, const char **from);
 /* Splits a line at tabs in place (the newline dropped): up to max fields. */
 unsigned cat_split(char *line, char **field, unsigned max);
 
+/* vqhip plan's engine options: which submit files, and their settings. */
+typedef struct CatEngines {
+    int slurm, parallel, k8s, aws, gpu;
+    const char *gres, *partition, *time;   /* Slurm */
+    const char *image, *claim, *gpu_resource, *queue;   /* Kubernetes, AWS */
+    const char *vqhip;   /* the vqhip the Slurm and parallel files run */
+    unsigned throttle, parallelism;
+} CatEngines;
+
+/* Writes the submit files of DIR's plan (its items.tsv) for `e`. */
+int cat_engines_write(const char *dir, const CatEngines *e, char *err,
+                      size_t errsz);
+
 int catalog_plan_main(int argc, char **argv);
 int catalog_item_main(int argc, char **argv);
 int catalog_merge_main(int argc, char **argv);

@@ -131,8 +131,24 @@ int catalog_plan_main(int argc, char **argv)
         { "out", required_argument, NULL, 'o' },
         { "segment-frames", required_argument, NULL, 'F' },
         { "cuts", required_argument, NULL, 'C' },
+        { "slurm", no_argument, NULL, 'S' },
+        { "parallel", no_argument, NULL, 'P' },
+        { "k8s", no_argument, NULL, 'K' },
+        { "aws-batch", no_argument, NULL, 'A' },
+        { "gpu", no_argument, NULL, 'G' },
+        { "gres", required_argument, NULL, 'g' },
+        { "throttle", required_argument, NULL, 't' },
+        { "partition", required_argument, NULL, 'p' },
+        { "time", required_argument, NULL, 'T' },
+        { "image", required_argument, NULL, 'i' },
+        { "claim", required_argument, NULL, 'c' },
+        { "gpu-resource", required_argument, NULL, 'R' },
+        { "parallelism", required_argument, NULL, 'j' },
+        { "queue", required_argument, NULL, 'q' },
+        { "vqhip", required_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
+    CatEngines eng = { 0 };
     const char *dir = NULL;
     unsigned seg = 0, cuts[MAX_CUTS], n_cuts = 0;
     int c;
@@ -155,12 +171,41 @@ int catalog_plan_main(int argc, char **argv)
                 return CAT_EXIT_USAGE;
             }
             break;
+        case 'S': eng.slurm = 1; break;
+        case 'P': eng.parallel = 1; break;
+        case 'K': eng.k8s = 1; break;
+        case 'A': eng.aws = 1; break;
+        case 'G': eng.gpu = 1; break;
+        case 'g': eng.gres = optarg; eng.gpu = 1; break;
+        case 'p': eng.partition = optarg; break;
+        case 'T': eng.time = optarg; break;
+        case 'i': eng.image = optarg; break;
+        case 'c': eng.claim = optarg; break;
+        case 'R': eng.gpu_resource = optarg; eng.gpu = 1; break;
+        case 'q': eng.queue = optarg; break;
+        case 'V': eng.vqhip = optarg; break;
+        case 't':
+        case 'j': {
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || !v || v > 1000000 || strpbrk(optarg, "-+ ")) {
+                fprintf(stderr, "vqhip plan: --%s: a count above 0\n",
+                        c == 't' ? "throttle" : "parallelism");
+                return CAT_EXIT_USAGE;
+            }
+            *(c == 't' ? &eng.throttle : &eng.parallelism) = (unsigned)v;
+            break;
+        }
         default: return CAT_EXIT_USAGE;
         }
     }
     if (optind + 1 != argc || !dir) {
         fprintf(stderr, "usage: vqhip plan MANIFEST --out DIR "
-                "[--segment-frames F | --cuts A,B,...]\n");
+                "[--segment-frames F | --cuts A,B,...]\n"
+                "  [--slurm [--gres G] [--throttle K] [--partition P] "
+                "[--time T]] [--parallel]\n"
+                "  [--k8s --image I --claim PVC [--parallelism P]] "
+                "[--aws-batch --image I [--queue Q]]\n"
+                "  [--gpu] [--gpu-resource R] [--vqhip PATH]\n");
         return CAT_EXIT_USAGE;
     }
     const char *manifest = argv[optind];
@@ -221,6 +266,10 @@ int catalog_plan_main(int argc, char **argv)
         remove(tmp);
         fprintf(stderr, "vqhip plan: %s: %s\n", manifest, err);
         return st;
+    }
+    if (cat_engines_write(dir, &eng, err, sizeof(err))) {
+        fprintf(stderr, "vqhip plan: the engine files: %s\n", err);
+        return CAT_EXIT_DATAERR;
     }
     printf("%u items in %s\n", index, path);
     return 0;

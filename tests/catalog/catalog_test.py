@@ -14,6 +14,8 @@ import shutil
 import subprocess
 import sys
 
+import clips
+
 VQHIP, MODELS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 W, H, N = 224, 160, 27
 failures = []
@@ -26,29 +28,7 @@ def check(cond, what):
 
 
 def clip(path, seed, y4m=False):
-    """A moving texture (and noise for the distorted one): integers only."""
-    out = bytearray()
-    if y4m:
-        out += b'YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C420jpeg\n' % (W, H)
-    state = seed
-    for t in range(N):
-        # a scene cut at frame 11: motion's neighbours matter there
-        k = 5 * t + (40 if t >= 11 else 0)
-        y = bytearray(W * H)
-        for r in range(H):
-            for c in range(W):
-                v = (((c + k) ^ (r + 2 * t)) & 31) * 4 + (c * 60) // W
-                if seed:
-                    state = (state * 1103515245 + 12345) & 0x7FFFFFFF
-                    v += (state >> 16) % 9 - 4
-                y[r * W + c] = max(0, min(255, v))
-        uv = bytes(((c + r + t) & 255) for r in range(H // 2)
-                   for c in range(W // 2))
-        if y4m:
-            out += b'FRAME\n'
-        out += y + uv + uv
-    with open(path, 'wb') as f:
-        f.write(out)
+    clips.clip(path, seed, W, H, N, y4m)
 
 
 def run(args, env=None):
