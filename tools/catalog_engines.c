@@ -290,6 +290,12 @@ static int aws(Ctx *c)
                  "path)", c->cwd);
         return -1;
     }
+    if (c->n < 2) {
+        snprintf(c->err, c->errsz, "an AWS Batch array job has 2 to 10000 "
+                 "children: a plan of one item is one job (run-item --index "
+                 "0)");
+        return -1;
+    }
     if (strpbrk(e->image, "\"\\\n\t ")) {
         snprintf(c->err, c->errsz, "'%.200s': no quotes or spaces", e->image);
         return -1;
