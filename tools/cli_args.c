@@ -11,9 +11,11 @@
 void cli_usage(FILE *f)
 {
     fprintf(f,
-        "usage: vqhip -r REF -d DIS [options]\n"
+        "usage: vqhip -r REF -d DIS [-d DIS2 ...] [options]\n"
         "  -r, --reference FILE   reference video (.yuv raw or .y4m; '-' = stdin)\n"
-        "  -d, --distorted FILE   distorted video\n"
+        "  -d, --distorted FILE   distorted video; several: a ladder, all scored\n"
+        "                         against REF in one pass (-o must then hold %%d or\n"
+        "                         %%s: the rendition's number or label) (docs/LADDER.md)\n"
         "  -w, --width N          raw input width\n"
         "  -h, --height N         raw input height\n"
         "  -p, --pixel_format F   raw input format: 420, 422, 444, 400\n"
@@ -67,7 +69,7 @@ void cli_usage(FILE *f)
         "                         scored (temporal features only) (docs/LIVE.md)\n"
         "      --realtime FPS     take frames no faster than FPS (a file read as a\n"
         "                         live source)\n"
-        "  -o, --output FILE      log file\n"
+        "  -o, --output FILE      log file (a ladder: e.g. log_%%s.json, one a rendition)\n"
         "      --xml | --json | --csv | --sub   log format (default xml)\n"
         "      --precision N|max  log values with N significant digits (1-17; max,\n"
         "                         17, is exact); default (0): libvmaf's %%.6f\n"
@@ -150,4 +152,21 @@ int cli_exit_code(int vq_err)
     case VQ_EDEVICE: return CLI_EXIT_GPU;
     default: return CLI_EXIT_ERROR;
     }
+}
+
+/* libvmaf's tool writes a feature as NAME=key=value:key=value, the library
+ * and the filter as name=NAME:key=value (or NAME:key=value); both work. */
+int cli_use_feature(VqContext *ctx, const char *spec)
+{
+    const char *eq = strchr(spec, '='), *colon = strchr(spec, ':');
+    if (!eq || (colon && colon < eq) || !strncmp(spec, "name=", 5))
+        return vq_use_feature(ctx, spec);
+    char buf[2048];
+    int n = snprintf(buf, sizeof(buf), "name=%.*s:%s", (int)(eq - spec), spec,
+                     eq + 1);
+    if (n < 0 || (size_t)n >= sizeof(buf)) {
+        fprintf(stderr, "vqhip: feature spec too long: %s\n", spec);
+        return VQ_EINVAL;
+    }
+    return vq_use_feature(ctx, buf);
 }

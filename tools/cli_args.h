@@ -32,4 +32,8 @@ int cli_log_on_stdout(const char *path);
 /* The exit status for a libvqhip error code. */
 int cli_exit_code(int vq_err);
 
+/* vq_use_feature of libvmaf's tool's NAME=key=value:key=value as well as
+ * the library's name=NAME:key=value. */
+int cli_use_feature(VqContext *ctx, const char *spec);
+
 #endif

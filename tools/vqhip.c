@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "cli_align.h"
 #include "cli_args.h"
+#include "cli_ladder.h"
 #include "cli_live.h"
 #include "cli_stats.h"
 #include "frame_reader.h"
@@ -88,21 +89,45 @@ static int drain(VqContext *ctx, int quiet, FILE *out, CliLive *lv)
     return r == VQ_EAGAIN || r == VQ_EOF ? 0 : r;
 }
 
-/* libvmaf's tool writes a feature as NAME=key=value:key=value, the library
- * and the filter as name=NAME:key=value (or NAME:key=value); both work. */
-static int use_feature(VqContext *ctx, const char *spec)
+/* Several -d: the options a ladder takes (docs/LADDER.md), checked. */
+static int ladder(const char *ref_path, const char *const *dis_paths,
+                  unsigned n_dis, const char *log_path, VqLogFmt log_fmt,
+                  unsigned precision, const char *const *features,
+                  unsigned n_features, const char *const *models,
+                  unsigned n_models, int quiet, int no_prediction,
+                  VqPixFmt fmt, unsigned bpc, unsigned w, unsigned h,
+                  unsigned frame_cnt, const VqConfig *cfg, const CliStats *st,
+                  const CliAlign *align, const char *verify_log, int zero_copy)
 {
-    const char *eq = strchr(spec, '='), *colon = strchr(spec, ':');
-    if (!eq || (colon && colon < eq) || !strncmp(spec, "name=", 5))
-        return vq_use_feature(ctx, spec);
-    char buf[2048];
-    int n = snprintf(buf, sizeof(buf), "name=%.*s:%s", (int)(eq - spec), spec,
-                     eq + 1);
-    if (n < 0 || (size_t)n >= sizeof(buf)) {
-        fprintf(stderr, "vqhip: feature spec too long: %s\n", spec);
-        return VQ_EINVAL;
+    const char *unsupported =
+        verify_log ? "--verify-log" :
+        align->offset_given || align->sync != CLI_SYNC_OFF ? "--offset/--sync" :
+        st->windows ? "--window" : st->n_alerts ? "--alert" :
+        st->prom_file ? "--prom-file" : st->stats_url ? "--stats-url" :
+        zero_copy ? "--zero-copy" : NULL;
+    if (unsupported) {
+        fprintf(stderr, "vqhip: %s is not available with several distorted "
+                "videos (a ladder) yet: score that rendition alone\n",
+                unsupported);
+        return CLI_EXIT_USAGE;
     }
-    return vq_use_feature(ctx, buf);
+    unsigned stdin_inputs = !strcmp(ref_path, "-");
+    for (unsigned i = 0; i < n_dis; i++)
+        stdin_inputs += !strcmp(dis_paths[i], "-");
+    if (stdin_inputs > 1) {
+        fprintf(stderr, "vqhip: only one input can be read from standard "
+                "input\n");
+        return CLI_EXIT_USAGE;
+    }
+    CliLadderArgs a = {
+        .ref_path = ref_path, .dis_paths = dis_paths, .n = n_dis,
+        .log_path = log_path, .log_fmt = log_fmt, .precision = precision,
+        .features = features, .n_features = n_features, .models = models,
+        .n_models = n_models, .quiet = quiet, .no_prediction = no_prediction,
+        .fmt = fmt, .bpc = bpc, .w = w, .h = h, .frame_cnt = frame_cnt,
+        .pools = st->pools, .cfg = *cfg,
+    };
+    return cli_ladder_run(&a);
 }
 
 int main(int argc, char **argv)
@@ -115,6 +140,8 @@ int main(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "merge"))
         return catalog_merge_main(argc - 1, argv + 1);
     const char *ref_path = NULL, *dis_path = NULL, *log_path = NULL;
+    const char *dis_paths[VQ_LADDER_MAX];
+    unsigned n_dis = 0;
     const char *verify_log = NULL;
     int backend_given = 0;
     const char *features[MAX_SPECS], *models[MAX_SPECS];
@@ -186,7 +213,14 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "r:d:w:h:p:b:o:q", longopts, &li)) != -1) {
         switch (c) {
         case 'r': ref_path = optarg; break;
-        case 'd': dis_path = optarg; break;
+        case 'd':
+            if (n_dis == VQ_LADDER_MAX) {
+                fprintf(stderr, "vqhip: at most %d distorted videos\n",
+                        VQ_LADDER_MAX);
+                return CLI_EXIT_USAGE;
+            }
+            dis_paths[n_dis++] = dis_path = optarg;
+            break;
         case 'w':
             if (cli_parse_uint("--width", optarg, 1, 16384, &w))
                 return CLI_EXIT_USAGE;
@@ -327,6 +361,11 @@ int main(int argc, char **argv)
         cli_usage(stderr);
         return CLI_EXIT_USAGE;
     }
+    if (n_dis > 1)
+        return ladder(ref_path, dis_paths, n_dis, log_path, log_fmt, precision,
+                      features, n_features, models, n_models, quiet,
+                      no_prediction, fmt, bpc, w, h, frame_cnt, &cfg, &st,
+                      &align, verify_log, zero_copy);
     if (align.offset_given && align.sync != CLI_SYNC_OFF) {
         fprintf(stderr, "vqhip: --offset and --sync: give one\n");
         return CLI_EXIT_USAGE;
@@ -415,7 +454,7 @@ int main(int argc, char **argv)
     for (unsigned i = 0; !r && i < n_models; i++)
         r = vq_use_model(ctx, models[i]);
     for (unsigned i = 0; !r && i < n_features; i++)
-        r = use_feature(ctx, features[i]);
+        r = cli_use_feature(ctx, features[i]);
     if (!r && st.windows && st.wc.seconds && !st.fps_num) {
         fprintf(stderr, "vqhip: --window %gs: the frame rate is unknown "
                 "(raw input): give --fps\n", st.wc.seconds);

@@ -54,6 +54,8 @@ void vq_close(VqContext **pctx)
     if (!pctx || !*pctx)
         return;
     VqContext *ctx = *pctx;
+    if (ctx->ladder)
+        return; /* the ladder's: vq_ladder_close closes it */
     bool print = vq_stats_wanted(ctx);
     double t_close = vq_now();
     if (print)

@@ -50,7 +50,18 @@ struct VqContext {
         unsigned n_frames;
         char device[64];   /* vq_device_name's answer */
     } import;
+    /* A rendition of a ladder (ladder.c): the ladder owns the context
+     * (vq_close leaves it alone) and is the only way pictures come in
+     * (ladder_submitting is set around its vq_submit* calls), so every
+     * rendition sees the same reference pictures in the same order. */
+    struct VqLadder *ladder;
+    unsigned ladder_index;
+    bool ladder_submitting;
 };
+
+/* submit.c: VQ_ESTATE with a message when pictures come to a ladder's
+ * rendition other than through the ladder; else 0. */
+int vq_ladder_guard(VqContext *ctx);
 
 /* live.c: frame `index` was delivered (its windows, frame rules, the
  * stream's lines; end: it was the last, as vq_live_end); the run ended

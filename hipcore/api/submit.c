@@ -28,6 +28,15 @@ static int note_pts(VqContext *ctx, int err, unsigned before, const VqPicture *d
                          "are out of step (or out of memory)") : 0;
 }
 
+int vq_ladder_guard(VqContext *ctx)
+{
+    if (!ctx->ladder || ctx->ladder_submitting)
+        return 0;
+    return vq_fail(&ctx->err, VQ_ESTATE, "rendition %u belongs to a ladder: "
+                   "its pictures come through vq_ladder_submit",
+                   ctx->ladder_index + 1);
+}
+
 int vq_skip_next(VqContext *ctx)
 {
     if (!ctx)
@@ -40,6 +49,9 @@ int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
 {
     if (!ctx)
         return VQ_EINVAL;
+    int g = vq_ladder_guard(ctx);
+    if (g)
+        return g;
     unsigned before = n_pairs(ctx);
     return note_pts(ctx, vq_pipeline_submit(&ctx->run, ref, dis, NULL, NULL),
                     before, dis);
@@ -54,6 +66,11 @@ int vq_submit_retained(VqContext *ctx, const VqPicture *ref,
         release(opaque);
         return VQ_EINVAL;
     }
+    int g = vq_ladder_guard(ctx);
+    if (g) {
+        release(opaque);
+        return g;
+    }
     unsigned before = n_pairs(ctx);
     return note_pts(ctx, vq_pipeline_submit(&ctx->run, ref, dis, release,
                                             opaque), before, dis);
@@ -64,6 +81,9 @@ int vq_submit_device(VqContext *ctx, const VqDevicePicture *ref,
 {
     if (!ctx)
         return VQ_EINVAL;
+    int g = vq_ladder_guard(ctx);
+    if (g)
+        return g;
     unsigned before = n_pairs(ctx);
     return note_pts(ctx, vq_pipeline_submit_device(&ctx->run, ref, dis, NULL,
                                                    NULL),
@@ -74,10 +94,11 @@ int vq_submit_device_retained(VqContext *ctx, const VqDevicePicture *ref,
                               const VqDevicePicture *dis, VqReleaseFn release,
                               void *opaque)
 {
-    if (!ctx) {
+    int g = ctx ? vq_ladder_guard(ctx) : VQ_EINVAL;
+    if (g) {
         if (release)
             release(opaque);
-        return VQ_EINVAL;
+        return g;
     }
     unsigned before = n_pairs(ctx);
     return note_pts(ctx, vq_pipeline_submit_device(&ctx->run, ref, dis,

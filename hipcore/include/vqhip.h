@@ -717,6 +717,62 @@ typedef int (*VqWriteFn)(void *opaque, const char *line, size_t len);
 VQ_API int vq_set_stats_sink(VqContext *ctx, VqWriteFn write, void *opaque,
                              unsigned flags);
 
+/*
+ * A ladder: one reference scored against several distorted renditions of
+ * it (an encoding ladder, each rendition scaled back to the reference's
+ * size) in one pass (docs/LADDER.md). Each rendition has a context of its
+ * own (vq_ladder_context) on which everything is chosen and read as for a
+ * pair: vq_use_feature, vq_use_model, vq_log_pools, vq_use_windows,
+ * vq_add_alert, vq_receive, vq_pooled, vq_write_log ... Pictures go in
+ * through the ladder only (vq_submit* on a rendition's context is refused,
+ * VQ_ESTATE): every rendition then sees the same reference, which lets the
+ * library compute work that depends on the reference alone once for all
+ * renditions. Every rendition's scores and log equal those of its pair
+ * run (vq_submit of the same reference and that rendition) bit for bit.
+ *
+ * All renditions must select the same features (same options) and models,
+ * in the same order; at vq_ladder_configure or the first vq_ladder_submit
+ * a difference is refused (VQ_EINVAL, "rendition 3: ..."), as is a
+ * distorted picture whose format, bit depth or size differs from the
+ * reference's. Errors are read with vq_ladder_last_error (a rendition's
+ * own failure is copied there, prefixed with its index). Renditions are
+ * counted from 0 in the API; messages name them from 1, as the CLI does.
+ */
+typedef struct VqLadder VqLadder;
+
+/* Opens n renditions (1..VQ_LADDER_MAX), each a context opened with cfg.
+ * On failure *l may still be set for vq_ladder_last_error; close it. */
+#define VQ_LADDER_MAX 64
+VQ_API int vq_ladder_open(VqLadder **l, const VqConfig *cfg, unsigned n);
+VQ_API void vq_ladder_close(VqLadder **l);
+VQ_API unsigned vq_ladder_count(const VqLadder *l);
+/* Rendition i's context (NULL when out of range). Owned by the ladder:
+ * vq_close on it does nothing. */
+VQ_API VqContext *vq_ladder_context(VqLadder *l, unsigned i);
+VQ_API const char *vq_ladder_last_error(const VqLadder *l);
+/* Optional, before the first picture: checks that the renditions agree
+ * and calls vq_configure(geometry) on each. */
+VQ_API int vq_ladder_configure(VqLadder *l, const VqPicture *geometry);
+/* One reference picture and the distorted picture of every rendition that
+ * has not ended (dis[i]; ignored, may be NULL, for an ended one). */
+VQ_API int vq_ladder_submit(VqLadder *l, const VqPicture *ref,
+                            const VqPicture *const *dis);
+/* As vq_ladder_submit, without copies (vq_submit_retained's rules): the
+ * reference and every dis[i] submitted stay readable until release(opaque),
+ * called exactly once (also when the call fails) once every rendition is
+ * done with them. */
+VQ_API int vq_ladder_submit_retained(VqLadder *l, const VqPicture *ref,
+                                     const VqPicture *const *dis,
+                                     VqReleaseFn release, void *opaque);
+/* Rendition i has no more pictures (it is shorter than the reference): it
+ * is flushed (vq_flush on its context) and later submits skip it. Calling
+ * it again does nothing. */
+VQ_API int vq_ladder_end(VqLadder *l, unsigned i);
+/* Whether rendition i ended (vq_ladder_end or vq_ladder_flush). */
+VQ_API int vq_ladder_ended(const VqLadder *l, unsigned i);
+/* No more pictures: every rendition not yet ended is flushed. */
+VQ_API int vq_ladder_flush(VqLadder *l);
+
 #ifdef __cplusplus
 }
 #endif

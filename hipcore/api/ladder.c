@@ -1,0 +1,292 @@
+/*
+ * A ladder: one reference, several distorted renditions, one context per
+ * rendition (docs/LADDER.md). The pictures come in through the ladder
+ * only, so every rendition sees the same reference pictures in the same
+ * order: the invariant that lets work depending on the reference alone be
+ * done once for all of them. This first version gives the reference to
+ * every rendition's context; what is shared today is the caller's reading
+ * of the reference (once per frame for the whole ladder).
+ */
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+
+struct VqLadder {
+    VqContext **ctx;
+    bool *ended;
+    unsigned n;
+    bool checked;   /* the renditions were found to agree */
+    char err[1024]; /* vq_ladder_last_error */
+};
+
+static int fail(VqLadder *l, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->err, sizeof(l->err), fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+/* A rendition's own failure, with its message, as the ladder's. */
+static int fail_from(VqLadder *l, unsigned i, int code)
+{
+    const char *why = vq_last_error(l->ctx[i]);
+    return fail(l, code, "rendition %u: %s", i + 1,
+                *why ? why : vq_strerror(code));
+}
+
+int vq_ladder_open(VqLadder **pl, const VqConfig *cfg, unsigned n)
+{
+    if (!pl)
+        return VQ_EINVAL;
+    VqLadder *l = calloc(1, sizeof(*l));
+    *pl = l;
+    if (!l)
+        return VQ_ENOMEM;
+    if (n < 1 || n > VQ_LADDER_MAX)
+        return fail(l, VQ_EINVAL, "a ladder has 1 to %d renditions, not %u",
+                    VQ_LADDER_MAX, n);
+    l->ctx = calloc(n, sizeof(*l->ctx));
+    l->ended = calloc(n, sizeof(*l->ended));
+    if (!l->ctx || !l->ended)
+        return fail(l, VQ_ENOMEM, "out of memory");
+    l->n = n;
+    for (unsigned i = 0; i < n; i++) {
+        int r = vq_open(&l->ctx[i], cfg);
+        if (l->ctx[i]) {
+            l->ctx[i]->ladder = l;
+            l->ctx[i]->ladder_index = i;
+        }
+        if (r)
+            return l->ctx[i] ? fail_from(l, i, r)
+                             : fail(l, r, "rendition %u: out of memory", i + 1);
+    }
+    return 0;
+}
+
+void vq_ladder_close(VqLadder **pl)
+{
+    if (!pl || !*pl)
+        return;
+    VqLadder *l = *pl;
+    for (unsigned i = 0; l->ctx && i < l->n; i++) {
+        if (!l->ctx[i])
+            continue;
+        l->ctx[i]->ladder = NULL; /* now vq_close closes it */
+        vq_close(&l->ctx[i]);
+    }
+    free(l->ctx);
+    free(l->ended);
+    free(l);
+    *pl = NULL;
+}
+
+unsigned vq_ladder_count(const VqLadder *l)
+{
+    return l ? l->n : 0;
+}
+
+VqContext *vq_ladder_context(VqLadder *l, unsigned i)
+{
+    return l && i < l->n ? l->ctx[i] : NULL;
+}
+
+const char *vq_ladder_last_error(const VqLadder *l)
+{
+    return l ? l->err : "no ladder";
+}
+
+int vq_ladder_ended(const VqLadder *l, unsigned i)
+{
+    return l && i < l->n && l->ended[i];
+}
+
+/* Whether rendition i selected what rendition 0 did: the same extractors
+ * with the same options and the same models, in the same order (so that
+ * any reference-only work is the same work for both). */
+static int check_same_selection(VqLadder *l, unsigned i)
+{
+    const VqSelection *a = &l->ctx[0]->sel, *b = &l->ctx[i]->sel;
+    if (a->fexs.n != b->fexs.n)
+        return fail(l, VQ_EINVAL, "rendition %u selects %u feature extractors, "
+                    "rendition 1 %u: every rendition of a ladder selects the "
+                    "same features and models", i + 1, b->fexs.n, a->fexs.n);
+    for (unsigned k = 0; k < a->fexs.n; k++) {
+        const VqFex *x = a->fexs.fex[k], *y = b->fexs.fex[k];
+        if (x->desc != y->desc || !vq_fex_same_options(x, y))
+            return fail(l, VQ_EINVAL, "rendition %u: feature extractor %u is "
+                        "%s with other options than rendition 1's %s: every "
+                        "rendition of a ladder selects the same features and "
+                        "models", i + 1, k + 1, y->desc->name, x->desc->name);
+    }
+    if (a->n_model != b->n_model)
+        return fail(l, VQ_EINVAL, "rendition %u selects %u models, rendition 1 "
+                    "%u: every rendition of a ladder selects the same features "
+                    "and models", i + 1, b->n_model, a->n_model);
+    for (unsigned k = 0; k < a->n_model; k++) {
+        VqModelOrigin x, y;
+        vq_model_origin(a->model[k], &x);
+        vq_model_origin(b->model[k], &y);
+        if (strcmp(x.spec, y.spec) || strcmp(x.sha256, y.sha256))
+            return fail(l, VQ_EINVAL, "rendition %u: model %u is '%s', "
+                        "rendition 1's '%s': every rendition of a ladder "
+                        "selects the same features and models", i + 1, k + 1,
+                        y.spec, x.spec);
+    }
+    return 0;
+}
+
+static int check_selections(VqLadder *l)
+{
+    if (l->checked)
+        return 0;
+    for (unsigned i = 1; i < l->n; i++) {
+        int r = check_same_selection(l, i);
+        if (r)
+            return r;
+    }
+    l->checked = true;
+    return 0;
+}
+
+int vq_ladder_configure(VqLadder *l, const VqPicture *geometry)
+{
+    if (!l || !geometry)
+        return VQ_EINVAL;
+    int r = check_selections(l);
+    for (unsigned i = 0; !r && i < l->n; i++) {
+        r = vq_configure(l->ctx[i], geometry);
+        if (r)
+            return fail_from(l, i, r);
+    }
+    return r;
+}
+
+static const char *fmt_name(VqPixFmt f)
+{
+    static const char *const names[] = { "gray", "420", "422", "444", "nv12",
+                                         "nv16", "nv24", "p010", "p210",
+                                         "p410" };
+    return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
+}
+
+/* Every rendition still running has a distorted picture of the
+ * reference's format, depth and size. */
+static int check_pictures(VqLadder *l, const VqPicture *ref,
+                          const VqPicture *const *dis)
+{
+    if (!ref || !dis)
+        return fail(l, VQ_EINVAL, "no reference picture or no distorted list");
+    for (unsigned i = 0; i < l->n; i++) {
+        if (l->ended[i])
+            continue;
+        const VqPicture *d = dis[i];
+        if (!d)
+            return fail(l, VQ_EINVAL, "rendition %u: no distorted picture "
+                        "(end the rendition with vq_ladder_end)", i + 1);
+        if (d->fmt != ref->fmt || d->bpc != ref->bpc || d->w != ref->w ||
+            d->h != ref->h)
+            return fail(l, VQ_EINVAL, "rendition %u is %ux%u %s at %u bits, "
+                        "the reference %ux%u %s at %u bits: every rendition "
+                        "must have the reference's size, format and bit depth "
+                        "(scale it back to the reference's first)", i + 1,
+                        d->w, d->h, fmt_name(d->fmt), d->bpc, ref->w, ref->h,
+                        fmt_name(ref->fmt), ref->bpc);
+    }
+    return 0;
+}
+
+/* The caller's release, once every rendition is done with the pictures:
+ * one count per rendition submitted to, plus the submitting call's own. */
+typedef struct Shared {
+    atomic_uint left;
+    VqReleaseFn release;
+    void *opaque;
+} Shared;
+
+static void shared_release(void *opaque)
+{
+    Shared *s = opaque;
+    if (atomic_fetch_sub(&s->left, 1) == 1) {
+        s->release(s->opaque);
+        free(s);
+    }
+}
+
+static int submit(VqLadder *l, const VqPicture *ref,
+                  const VqPicture *const *dis, Shared *sh)
+{
+    int r = check_selections(l);
+    if (!r)
+        r = check_pictures(l, ref, dis);
+    for (unsigned i = 0; !r && i < l->n; i++) {
+        if (l->ended[i])
+            continue;
+        VqContext *ctx = l->ctx[i];
+        ctx->ladder_submitting = true;
+        if (sh) {
+            atomic_fetch_add(&sh->left, 1);
+            r = vq_submit_retained(ctx, ref, dis[i], shared_release, sh);
+        } else {
+            r = vq_submit(ctx, ref, dis[i]);
+        }
+        ctx->ladder_submitting = false;
+        if (r)
+            r = fail_from(l, i, r);
+    }
+    return r;
+}
+
+int vq_ladder_submit(VqLadder *l, const VqPicture *ref,
+                     const VqPicture *const *dis)
+{
+    return l ? submit(l, ref, dis, NULL) : VQ_EINVAL;
+}
+
+int vq_ladder_submit_retained(VqLadder *l, const VqPicture *ref,
+                              const VqPicture *const *dis,
+                              VqReleaseFn release, void *opaque)
+{
+    if (!release)
+        return vq_ladder_submit(l, ref, dis);
+    Shared *sh = l ? malloc(sizeof(*sh)) : NULL;
+    if (!sh) {
+        release(opaque);
+        return l ? fail(l, VQ_ENOMEM, "out of memory") : VQ_EINVAL;
+    }
+    atomic_init(&sh->left, 1);
+    sh->release = release;
+    sh->opaque = opaque;
+    int r = submit(l, ref, dis, sh);
+    shared_release(sh); /* this call's own count */
+    return r;
+}
+
+int vq_ladder_end(VqLadder *l, unsigned i)
+{
+    if (!l || i >= l->n)
+        return VQ_EINVAL;
+    if (l->ended[i])
+        return 0;
+    l->ended[i] = true;
+    int r = vq_flush(l->ctx[i]);
+    return r ? fail_from(l, i, r) : 0;
+}
+
+int vq_ladder_flush(VqLadder *l)
+{
+    if (!l)
+        return VQ_EINVAL;
+    int first = 0;
+    for (unsigned i = 0; i < l->n; i++) {
+        int r = vq_ladder_end(l, i);
+        if (r && !first)
+            first = r; /* the others are still flushed */
+    }
+    return first;
+}

@@ -1,0 +1,36 @@
+/* The CLI's ladder: several distorted videos (-d, more than one) scored
+ * against one reference in one pass (docs/LADDER.md). */
+#ifndef VQHIP_TOOLS_CLI_LADDER_H
+#define VQHIP_TOOLS_CLI_LADDER_H
+
+#include "vqhip.h"
+
+/* What main() parsed, for a ladder run. */
+typedef struct CliLadderArgs {
+    const char *ref_path;
+    const char *const *dis_paths;
+    unsigned n;                   /* renditions, 2..VQ_LADDER_MAX */
+    const char *log_path;         /* holds %d and/or %s; NULL: no logs */
+    VqLogFmt log_fmt;
+    unsigned precision;
+    const char *const *features, *const *models;
+    unsigned n_features, n_models;
+    int quiet, no_prediction;
+    VqPixFmt fmt;
+    unsigned bpc, w, h, frame_cnt;
+    const char *pools;            /* --pool */
+    VqConfig cfg;
+} CliLadderArgs;
+
+/* Rendition i's log path (i from 0): path with %d replaced by i + 1, %s by
+ * label and %% by %. 0, or -1 and a message in err (a path without %d or
+ * %s, another conversion, too long). */
+int cli_ladder_log_path(const char *path, unsigned i, const char *label,
+                        char *out, size_t size, char *err, size_t errsz);
+/* A rendition's label: its file's base name without the extension. */
+void cli_ladder_label(const char *path, char *out, size_t size);
+
+/* Runs the ladder; returns the exit status (docs/CLI.md). */
+int cli_ladder_run(const CliLadderArgs *a);
+
+#endif
