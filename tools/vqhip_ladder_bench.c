@@ -1,0 +1,241 @@
+/*
+ * vqhip_ladder_bench: the time of one ladder pass (vq_ladder_*) against N
+ * separate pair runs of the same renditions, same threads, same process,
+ * for N = 1, 3, 6 and two models (docs/LADDER.md). Frames are generated:
+ * a moving pattern as the reference, each rendition the reference with
+ * noise of its own strength.
+ *
+ *   vqhip_ladder_bench [--frames N] [--size WxH] [--threads N]
+ *                      [--backend cpu|auto] [--model VERSION]...
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vqhip.h"
+
+#define N_PATTERNS 8 /* distinct frames, cycled */
+#define MAX_N 6
+
+typedef struct Clip {
+    unsigned w, h;
+    uint8_t *ref[N_PATTERNS], *dis[MAX_N][N_PATTERNS];
+} Clip;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint32_t rnd(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+static int make_clip(Clip *c, unsigned w, unsigned h)
+{
+    size_t luma = (size_t)w * h, size = luma + 2 * (size_t)((w + 1) / 2) * ((h + 1) / 2);
+    c->w = w;
+    c->h = h;
+    uint32_t seed = 35;
+    for (unsigned t = 0; t < N_PATTERNS; t++) {
+        uint8_t *r = c->ref[t] = malloc(size);
+        if (!r)
+            return -1;
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++)
+                r[(size_t)y * w + x] = (uint8_t)((((x + 3 * t) ^ (y * 2)) & 127) +
+                                                 (x + y + 5 * t) % 96);
+        memset(r + luma, 128, size - luma);
+        for (unsigned i = 0; i < MAX_N; i++) {
+            uint8_t *d = c->dis[i][t] = malloc(size);
+            if (!d)
+                return -1;
+            memcpy(d, r, size);
+            int amp = 2 + 4 * (int)i;
+            for (size_t k = 0; k < luma; k++) {
+                int v = d[k] + (int)(rnd(&seed) % (2 * amp + 1)) - amp;
+                d[k] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+            }
+        }
+    }
+    return 0;
+}
+
+static VqPicture picture(const Clip *c, const uint8_t *data)
+{
+    VqPicture p = { .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = c->w, .h = c->h };
+    size_t luma = (size_t)c->w * c->h, cw = (c->w + 1) / 2, ch = (c->h + 1) / 2;
+    p.data[0] = data;
+    p.data[1] = data + luma;
+    p.data[2] = data + luma + cw * ch;
+    p.stride[0] = c->w;
+    p.stride[1] = p.stride[2] = (ptrdiff_t)cw;
+    return p;
+}
+
+static int drain(VqContext *ctx, double *sum)
+{
+    VqFrameScores fs;
+    int r;
+    while ((r = vq_receive(ctx, &fs)) == 0)
+        for (unsigned k = 0; k < fs.n; k++)
+            if (!strcmp(fs.scores[k].name, "vmaf"))
+                *sum += fs.scores[k].value;
+    return r == VQ_EAGAIN || r == VQ_EOF ? 0 : r;
+}
+
+/* One pair run of rendition i; the sum of its VMAF scores in *sum. */
+static int pair_run(const Clip *c, const VqConfig *cfg, const char *model,
+                    unsigned i, unsigned frames, double *sum)
+{
+    VqContext *ctx;
+    char spec[256];
+    snprintf(spec, sizeof(spec), "version=%s", model);
+    int r = vq_open(&ctx, cfg);
+    if (!r)
+        r = vq_use_model(ctx, spec);
+    for (unsigned n = 0; !r && n < frames; n++) {
+        VqPicture rp = picture(c, c->ref[n % N_PATTERNS]);
+        VqPicture dp = picture(c, c->dis[i][n % N_PATTERNS]);
+        r = vq_submit(ctx, &rp, &dp);
+        if (!r)
+            r = drain(ctx, sum);
+    }
+    if (!r)
+        r = vq_flush(ctx);
+    if (!r)
+        r = drain(ctx, sum);
+    if (r)
+        fprintf(stderr, "pair run: %s\n", vq_last_error(ctx));
+    vq_close(&ctx);
+    return r;
+}
+
+/* The ladder of renditions 0..n_rend-1; rendition i's VMAF sum in sum[i]. */
+static int ladder_run(const Clip *c, const VqConfig *cfg, const char *model,
+                      unsigned n_rend, unsigned frames, double *sum)
+{
+    VqLadder *l;
+    char spec[256];
+    snprintf(spec, sizeof(spec), "version=%s", model);
+    int r = vq_ladder_open(&l, cfg, n_rend);
+    for (unsigned i = 0; !r && i < n_rend; i++)
+        r = vq_use_model(vq_ladder_context(l, i), spec);
+    for (unsigned n = 0; !r && n < frames; n++) {
+        VqPicture rp = picture(c, c->ref[n % N_PATTERNS]), dp[MAX_N];
+        const VqPicture *dis[MAX_N];
+        for (unsigned i = 0; i < n_rend; i++) {
+            dp[i] = picture(c, c->dis[i][n % N_PATTERNS]);
+            dis[i] = &dp[i];
+        }
+        r = vq_ladder_submit(l, &rp, dis);
+        for (unsigned i = 0; !r && i < n_rend; i++)
+            r = drain(vq_ladder_context(l, i), &sum[i]);
+    }
+    if (!r)
+        r = vq_ladder_flush(l);
+    for (unsigned i = 0; !r && i < n_rend; i++)
+        r = drain(vq_ladder_context(l, i), &sum[i]);
+    if (r)
+        fprintf(stderr, "ladder: %s\n", vq_ladder_last_error(l));
+    vq_ladder_close(&l);
+    return r;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned frames = 300, w = 1920, h = 1080;
+    const char *models[8];
+    unsigned n_models = 0;
+    VqConfig cfg = vq_default_config();
+    cfg.backend = VQ_BACKEND_CPU;
+    cfg.log_level = VQ_LOG_LEVEL_ERROR;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            fprintf(stderr, "usage: vqhip_ladder_bench [--frames N] [--size WxH] "
+                    "[--threads N] [--backend cpu|auto] [--model VERSION]...\n");
+            return 2;
+        }
+        i++;
+        if (!strcmp(a, "--frames"))
+            frames = (unsigned)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--size") && sscanf(v, "%ux%u", &w, &h) == 2)
+            ;
+        else if (!strcmp(a, "--threads"))
+            cfg.n_threads = (unsigned)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--backend"))
+            cfg.backend = strcmp(v, "auto") ? VQ_BACKEND_CPU : VQ_BACKEND_AUTO;
+        else if (!strcmp(a, "--model") && n_models < 8)
+            models[n_models++] = v;
+        else {
+            fprintf(stderr, "vqhip_ladder_bench: bad option %s\n", a);
+            return 2;
+        }
+    }
+    if (!n_models) {
+        models[n_models++] = "vmaf_v0.6.1";
+        models[n_models++] = "vmaf_v1.0.16_3d0h";
+    }
+    if (!frames || !w || !h) {
+        fprintf(stderr, "vqhip_ladder_bench: frames and size must be > 0\n");
+        return 2;
+    }
+    Clip clip;
+    memset(&clip, 0, sizeof(clip));
+    if (make_clip(&clip, w, h)) {
+        fprintf(stderr, "vqhip_ladder_bench: out of memory\n");
+        return 1;
+    }
+    printf("%ux%u 4:2:0 8-bit, %u frames, threads %u (0: one per core), "
+           "backend %s\n", w, h, frames, cfg.n_threads,
+           cfg.backend == VQ_BACKEND_CPU ? "cpu" : "auto");
+    printf("%-20s %2s %10s %10s %10s %10s %7s\n", "model", "N", "ladder s",
+           "pairs s", "ladder fps", "pairs fps", "ratio");
+    static const unsigned ns[] = { 1, 3, 6 };
+    int status = 0;
+    for (unsigned m = 0; m < n_models && !status; m++) {
+        for (unsigned k = 0; k < sizeof(ns) / sizeof(ns[0]) && !status; k++) {
+            unsigned n = ns[k];
+            double s_ladder[MAX_N] = { 0 }, s_pairs[MAX_N] = { 0 };
+            double t0 = now();
+            if (ladder_run(&clip, &cfg, models[m], n, frames, s_ladder)) {
+                status = 1;
+                break;
+            }
+            double t1 = now();
+            for (unsigned i = 0; i < n && !status; i++)
+                if (pair_run(&clip, &cfg, models[m], i, frames, &s_pairs[i]))
+                    status = 1;
+            double t2 = now();
+            if (status)
+                break;
+            /* the same frames scored both ways: the same sums, bit for bit */
+            for (unsigned i = 0; i < n; i++)
+                if (s_ladder[i] != s_pairs[i]) {
+                    fprintf(stderr, "vqhip_ladder_bench: rendition %u: the "
+                            "ladder's VMAF sum %.17g, the pair run's %.17g\n",
+                            i + 1, s_ladder[i], s_pairs[i]);
+                    status = 1;
+                }
+            double tl = t1 - t0, tp = t2 - t1, fr = (double)frames * n;
+            printf("%-20s %2u %10.2f %10.2f %10.1f %10.1f %7.3f\n", models[m],
+                   n, tl, tp, fr / tl, fr / tp, tl / tp);
+            fflush(stdout);
+        }
+    }
+    printf("fps: rendition frames a second; ratio: ladder time / pair runs' "
+           "time\n");
+    for (unsigned t = 0; t < N_PATTERNS; t++) {
+        free(clip.ref[t]);
+        for (unsigned i = 0; i < MAX_N; i++)
+            free(clip.dis[i][t]);
+    }
+    return status;
+}
