@@ -89,6 +89,8 @@ typedef struct Run {
     FrameReader *rr, **rd;
     char (*label)[LABEL_MAX];
     char (*log)[PATH_MAX_LEN];
+    char (*why)[1024]; /* a rendition's read error: it ended there */
+    unsigned n_failed; /* renditions that ended on a read error */
     FILE *out;
 } Run;
 
@@ -211,8 +213,8 @@ static int select_all(Run *run)
             r = vq_use_model(ctx, a->models[k]);
         for (unsigned k = 0; !r && k < a->n_features; k++)
             r = cli_use_feature(ctx, a->features[k]);
-        if (!r && a->pools)
-            r = vq_log_pools(ctx, a->pools);
+        if (!r && a->st->pools)
+            r = vq_log_pools(ctx, a->st->pools);
         if (r)
             fprintf(stderr, "vqhip: %s (%s)\n", vq_last_error(ctx),
                     vq_strerror(r));
@@ -263,10 +265,15 @@ static int score(Run *run, unsigned n_buf, unsigned *pn, char *why,
             if (b == FRAME_READER_CANCELLED)
                 continue;
             if (b < 0) {
-                snprintf(why, whysz, "frame %u of %s: %s", n, a->dis_paths[i],
-                         err);
-                fprintf(stderr, "vqhip: %s\n", why);
-                *read_err = VQ_EIO;
+                /* as its pair run: the frames before are scored, its log
+                 * says where it stopped; the other renditions go on */
+                snprintf(run->why[i], sizeof(run->why[i]), "frame %u of %s: "
+                         "%s", n, a->dis_paths[i], err);
+                fprintf(stderr, "vqhip: rendition %u: %s\n", i + 1,
+                        run->why[i]);
+                run->n_failed++;
+                live--;
+                r = vq_ladder_end(run->l, i);
             } else if (b > 0 && (!a->frame_cnt || n < a->frame_cnt)) {
                 fprintf(stderr, "vqhip: warning: %s has %u frames, %s has "
                         "more: only the first %u are scored\n", a->ref_path,
@@ -333,7 +340,7 @@ static void summary(Run *run, unsigned i, const char *why)
         fprintf(out, "[%s] incomplete: %s\n", lb, why);
     for (unsigned k = 0; k < vq_output_count(ctx); k++) {
         fprintf(out, "[%s] ", lb);
-        cli_print_pooled(ctx, out, vq_output_name(ctx, k), run->a->pools);
+        cli_print_pooled(ctx, out, vq_output_name(ctx, k), run->a->st->pools);
     }
     for (unsigned k = 0; k < vq_aggregate_count(ctx); k++) {
         VqScore sc;
@@ -354,15 +361,48 @@ static unsigned cpu_count(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
+/* What a ladder cannot do yet, and inputs it cannot read: 0, or the
+ * exit status (said on stderr). */
+static int check_options(const CliLadderArgs *a)
+{
+    const CliStats *st = a->st;
+    const char *unsupported =
+        a->verify_log ? "--verify-log" :
+        a->align->offset_given || a->align->sync != CLI_SYNC_OFF ?
+            "--offset/--sync" :
+        st->windows ? "--window" : st->n_alerts ? "--alert" :
+        st->prom_file ? "--prom-file" : st->stats_url ? "--stats-url" :
+        a->zero_copy ? "--zero-copy" : NULL;
+    if (unsupported) {
+        fprintf(stderr, "vqhip: %s is not available with several distorted "
+                "videos (a ladder) yet: score that rendition alone\n",
+                unsupported);
+        return CLI_EXIT_USAGE;
+    }
+    unsigned stdin_inputs = !strcmp(a->ref_path, "-");
+    for (unsigned i = 0; i < a->n; i++)
+        stdin_inputs += !strcmp(a->dis_paths[i], "-");
+    if (stdin_inputs > 1) {
+        fprintf(stderr, "vqhip: only one input can be read from standard "
+                "input\n");
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
 int cli_ladder_run(const CliLadderArgs *a)
 {
+    int bad = check_options(a);
+    if (bad)
+        return bad;
     Run run = { .a = a, .out = stdout };
     run.dis = calloc(a->n, sizeof(*run.dis));
     run.rd = calloc(a->n, sizeof(*run.rd));
     run.label = calloc(a->n, sizeof(*run.label));
     run.log = calloc(a->n, sizeof(*run.log));
+    run.why = calloc(a->n, sizeof(*run.why));
     int status = 0;
-    if (!run.dis || !run.rd || !run.label || !run.log) {
+    if (!run.dis || !run.rd || !run.label || !run.log || !run.why) {
         fprintf(stderr, "vqhip: out of memory\n");
         status = CLI_EXIT_ERROR;
     }
@@ -459,12 +499,13 @@ int cli_ladder_run(const CliLadderArgs *a)
                     "file is empty)\n", i + 1, a->dis_paths[i]);
             status = CLI_EXIT_INPUT;
         }
+        const char *reason = *why ? why : run.why[i];
         if ((!r || read_err) && !empty)
-            summary(&run, i, why);
+            summary(&run, i, reason);
         if (!a->log_path || !started || empty)
             continue;
-        if (*why)
-            vq_set_incomplete(ctx, why);
+        if (*reason)
+            vq_set_incomplete(ctx, reason);
         if (vq_write_log(ctx, run.log[i], a->log_fmt)) {
             fprintf(stderr, "vqhip: rendition %u: %s\n", i + 1,
                     vq_last_error(ctx));
@@ -475,6 +516,8 @@ int cli_ladder_run(const CliLadderArgs *a)
     }
     if (r && !logged)
         discard_logs(&run);
+    if (!status && !r && run.n_failed)
+        status = CLI_EXIT_INPUT;
     if (!status)
         status = interrupted ? 128 + (int)interrupted : cli_exit_code(r);
 done:
@@ -486,5 +529,6 @@ done:
     free(run.rd);
     free(run.label);
     free(run.log);
+    free(run.why);
     return status;
 }

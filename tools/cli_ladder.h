@@ -3,6 +3,8 @@
 #ifndef VQHIP_TOOLS_CLI_LADDER_H
 #define VQHIP_TOOLS_CLI_LADDER_H
 
+#include "cli_align.h"
+#include "cli_stats.h"
 #include "vqhip.h"
 
 /* What main() parsed, for a ladder run. */
@@ -18,8 +20,13 @@ typedef struct CliLadderArgs {
     int quiet, no_prediction;
     VqPixFmt fmt;
     unsigned bpc, w, h, frame_cnt;
-    const char *pools;            /* --pool */
     VqConfig cfg;
+    /* --pool is taken from st; the other options of st, align, verify_log
+     * and zero_copy are refused (not yet with several renditions) */
+    const CliStats *st;
+    const CliAlign *align;
+    const char *verify_log;
+    int zero_copy;
 } CliLadderArgs;
 
 /* Rendition i's log path (i from 0): path with %d replaced by i + 1, %s by
@@ -30,7 +37,8 @@ int cli_ladder_log_path(const char *path, unsigned i, const char *label,
 /* A rendition's label: its file's base name without the extension. */
 void cli_ladder_label(const char *path, char *out, size_t size);
 
-/* Runs the ladder; returns the exit status (docs/CLI.md). */
+/* Checks the options and runs the ladder; returns the exit status
+ * (docs/CLI.md). */
 int cli_ladder_run(const CliLadderArgs *a);
 
 #endif

@@ -89,47 +89,6 @@ static int drain(VqContext *ctx, int quiet, FILE *out, CliLive *lv)
     return r == VQ_EAGAIN || r == VQ_EOF ? 0 : r;
 }
 
-/* Several -d: the options a ladder takes (docs/LADDER.md), checked. */
-static int ladder(const char *ref_path, const char *const *dis_paths,
-                  unsigned n_dis, const char *log_path, VqLogFmt log_fmt,
-                  unsigned precision, const char *const *features,
-                  unsigned n_features, const char *const *models,
-                  unsigned n_models, int quiet, int no_prediction,
-                  VqPixFmt fmt, unsigned bpc, unsigned w, unsigned h,
-                  unsigned frame_cnt, const VqConfig *cfg, const CliStats *st,
-                  const CliAlign *align, const char *verify_log, int zero_copy)
-{
-    const char *unsupported =
-        verify_log ? "--verify-log" :
-        align->offset_given || align->sync != CLI_SYNC_OFF ? "--offset/--sync" :
-        st->windows ? "--window" : st->n_alerts ? "--alert" :
-        st->prom_file ? "--prom-file" : st->stats_url ? "--stats-url" :
-        zero_copy ? "--zero-copy" : NULL;
-    if (unsupported) {
-        fprintf(stderr, "vqhip: %s is not available with several distorted "
-                "videos (a ladder) yet: score that rendition alone\n",
-                unsupported);
-        return CLI_EXIT_USAGE;
-    }
-    unsigned stdin_inputs = !strcmp(ref_path, "-");
-    for (unsigned i = 0; i < n_dis; i++)
-        stdin_inputs += !strcmp(dis_paths[i], "-");
-    if (stdin_inputs > 1) {
-        fprintf(stderr, "vqhip: only one input can be read from standard "
-                "input\n");
-        return CLI_EXIT_USAGE;
-    }
-    CliLadderArgs a = {
-        .ref_path = ref_path, .dis_paths = dis_paths, .n = n_dis,
-        .log_path = log_path, .log_fmt = log_fmt, .precision = precision,
-        .features = features, .n_features = n_features, .models = models,
-        .n_models = n_models, .quiet = quiet, .no_prediction = no_prediction,
-        .fmt = fmt, .bpc = bpc, .w = w, .h = h, .frame_cnt = frame_cnt,
-        .pools = st->pools, .cfg = *cfg,
-    };
-    return cli_ladder_run(&a);
-}
-
 int main(int argc, char **argv)
 {
     /* vqhip plan | run-item | merge: the catalog verbs (docs/SCALE.md) */
@@ -361,11 +320,18 @@ int main(int argc, char **argv)
         cli_usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    if (n_dis > 1)
-        return ladder(ref_path, dis_paths, n_dis, log_path, log_fmt, precision,
-                      features, n_features, models, n_models, quiet,
-                      no_prediction, fmt, bpc, w, h, frame_cnt, &cfg, &st,
-                      &align, verify_log, zero_copy);
+    if (n_dis > 1) {
+        CliLadderArgs la = {
+            .ref_path = ref_path, .dis_paths = dis_paths, .n = n_dis,
+            .log_path = log_path, .log_fmt = log_fmt, .precision = precision,
+            .features = features, .n_features = n_features, .models = models,
+            .n_models = n_models, .quiet = quiet, .no_prediction = no_prediction,
+            .fmt = fmt, .bpc = bpc, .w = w, .h = h, .frame_cnt = frame_cnt,
+            .cfg = cfg, .st = &st, .align = &align, .verify_log = verify_log,
+            .zero_copy = zero_copy,
+        };
+        return cli_ladder_run(&la);
+    }
     if (align.offset_given && align.sync != CLI_SYNC_OFF) {
         fprintf(stderr, "vqhip: --offset and --sync: give one\n");
         return CLI_EXIT_USAGE;

@@ -19,7 +19,9 @@ its log covers its own frames and a warning names it. Logs are compared
 without their "fps" line (the run's speed). Refused, with a
 message that says why: a rendition of another size, one of another bit
 depth, renditions with N > 1 and a log path without %d or %s, two
-renditions that would write the same log.
+renditions that would write the same log, --window with a ladder. A
+rendition cut short (a truncated file) ends at its bad frame with its
+pair run's log (incomplete, exit 3) while the others go on.
 """
 import json
 import os
@@ -175,6 +177,26 @@ def main():
     ladder_case(vqhip, work, ref_path, five, labels, 'json', precise)
     ladder_case(vqhip, work, ref_path, five, labels, 'csv', [])
 
+    # a rendition that cannot be read to its end: its log is its pair
+    # run's (both stop at the bad frame and say so), the others go on
+    trunc = os.path.join(work, 'trunc.y4m')
+    with open(paths['blur'], 'rb') as f, open(trunc, 'wb') as g:
+        g.write(f.read()[:os.path.getsize(paths['blur']) * 2 // 5])
+    pat = os.path.join(work, 'bad_%s.json')
+    rc, out, err = run([vqhip, '-r', ref_path, '-d', paths['noise'], '-d',
+                        trunc, '-o', pat, '--json', '-q'] + precise + FEATURES)
+    check(rc == 3 and 'rendition 2: frame ' in err and 'trunc.y4m' in err,
+          'a truncated rendition: rc %d, %r' % (rc, err))
+    for label, d, want_rc in (('noise', paths['noise'], 0), ('trunc', trunc, 3)):
+        plog = os.path.join(work, 'bad_pair_%s.json' % label)
+        prc, _, _ = run([vqhip, '-r', ref_path, '-d', d, '-o', plog, '--json',
+                         '-q'] + precise + FEATURES)
+        check(prc == want_rc, 'pair run of %s: rc %d' % (label, prc))
+        llog = pat.replace('%s', label)
+        check(os.path.exists(llog) and read(llog) == read(plog),
+              'truncated case, %s: the log differs from the pair run\'s' %
+              label)
+
     small = os.path.join(work, 'small.y4m')
     write_y4m(small, [(y[:, :W - 16], u[:, :(W - 16) // 2],
                        v[:, :(W - 16) // 2]) for y, u, v in ref])
@@ -193,6 +215,9 @@ def main():
     refused(vqhip, base + ['-d', paths['noise'], '-o',
                            os.path.join(work, 'same_%s.json')],
             ['same log', '%d'], 'two renditions writing the same log')
+    refused(vqhip, base + ['-d', paths['blur'], '--window', '5', '-o',
+                           os.path.join(work, 'w%d.json')],
+            ['--window', 'several'], '--window with a ladder')
     if failures:
         print('%d failure(s)' % len(failures))
         return 1
