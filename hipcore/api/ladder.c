@@ -20,6 +20,7 @@ struct VqLadder {
     bool *ended;
     unsigned n;
     bool checked;   /* the renditions were found to agree */
+    bool failed;    /* a submit failed part way: renditions out of step */
     char err[1024]; /* vq_ladder_last_error */
 };
 
@@ -221,9 +222,12 @@ static void shared_release(void *opaque)
 static int submit(VqLadder *l, const VqPicture *ref,
                   const VqPicture *const *dis, Shared *sh)
 {
+    if (l->failed)
+        return fail(l, VQ_ESTATE, "an earlier error stopped this ladder");
     int r = check_selections(l);
     if (!r)
         r = check_pictures(l, ref, dis);
+    bool took = false;
     for (unsigned i = 0; !r && i < l->n; i++) {
         if (l->ended[i])
             continue;
@@ -236,8 +240,11 @@ static int submit(VqLadder *l, const VqPicture *ref,
             r = vq_submit(ctx, ref, dis[i]);
         }
         ctx->ladder_submitting = false;
-        if (r)
+        took = took || !r;
+        if (r) {
+            l->failed = took; /* renditions before i took the frame */
             r = fail_from(l, i, r);
+        }
     }
     return r;
 }
