@@ -9,10 +9,10 @@ renditions runs
 
     vqhip -r REF -d D1 [-d D2 ...] -o log_%d.json ...
 
-with vmaf_v0.6.1, psnr, float_ssim, float_motion and cambi, and requires
-every rendition's log byte-identical to the log of the pair run
-`vqhip -r REF -d Di` with the same options (the pair run is the existing,
-verified path): JSON at --precision max (every double exact) and CSV at
+with vmaf_v0.6.1 (integer motion, VIF, ADM), psnr, float_ssim, ssim,
+float_motion and cambi, and requires every rendition's log
+byte-identical to the log of the pair run `vqhip -r REF -d Di` with the
+same options (the pair run is the existing, verified path): JSON at --precision max (every double exact) and CSV at
 libvmaf's default precision; the per-rendition summary lines equal the
 pair run's summary prefixed by "[label] ". The short rendition ends early:
 its log covers its own frames and a warning names it. Logs are compared
@@ -33,7 +33,8 @@ import numpy as np
 
 W, H, FRAMES, SHORT = 256, 144, 10, 6
 FEATURES = ['--backend', 'cpu', '--model', 'version=vmaf_v0.6.1', '--feature', 'psnr',
-            '--feature', 'float_ssim', '--feature', 'float_motion',
+            '--feature', 'float_ssim', '--feature', 'ssim',
+            '--feature', 'float_motion',
             '--feature', 'cambi']
 
 failures = []
