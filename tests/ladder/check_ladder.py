@@ -12,8 +12,9 @@ renditions runs
 with vmaf_v0.6.1 (integer motion, VIF, ADM), psnr, float_ssim, ssim,
 float_motion and cambi, and requires every rendition's log
 byte-identical to the log of the pair run `vqhip -r REF -d Di` with the
-same options (the pair run is the existing, verified path): JSON at --precision max (every double exact) and CSV at
-libvmaf's default precision; the per-rendition summary lines equal the
+same options (the pair run is the existing, verified path): JSON at
+--precision max (every double exact) and CSV at libvmaf's default
+precision; the per-rendition summary lines equal the
 pair run's summary prefixed by "[label] ". The short rendition ends early:
 its log covers its own frames and a warning names it. Logs are compared
 without their "fps" line (the run's speed). Refused, with a
