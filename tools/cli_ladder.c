@@ -372,7 +372,8 @@ static int check_options(const CliLadderArgs *a)
             "--offset/--sync" :
         st->windows ? "--window" : st->n_alerts ? "--alert" :
         st->prom_file ? "--prom-file" : st->stats_url ? "--stats-url" :
-        a->zero_copy ? "--zero-copy" : NULL;
+        a->zero_copy ? "--zero-copy" :
+        a->live ? "--live/--realtime" : NULL;
     if (unsupported) {
         fprintf(stderr, "vqhip: %s is not available with several distorted "
                 "videos (a ladder) yet: score that rendition alone\n",

@@ -21,12 +21,13 @@ typedef struct CliLadderArgs {
     VqPixFmt fmt;
     unsigned bpc, w, h, frame_cnt;
     VqConfig cfg;
-    /* --pool is taken from st; the other options of st, align, verify_log
-     * and zero_copy are refused (not yet with several renditions) */
+    /* --pool is taken from st; the other options of st, align, verify_log,
+     * zero_copy and live are refused (not yet with several renditions) */
     const CliStats *st;
     const CliAlign *align;
     const char *verify_log;
     int zero_copy;
+    int live;                     /* --live or --realtime given */
 } CliLadderArgs;
 
 /* Rendition i's log path (i from 0): path with %d replaced by i + 1, %s by

@@ -328,7 +328,7 @@ int main(int argc, char **argv)
             .n_models = n_models, .quiet = quiet, .no_prediction = no_prediction,
             .fmt = fmt, .bpc = bpc, .w = w, .h = h, .frame_cnt = frame_cnt,
             .cfg = cfg, .st = &st, .align = &align, .verify_log = verify_log,
-            .zero_copy = zero_copy,
+            .zero_copy = zero_copy, .live = lv.on || lv.pace_fps > 0,
         };
         return cli_ladder_run(&la);
     }

@@ -220,6 +220,9 @@ def main():
     refused(vqhip, base + ['-d', paths['blur'], '--window', '5', '-o',
                            os.path.join(work, 'w%d.json')],
             ['--window', 'several'], '--window with a ladder')
+    refused(vqhip, base + ['-d', paths['blur'], '--live', '-o',
+                           os.path.join(work, 'l%d.json')],
+            ['--live', 'several'], '--live with a ladder')
     if failures:
         print('%d failure(s)' % len(failures))
         return 1
