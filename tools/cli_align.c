@@ -45,7 +45,7 @@ int cli_align_option(CliAlign *a, const char *opt, const char *arg)
         return cli_parse_uint("--sync_frames", arg, 1, 1000, &a->frames);
     if (!strcmp(opt, "sync_bench"))
         return cli_parse_uint("--sync_bench", arg, 1, 1000, &a->bench);
-    return -1;
+    return cli_realign_option(&a->re, opt, arg);
 }
 
 /* Reads the first frames' luma into the search and goes back to the

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "cli_realign.h"
 #include "yuv_input.h"
 
 enum { CLI_SYNC_OFF = 0, CLI_SYNC_AUTO, CLI_SYNC_ONLY };
@@ -15,9 +16,11 @@ typedef struct CliAlign {
     int sync;           /* CLI_SYNC_* */
     unsigned range, frames; /* 0: the library's defaults (30, 30) */
     unsigned bench;     /* --sync_bench N: time N searches */
+    CliRealign re;      /* --realign, --realign_window */
 } CliAlign;
 
-/* --offset, --sync, --sync_range, --sync_frames, --sync_bench by name:
+/* --offset, --sync, --sync_range, --sync_frames, --sync_bench,
+ * --realign, --realign_window by name:
  * 0, or a message and -1. */
 int cli_align_option(CliAlign *a, const char *opt, const char *arg);
 /* Searches the offset (--sync) and skips the first frames of one input.

@@ -55,14 +55,14 @@ static unsigned cpu_count(void)
  * threads and out of order. */
 typedef struct GiveBack {
     FrameReader *ref, *dis;
-    unsigned seq;
+    unsigned seq[2]; /* each reader's (--realign: they differ) */
 } GiveBack;
 
 static void give_back(void *opaque)
 {
     GiveBack *gb = opaque;
-    frame_reader_give_back(gb->ref, gb->seq);
-    frame_reader_give_back(gb->dis, gb->seq);
+    frame_reader_give_back(gb->ref, gb->seq[0]);
+    frame_reader_give_back(gb->dis, gb->seq[1]);
 }
 
 static void print_frame(FILE *out, const VqFrameScores *fs, int skipped)
@@ -159,6 +159,8 @@ int main(int argc, char **argv)
         { "sync_range", required_argument, NULL, O_ALIGN },
         { "sync_frames", required_argument, NULL, O_ALIGN },
         { "sync_bench", required_argument, NULL, O_ALIGN },
+        { "realign", no_argument, NULL, O_ALIGN },
+        { "realign_window", required_argument, NULL, O_ALIGN },
         { "alert", required_argument, NULL, O_ALERT },
         { "stats-url", required_argument, NULL, O_STATS_URL },
         { "stats-frames", no_argument, NULL, O_STATS_FRAMES },
@@ -408,6 +410,9 @@ int main(int argc, char **argv)
     }
     st.wc.time_base_num = st.fps_den;
     st.wc.time_base_den = st.fps_num;
+    align.re.fps_num = st.fps_num; /* --realign's events: time, NDJSON */
+    align.re.fps_den = st.fps_den;
+    align.re.sink = &st.sink;
     VqContext *ctx = NULL;
     int reported = 0, status = 0; /* status: an exit status set with r */
     int r = vq_open(&ctx, &cfg);
@@ -455,6 +460,8 @@ int main(int argc, char **argv)
     if (n_buf > FRAME_READER_MAX_BUFFERS)
         n_buf = FRAME_READER_MAX_BUFFERS;
     n_buf = cli_live_buffers(&lv, ctx, n_buf, FRAME_READER_MAX_BUFFERS);
+    n_buf += cli_realign_held(&align.re); /* the read-ahead */
+    n_buf = n_buf < FRAME_READER_MAX_BUFFERS ? n_buf : FRAME_READER_MAX_BUFFERS;
     FrameReaderConfig rc = { .n_buffers = n_buf, .max_frames = frame_cnt,
                              .map = ctx && !vq_device_name(ctx)[0],
                              .alloc = zero_copy ? host_alloc : plain_alloc,
@@ -481,13 +488,15 @@ int main(int argc, char **argv)
         VqPicture rp, dp;
         char err_d[256] = "";
         cli_live_pace(&lv, n, &interrupted);
-        int a = frame_reader_next(rr, &rp, err, sizeof(err));
-        int b = frame_reader_next(rd, &dp, err_d, sizeof(err_d));
+        int a, b;
+        unsigned seq[2];
+        cli_realign_next(&align.re, rr, rd, n, &rp, &dp, seq, &a, &b, err,
+                         err_d, sizeof(err_d));
         /* a frame taken from one input alone goes back unscored */
         if ((a <= 0 || b <= 0) && a > 0)
-            frame_reader_give_back(rr, n);
+            frame_reader_give_back(rr, seq[0]);
         if ((a <= 0 || b <= 0) && b > 0)
-            frame_reader_give_back(rd, n);
+            frame_reader_give_back(rd, seq[1]);
         if (a == FRAME_READER_CANCELLED || b == FRAME_READER_CANCELLED)
             break; /* a signal, while an input gave nothing */
         if (a < 0 || b < 0) {
@@ -504,7 +513,7 @@ int main(int argc, char **argv)
         if (!a || !b)
             break;
         GiveBack *gb = &back[n % n_buf];
-        *gb = (GiveBack){ rr, rd, n };
+        *gb = (GiveBack){ rr, rd, { seq[0], seq[1] } };
         dp.pts = n;
         /* --live: the frames done received first, then maybe skipped */
         if (lv.on && !(r = drain(ctx, quiet, out, &lv)))
@@ -517,6 +526,7 @@ int main(int argc, char **argv)
             r = drain(ctx, quiet, out, &lv);
         n++;
     }
+    cli_realign_finish(&align.re);
     frame_reader_stop(&rr);
     frame_reader_stop(&rd);
     if (interrupted)

@@ -91,10 +91,11 @@ static void reduce(const VqAlign *a, const VqPicture *pic, float *out)
     }
 }
 
-int vq_align_add(VqAlign *a, int distorted, const VqPicture *pic, char *why,
-                 size_t why_size)
+/* A picture of luma samples of the first one's size (which sets the
+ * grid): 0, or -1 and a message in why. */
+static int check_picture(VqAlign *a, const VqPicture *pic, char *why,
+                         size_t why_size)
 {
-    int i = distorted ? 1 : 0;
     if (!pic || !pic->data[0] || !pic->w || !pic->h ||
         (pic->bpc != 8 && pic->bpc != 10 && pic->bpc != 12 && pic->bpc != 16)) {
         snprintf(why, why_size, "a picture without luma samples, size or a "
@@ -108,14 +109,37 @@ int vq_align_add(VqAlign *a, int distorted, const VqPicture *pic, char *why,
                  "inputs must have one size", pic->w, pic->h, a->w, a->h);
         return -1;
     }
+    return 0;
+}
+
+int vq_align_put(VqAlign *a, int distorted, unsigned slot,
+                 const VqPicture *pic, char *why, size_t why_size)
+{
+    if (check_picture(a, pic, why, why_size))
+        return -1;
+    reduce(a, pic, vq_align_grid(a, distorted, slot));
+    return 0;
+}
+
+int vq_align_add(VqAlign *a, int distorted, const VqPicture *pic, char *why,
+                 size_t why_size)
+{
+    int i = distorted ? 1 : 0;
+    if (check_picture(a, pic, why, why_size))
+        return -1;
     if (a->n[i] >= a->need)
         return 0;
-    reduce(a, pic, a->grid[i] + (size_t)a->n[i] * a->gw * a->gh);
+    reduce(a, pic, vq_align_grid(a, i, a->n[i]));
     a->n[i]++;
     return 0;
 }
 
-static double grid_mse(const VqAlign *a, const float *x, const float *y)
+float *vq_align_grid(const VqAlign *a, int distorted, unsigned slot)
+{
+    return a->grid[distorted ? 1 : 0] + (size_t)slot * a->gw * a->gh;
+}
+
+double vq_align_mse(const VqAlign *a, const float *x, const float *y)
 {
     size_t n = (size_t)a->gw * a->gh;
     double s = 0;
@@ -125,6 +149,8 @@ static double grid_mse(const VqAlign *a, const float *x, const float *y)
     }
     return s / (double)n;
 }
+
+#define grid_mse vq_align_mse
 
 /* The mean squared difference at offset k over m frames. */
 static double offset_mse(const VqAlign *a, int k, unsigned m)

@@ -22,6 +22,14 @@ void vq_align_init(VqAlign *a, const VqSyncConfig *cfg);
 /* 0, or -1 and a message in why. */
 int vq_align_add(VqAlign *a, int distorted, const VqPicture *pic, char *why,
                  size_t why_size);
+/* The grid of pic into slot `slot` (< need) of one input's storage, the
+ * geometry set by the first picture; core/realign.c keeps its rings there.
+ * 0, or -1 and a message in why. */
+int vq_align_put(VqAlign *a, int distorted, unsigned slot,
+                 const VqPicture *pic, char *why, size_t why_size);
+float *vq_align_grid(const VqAlign *a, int distorted, unsigned slot);
+/* The mean squared difference of two grids (8-bit units squared). */
+double vq_align_mse(const VqAlign *a, const float *x, const float *y);
 void vq_align_find(const VqAlign *a, VqSyncResult *res);
 void vq_align_free(VqAlign *a);
 

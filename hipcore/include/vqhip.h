@@ -637,6 +637,61 @@ VQ_API int vq_sync_find(VqSync *sync, VqSyncResult *res);
 VQ_API const char *vq_sync_error(const VqSync *sync);
 VQ_API void vq_sync_close(VqSync **sync);
 
+/* Drops and repeats mid-stream (docs/ALIGNMENT.md#drops-and-repeats): a
+ * frame lost or repeated by one input shifts every later pair. The
+ * detector is fed both inputs' frames in order, `window` + 1 frames ahead
+ * of the pair about to be scored (the head pair), and decides for the head
+ * pair whether to pair it as it is or to leave out one input's head frame.
+ * It compares the block means of the luma (the grid of vq_sync_*): for the
+ * window pairs from the head, the pair's mean squared difference e0 and
+ * those with the reference's next frame (e-: the distorted video lost a
+ * frame) and with the distorted video's next frame (e+: it has an extra
+ * one). A neighbour "matches clearly better" at a pair when
+ * e <= ratio * e0 and e0 - e >= min_gap; an event needs that at every one
+ * of the window pairs, for the same neighbour. Independent of a
+ * VqContext; CPU only. */
+typedef struct VqRealignConfig {
+    unsigned window;        /* consecutive pairs that must agree (0: 3) */
+    double ratio;           /* (0: 0.5) */
+    double min_gap;         /* 8-bit units squared (0: 2.0) */
+} VqRealignConfig;
+
+typedef struct VqRealignEvent {
+    int delta;              /* -1: the reference's head frame is left out
+                               (the distorted video lost a frame, or the
+                               reference repeated one); +1: the distorted
+                               video's head frame is left out */
+    int offset;             /* the sum of the deltas so far: the offset,
+                               in --offset's sense, now applied */
+    unsigned long long ref_frame, dis_frame; /* the head pair: frames of
+                               each input, 0 for the first added */
+    int input;              /* the input that lost or repeated a frame:
+                               0 the reference, 1 the distorted video */
+    int repeat;             /* 1: the frame left out repeats the one before
+                               it (as close to it as the pairs that match
+                               are to each other); 0: a frame was lost */
+    double mse_pair, mse_neighbour; /* means over the window */
+} VqRealignEvent;
+
+typedef struct VqRealign VqRealign;
+VQ_API int vq_realign_open(VqRealign **r, const VqRealignConfig *cfg);
+/* Frames of each input the detector needs from the head pair: window + 1
+ * (fewer at an input's end: then it pairs as it is). */
+VQ_API unsigned vq_realign_ahead(const VqRealign *r);
+/* The next frame of the reference (distorted = 0) or the distorted video
+ * (1). VQ_EAGAIN when vq_realign_ahead frames past the head are held
+ * already; VQ_EINVAL for another size or an unreadable picture. */
+VQ_API int vq_realign_add(VqRealign *r, int distorted, const VqPicture *pic);
+/* The decision for the head pair: 0: pair the head frames (then
+ * vq_realign_pop); 1 and *ev: leave out one input's head frame (done: the
+ * next head pair is the re-aligned one; decide again). VQ_EINVAL when an
+ * input has no frame. */
+VQ_API int vq_realign_decide(VqRealign *r, VqRealignEvent *ev);
+/* The head pair was scored: the next frames of both inputs are the head. */
+VQ_API int vq_realign_pop(VqRealign *r);
+VQ_API const char *vq_realign_error(const VqRealign *r);
+VQ_API void vq_realign_close(VqRealign **r);
+
 /*
  * Prometheus: the run's state in Prometheus' text exposition format
  * (0.0.4) at `path`, for node_exporter's textfile collector (name it
