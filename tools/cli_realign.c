@@ -89,8 +89,9 @@ static void report(CliRealign *p, unsigned n, const VqRealignEvent *ev)
     if (!p->sink || p->sink->fd < 0)
         return;
     char line[512];
-    int len = snprintf(line, sizeof(line), "{\"schema\":\"vqhip.stats/1\","
-                       "\"type\":\"realign\",\"frame\":%u,\"time\":", n);
+    int len = snprintf(line, sizeof(line), "{\"schema\":\"%s\",\"type\":"
+                       "\"realign\",\"frame\":%u,\"time\":",
+                       VQ_STATS_SCHEMA, n);
     if (t >= 0)
         len += snprintf(line + len, sizeof(line) - len, "%.17g", t);
     else

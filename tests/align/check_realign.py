@@ -25,6 +25,7 @@ Checks:
     pair is another log (the test can fail);
   - the NDJSON stream (--stats-url) carries the event as a "realign" line
     with the frame, its time (--fps 25: K / 25 s) and the delta;
+  - the same with the distorted video read from a pipe;
   - the clean pair (with its scene cut and static section) gives no event
     and the same log with and without --realign;
   - --realign_window 0 is refused (2).
@@ -94,6 +95,18 @@ def check_event(vqhip, work, name, ref_y, dis_y, k, what, delta, want_pair):
         got = [l for l in f if not l.startswith('  "fps":')]
     check(got == want, '%s: --realign log = the correctly paired run\'s log '
           '(%d frames)' % (name, sum(1 for l in want if '"frameNum"' in l)))
+    # the distorted video from a pipe: the same log (the read-ahead never
+    # seeks)
+    piped = os.path.join(work, name + '_piped.json')
+    with open(dis, 'rb') as f:
+        q = subprocess.run([vqhip, '-r', ref, '-d', '-', '--json',
+                            '--precision', 'max', '-q', '-o', piped, '-w',
+                            str(W), '-h', str(H), '--realign'], stdin=f,
+                           capture_output=True, text=True)
+    with open(piped) as f:
+        check(q.returncode == 0 and len(events(q.stderr)) == 1 and
+              [l for l in f if not l.startswith('  "fps":')] == want,
+              '%s: the distorted video from a pipe: the same log' % name)
     ev = events(p.stderr)
     check(len(ev) == 1, '%s: one event said (%s)' % (name, ev))
     m = re.match(r'vqhip: realign: frame (\d+) \(([0-9.]+) s\): (.*?); pairs '
@@ -114,8 +127,18 @@ def check_event(vqhip, work, name, ref_y, dis_y, k, what, delta, want_pair):
           % (name, m.groups()[4:] if m else None, e0, en))
     with open(stream) as f:
         lines = [json.loads(l) for l in f]
+    # docs/stats.schema.json accepts every line (Debian's python3-jsonschema)
+    import jsonschema
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                           '..', 'docs', 'stats.schema.json')) as f:
+        v = jsonschema.Draft202012Validator(json.load(f))
+    errs = [e.message for l in lines for e in v.iter_errors(l)]
+    check(lines and not errs, '%s: stats.schema.json accepts the stream\'s '
+          '%d lines %s' % (name, len(lines), errs[:3]))
     re_lines = [l for l in lines if l.get('type') == 'realign']
     check(len(re_lines) == 1 and re_lines[0]['frame'] == k and
+          re_lines[0]['input'] == 'distorted' and
+          re_lines[0]['kind'] == ('drop' if delta < 0 else 'repeat') and
           re_lines[0]['time'] == k / 25 and re_lines[0]['delta'] == delta and
           re_lines[0]['schema'] == 'vqhip.stats/1',
           '%s: the NDJSON stream has the event (%s)' % (name, re_lines))
