@@ -1,4 +1,5 @@
 /* --realign: pairs re-aligned after a dropped or repeated frame. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +25,9 @@ unsigned cli_realign_held(CliRealign *p)
     if (!p->det) {
         VqRealignConfig cfg = { .window = p->window };
         if (vq_realign_open(&p->det, &cfg)) {
-            fprintf(stderr, "vqhip: --realign: out of memory\n");
+            fprintf(stderr, "vqhip: --realign: out of memory: the pairs "
+                    "are not re-aligned\n");
+            p->on = 0;
             return 0;
         }
         p->ahead = vq_realign_ahead(p->det);
@@ -86,25 +89,10 @@ static void report(CliRealign *p, unsigned n, const VqRealignEvent *ev)
             left ? "distorted" : "reference", f, ev->offset, ev->mse_pair,
             ev->mse_neighbour);
     p->events++;
-    if (!p->sink || p->sink->fd < 0)
-        return;
-    char line[512];
-    int len = snprintf(line, sizeof(line), "{\"schema\":\"%s\",\"type\":"
-                       "\"realign\",\"frame\":%u,\"time\":",
-                       VQ_STATS_SCHEMA, n);
-    if (t >= 0)
-        len += snprintf(line + len, sizeof(line) - len, "%.17g", t);
-    else
-        len += snprintf(line + len, sizeof(line) - len, "null");
-    len += snprintf(line + len, sizeof(line) - len, ",\"input\":\"%s\","
-                    "\"kind\":\"%s\",\"delta\":%d,\"offset\":%d,"
-                    "\"ref_frame\":%llu,\"dis_frame\":%llu,\"mse_pair\":%.17g,"
-                    "\"mse_realigned\":%.17g}\n",
-                    ev->input ? "distorted" : "reference",
-                    ev->repeat ? "repeat" : "drop", ev->delta, ev->offset,
-                    ev->ref_frame, ev->dis_frame, ev->mse_pair,
-                    ev->mse_neighbour);
-    stats_sink_write(p->sink, line, (size_t)len);
+    /* the log's record and the NDJSON line */
+    if (p->ctx && vq_note_realign(p->ctx, n, t >= 0 ? t : NAN, ev))
+        fprintf(stderr, "vqhip: realign: the event could not be recorded "
+                "for the log (out of memory)\n");
 }
 
 void cli_realign_next(CliRealign *p, FrameReader *rr, FrameReader *rd,
@@ -116,6 +104,10 @@ void cli_realign_next(CliRealign *p, FrameReader *rr, FrameReader *rd,
         *a = frame_reader_next(rr, rp, err_r, err_size);
         *b = frame_reader_next(rd, dp, err_d, err_size);
         seq[0] = seq[1] = n;
+        return;
+    }
+    if (p->max_pairs && n >= p->max_pairs) {
+        *a = *b = 0; /* --frame_cnt pairs scored */
         return;
     }
     if (!p->rd[0]) {

@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 #include "frame_reader.h"
-#include "stats_sink.h"
 #include "vqhip.h"
 
 #define CLI_REALIGN_AHEAD_MAX 32
@@ -26,8 +25,9 @@ typedef struct CliRealign {
     char err[2][256];
     unsigned ahead;
     unsigned events;
+    unsigned max_pairs;          /* --frame_cnt (0: all) */
     unsigned fps_num, fps_den;   /* for the events' times (0: unknown) */
-    StatsSink *sink;             /* NDJSON events (fd -1: none) */
+    VqContext *ctx;              /* the events for its log and stream */
 } CliRealign;
 
 /* --realign (arg NULL), --realign_window N: 0, or a message and -1. */

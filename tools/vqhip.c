@@ -410,9 +410,8 @@ int main(int argc, char **argv)
     }
     st.wc.time_base_num = st.fps_den;
     st.wc.time_base_den = st.fps_num;
-    align.re.fps_num = st.fps_num; /* --realign's events: time, NDJSON */
+    align.re.fps_num = st.fps_num; /* --realign's events' times */
     align.re.fps_den = st.fps_den;
-    align.re.sink = &st.sink;
     VqContext *ctx = NULL;
     int reported = 0, status = 0; /* status: an exit status set with r */
     int r = vq_open(&ctx, &cfg);
@@ -461,8 +460,12 @@ int main(int argc, char **argv)
         n_buf = FRAME_READER_MAX_BUFFERS;
     n_buf = cli_live_buffers(&lv, ctx, n_buf, FRAME_READER_MAX_BUFFERS);
     n_buf += cli_realign_held(&align.re); /* the read-ahead */
+    align.re.ctx = ctx;
     n_buf = n_buf < FRAME_READER_MAX_BUFFERS ? n_buf : FRAME_READER_MAX_BUFFERS;
-    FrameReaderConfig rc = { .n_buffers = n_buf, .max_frames = frame_cnt,
+    /* --realign: --frame_cnt counts pairs, some input frames left out */
+    align.re.max_pairs = frame_cnt;
+    FrameReaderConfig rc = { .n_buffers = n_buf,
+                             .max_frames = align.re.on ? 0 : frame_cnt,
                              .map = ctx && !vq_device_name(ctx)[0],
                              .alloc = zero_copy ? host_alloc : plain_alloc,
                              .release = zero_copy ? host_free : plain_free,

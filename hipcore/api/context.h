@@ -44,6 +44,8 @@ struct VqContext {
     struct VqProm *prom;   /* vq_set_prometheus_file (prometheus.c) */
     VqAlerts alerts;       /* vq_add_alert; its queue feeds vq_receive_alert */
     VqStatsSink sink;      /* vq_set_stats_sink */
+    struct VqRealignNote *realign; /* vq_note_realign's events */
+    unsigned n_realign, realign_cap;
     unsigned win_live;     /* windows whose line and rules are done */
     struct {               /* import mode (import.c) */
         bool on, frames_begun, ended;
@@ -75,6 +77,18 @@ void vq_ndjson_frame(VqContext *ctx, unsigned index, double t);
 void vq_ndjson_window(VqContext *ctx, unsigned wi);
 void vq_ndjson_alert(VqContext *ctx, const VqAlertEv *ev);
 void vq_ndjson_summary(VqContext *ctx, bool complete);
+
+/* realign_log.c: vq_note_realign's events in the logs; vq_close's part. */
+typedef struct VqRealignNote {
+    unsigned frame;
+    double t;
+    VqRealignEvent ev;
+} VqRealignNote;
+void vq_log_realign_json(const VqContext *ctx, FILE *f);
+void vq_log_realign_xml(const VqContext *ctx, FILE *f);
+void vq_realign_notes_free(VqContext *ctx);
+/* ndjson.c */
+void vq_ndjson_realign(VqContext *ctx, const VqRealignNote *n);
 
 /* windows.c: the windows' part of vq_close. */
 void vq_windows_api_free(VqContext *ctx);

@@ -151,6 +151,7 @@ static void write_xml(VqContext *ctx, FILE *f)
                 ri.verify, ri.verified, ri.mismatches);
     fprintf(f, ">\n");
     vq_log_provenance_xml(ctx, f);
+    vq_log_realign_xml(ctx, f);
     for (unsigned j = 0; j < c->n; j++)
         fprintf(f, "    <output name=\"%s\" backend=\"%s\" />\n",
                 series(c, j)->name, series(c, j)->backend);
@@ -229,6 +230,7 @@ static void write_json(VqContext *ctx, FILE *f)
         fprintf(f, "    \"verify\": { \"every\": %u, \"frames\": %u, "
                 "\"mismatches\": %u },\n", ri.verify, ri.verified,
                 ri.mismatches);
+    vq_log_realign_json(ctx, f);
     vq_log_provenance_json(ctx, f);
     fprintf(f, "    \"outputs\": {");
     for (unsigned j = 0; j < c->n; j++)

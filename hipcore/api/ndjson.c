@@ -252,3 +252,24 @@ void vq_ndjson_summary(VqContext *ctx, bool complete)
     c_locale_leave(&loc);
     memcpy(ctx->err.msg, err, sizeof(err));
 }
+
+void vq_ndjson_realign(VqContext *ctx, const VqRealignNote *n)
+{
+    const VqRealignEvent *ev = &n->ev;
+    CLocale loc;
+    c_locale_enter(&loc);
+    Line l = { 0 };
+    begin(&l, "realign");
+    put(&l, ",\"frame\":%u,\"time\":", n->frame);
+    put_num(&l, n->t);
+    put(&l, ",\"input\":\"%s\",\"kind\":\"%s\",\"delta\":%d,"
+        "\"offset\":%d,\"ref_frame\":%llu,\"dis_frame\":%llu,"
+        "\"mse_pair\":", ev->input ? "distorted" : "reference",
+        ev->repeat ? "repeat" : "drop", ev->delta, ev->offset, ev->ref_frame,
+        ev->dis_frame);
+    put_num(&l, ev->mse_pair);
+    put(&l, ",\"mse_realigned\":");
+    put_num(&l, ev->mse_neighbour);
+    emit(ctx, &l);
+    c_locale_leave(&loc);
+}

@@ -691,6 +691,13 @@ VQ_API int vq_realign_decide(VqRealign *r, VqRealignEvent *ev);
 VQ_API int vq_realign_pop(VqRealign *r);
 VQ_API const char *vq_realign_error(const VqRealign *r);
 VQ_API void vq_realign_close(VqRealign **r);
+/* Records an event for the run's log (JSON: "vqhip"."realign"; XML:
+ * <realign> in <vqhip>) and, with a stats stream, writes its "realign"
+ * line: `frame` is the first pair scored after it (the log's frame
+ * number), `t` its time in seconds (NaN: unknown). 0, or VQ_EINVAL /
+ * VQ_ENOMEM. */
+VQ_API int vq_note_realign(VqContext *ctx, unsigned frame, double t,
+                           const VqRealignEvent *ev);
 
 /*
  * Prometheus: the run's state in Prometheus' text exposition format

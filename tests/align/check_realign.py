@@ -19,10 +19,15 @@ Checks:
     recomputation of the rule's terms (at this size the grid is the luma
     plane itself);
   - the JSON log (precision max) of the --realign run equals, byte for
-    byte but the "fps" line, that of a plain run on the correctly paired
+    byte but the "fps" line and its "realign" record, that of a plain run on the correctly paired
     files made here (the reference without frame K_DROP; the distorted
     video without its repeated frame), and the plain run on the given
     pair is another log (the test can fail);
+  - the JSON log records the event in "vqhip"."realign" (frame, time,
+    input, kind, delta, offset, frames) and docs/log.schema.json accepts
+    it; the XML log has it as <realign> in <vqhip>;
+  - --verify-log with --realign finds every value equal; --frame_cnt 20
+    counts pairs (the correctly paired run's first 20);
   - the NDJSON stream (--stats-url) carries the event as a "realign" line
     with the frame, its time (--fps 25: K / 25 s) and the delta;
   - the same with the distorted video read from a pipe;
@@ -74,6 +79,18 @@ def events(stderr):
     return [l for l in stderr.splitlines() if l.startswith('vqhip: realign: frame')]
 
 
+def without_record(text):
+    """The log's lines but the "fps" line and the lines of its "vqhip".
+    "realign" record (from its key to the line closing the array)."""
+    lines = text.splitlines(True)
+    a = next((i for i, l in enumerate(lines) if l == '    "realign": [\n'),
+             None)
+    if a is not None:
+        b = lines.index('    ],\n', a) + 1
+        lines = lines[:a] + lines[b:]
+    return [l for l in lines if not l.startswith('  "fps":')]
+
+
 def check_event(vqhip, work, name, ref_y, dis_y, k, what, delta, want_pair):
     """want_pair: the correctly paired (reference, distorted) frame lists."""
     ref, dis = (os.path.join(work, '%s_%s.yuv' % (name, s)) for s in ('ref', 'dis'))
@@ -92,9 +109,50 @@ def check_event(vqhip, work, name, ref_y, dis_y, k, what, delta, want_pair):
                     '-q', '-o', log, '-w', str(W), '-h', str(H), '--realign',
                     '--fps', '25', '--stats-url', stream])
     with open(log) as f:
-        got = [l for l in f if not l.startswith('  "fps":')]
+        text = f.read()
+    got = without_record(text)
     check(got == want, '%s: --realign log = the correctly paired run\'s log '
-          '(%d frames)' % (name, sum(1 for l in want if '"frameNum"' in l)))
+          '(%d frames) but its "realign" record'
+          % (name, sum(1 for l in want if '"frameNum"' in l)))
+    rec = json.loads(text)['vqhip'].get('realign')
+    check(rec == [{'frame': k, 'time': k / 25, 'input': 'distorted',
+                   'kind': 'drop' if delta < 0 else 'repeat', 'delta': delta,
+                   'offset': delta, 'ref_frame': k, 'dis_frame': k}],
+          '%s: the log records the event (%s)' % (name, rec))
+    import jsonschema
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                           '..', 'docs', 'log.schema.json')) as f:
+        errs = [e.message for e in
+                jsonschema.Draft202012Validator(json.load(f)).iter_errors(
+                    json.loads(text))]
+    check(not errs, '%s: docs/log.schema.json accepts the log %s'
+          % (name, errs[:3]))
+    # --verify-log re-runs it (with --realign again): every value equal
+    v = run(vqhip, ['-r', ref, '-d', dis, '-w', str(W), '-h', str(H),
+                    '--verify-log', log, '--realign'])
+    check(re.search(r'verify-log: \d+ values of %d frames compared.*: all '
+                    r'match' % min(map(len, want_pair)),
+                    v.stdout + v.stderr),
+          '%s: --verify-log with --realign: all match' % name)
+    # --frame_cnt counts pairs: 20 pairs, the correctly paired run's 20
+    got20 = without_record(''.join(score(
+        vqhip, ref, dis, os.path.join(work, name + '_20.json'),
+        ['--realign', '--frame_cnt', '20'])))
+    want20 = score(vqhip, wref, wdis, os.path.join(work, name + '_w20.json'),
+                   ['--frame_cnt', '20'])
+    check(got20 == want20 and sum('"frameNum"' in l for l in got20) == 20,
+          '%s: --frame_cnt 20 --realign: 20 pairs, the correctly paired '
+          'run\'s' % name)
+    xml = os.path.join(work, name + '_realign.xml')
+    run(vqhip, ['-r', ref, '-d', dis, '--xml', '-q', '-o', xml, '-w', str(W),
+                '-h', str(H), '--realign'])
+    import xml.etree.ElementTree as ET
+    el = ET.parse(xml).getroot().findall('./vqhip/realign')
+    check(len(el) == 1 and el[0].get('frame') == str(k) and
+          el[0].get('delta') == str(delta) and el[0].get('time') is None,
+          '%s: the XML log has <realign frame="%d" delta="%d"> (no time: '
+          'raw input without --fps) (%s)' % (name, k, delta,
+                                             [e.attrib for e in el]))
     # the distorted video from a pipe: the same log (the read-ahead never
     # seeks)
     piped = os.path.join(work, name + '_piped.json')
@@ -105,7 +163,7 @@ def check_event(vqhip, work, name, ref_y, dis_y, k, what, delta, want_pair):
                            capture_output=True, text=True)
     with open(piped) as f:
         check(q.returncode == 0 and len(events(q.stderr)) == 1 and
-              [l for l in f if not l.startswith('  "fps":')] == want,
+              without_record(f.read()) == want,
               '%s: the distorted video from a pipe: the same log' % name)
     ev = events(p.stderr)
     check(len(ev) == 1, '%s: one event said (%s)' % (name, ev))
