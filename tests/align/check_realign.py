@@ -31,6 +31,9 @@ Checks:
   - the NDJSON stream (--stats-url) carries the event as a "realign" line
     with the frame, its time (--fps 25: K / 25 s) and the delta;
   - the same with the distorted video read from a pipe;
+  - a frame dropped inside the static section is found where the motion
+    resumes, as the reference's repeat (a still frame repeats the one
+    before it), with the same checks;
   - the clean pair (with its scene cut and static section) gives no event
     and the same log with and without --realign;
   - --realign_window 0 is refused (2).
@@ -91,8 +94,12 @@ def without_record(text):
     return [l for l in lines if not l.startswith('  "fps":')]
 
 
-def check_event(vqhip, work, name, ref_y, dis_y, k, what, delta, want_pair):
-    """want_pair: the correctly paired (reference, distorted) frame lists."""
+def check_event(vqhip, work, name, ref_y, dis_y, k, what, delta, want_pair,
+                input_kind=None):
+    """want_pair: the correctly paired (reference, distorted) frame lists;
+    input_kind: the event's (input, kind), by default the distorted video's
+    drop (delta -1) or repeat (+1)."""
+    inp, kind = input_kind or ('distorted', 'drop' if delta < 0 else 'repeat')
     ref, dis = (os.path.join(work, '%s_%s.yuv' % (name, s)) for s in ('ref', 'dis'))
     write_raw(ref, ref_y)
     write_raw(dis, dis_y)
@@ -115,8 +122,8 @@ def check_event(vqhip, work, name, ref_y, dis_y, k, what, delta, want_pair):
           '(%d frames) but its "realign" record'
           % (name, sum(1 for l in want if '"frameNum"' in l)))
     rec = json.loads(text)['vqhip'].get('realign')
-    check(rec == [{'frame': k, 'time': k / 25, 'input': 'distorted',
-                   'kind': 'drop' if delta < 0 else 'repeat', 'delta': delta,
+    check(rec == [{'frame': k, 'time': k / 25, 'input': inp,
+                   'kind': kind, 'delta': delta,
                    'offset': delta, 'ref_frame': k, 'dis_frame': k}],
           '%s: the log records the event (%s)' % (name, rec))
     import jsonschema
@@ -195,8 +202,7 @@ def check_event(vqhip, work, name, ref_y, dis_y, k, what, delta, want_pair):
           '%d lines %s' % (name, len(lines), errs[:3]))
     re_lines = [l for l in lines if l.get('type') == 'realign']
     check(len(re_lines) == 1 and re_lines[0]['frame'] == k and
-          re_lines[0]['input'] == 'distorted' and
-          re_lines[0]['kind'] == ('drop' if delta < 0 else 'repeat') and
+          re_lines[0]['input'] == inp and re_lines[0]['kind'] == kind and
           re_lines[0]['time'] == k / 25 and re_lines[0]['delta'] == delta and
           re_lines[0]['schema'] == 'vqhip.stats/1',
           '%s: the NDJSON stream has the event (%s)' % (name, re_lines))
@@ -232,6 +238,15 @@ def main():
     check_event(vqhip, work, 'repeat', ref_y, dis_y, K_REP,
                 'the distorted video repeated a frame', 1,
                 (ref_y, dis_all))
+
+    # a frame dropped inside the static section (50, in 45..54) changes no
+    # pair there; it is found where motion resumes (pair 55 - 1 = 54: the
+    # reference's still frame 54 has no partner), and, a still frame being
+    # a repeat of the one before, read as the reference's repeat
+    dis_y = dis_all[:50] + dis_all[51:]
+    check_event(vqhip, work, 'static_drop', ref_y, dis_y, STATIC[1] - 1,
+                'the reference repeated a frame', -1,
+                (ref_y[:50] + ref_y[51:], dis_y), ('reference', 'repeat'))
 
     p = run(vqhip, ['-r', ref, '-d', dis, '-w', str(W), '-h', str(H),
                     '--realign', '--realign_window', '0'], rc=2)
