@@ -370,6 +370,7 @@ static int check_options(const CliLadderArgs *a)
         a->verify_log ? "--verify-log" :
         a->align->offset_given || a->align->sync != CLI_SYNC_OFF ?
             "--offset/--sync" :
+        a->align->re.on ? "--realign" :
         st->windows ? "--window" : st->n_alerts ? "--alert" :
         st->prom_file ? "--prom-file" : st->stats_url ? "--stats-url" :
         a->zero_copy ? "--zero-copy" :

@@ -223,6 +223,9 @@ def main():
     refused(vqhip, base + ['-d', paths['blur'], '--live', '-o',
                            os.path.join(work, 'l%d.json')],
             ['--live', 'several'], '--live with a ladder')
+    refused(vqhip, base + ['-d', paths['blur'], '--realign', '-o',
+                           os.path.join(work, 'r%d.json')],
+            ['--realign', 'several'], '--realign with a ladder')
     if failures:
         print('%d failure(s)' % len(failures))
         return 1
