@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "synth_pairs.h"
 #include "vqhip.h"
 
 #define K 8          /* distinct frame pairs, cycled */
@@ -174,8 +175,7 @@ int main(int argc, char **argv)
     double *submit_at = malloc(b.n * sizeof(double));
     unsigned char *skipped = calloc(b.n, 1);
     b.line_at = malloc(b.n * sizeof(double));
-    size_t ysz = (size_t)w * h, csz = (size_t)((w + 1) / 2) * ((h + 1) / 2);
-    unsigned char *buf = malloc(2 * K * (ysz + 2 * csz));
+    unsigned char *buf = malloc(synth_pairs_size(w, h, K));
     if (!submit_at || !skipped || !b.line_at || !buf) {
         fprintf(stderr, "vqhip_latency: out of memory\n");
         return 1;
@@ -193,23 +193,7 @@ int main(int argc, char **argv)
         err = vq_set_stats_sink(ctx, sink, &b, VQ_STATS_FRAMES);
     /* K pairs: a moving pattern and a noisy copy */
     VqPicture ref[K], dis[K];
-    unsigned seed = 1;
-    for (unsigned k = 0; k < 2 * K; k++) {
-        unsigned char *p = buf + k * (ysz + 2 * csz);
-        for (size_t y = 0; y < h; y++)
-            for (size_t x = 0; x < w; x++) {
-                seed = seed * 1103515245u + 12345u;
-                unsigned v = (unsigned)((x * 2 + y + k / 2 * 9) & 255);
-                p[y * w + x] = (unsigned char)(k & 1 ? (v + (seed >> 28)) & 255
-                                                     : v);
-            }
-        memset(p + ysz, 128, 2 * csz);
-        *(k & 1 ? &dis[k / 2] : &ref[k / 2]) = (VqPicture){
-            .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = w, .h = h,
-            .data = { p, p + ysz, p + ysz + csz },
-            .stride = { (ptrdiff_t)w, (ptrdiff_t)(w + 1) / 2,
-                        (ptrdiff_t)(w + 1) / 2 } };
-    }
+    synth_pairs(buf, w, h, K, ref, dis);
     if (!err)
         err = vq_configure(ctx, &ref[0]);
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "synth_pairs.h"
 #include "vqhip.h"
 
 #define K 8
@@ -128,29 +129,11 @@ int main(int argc, char **argv)
         return 1;
     }
     /* K frame pairs: a moving pattern and a noisy copy */
-    size_t ysz = (size_t)w * h, csz = ((w + 1) / 2) * ((h + 1) / 2);
-    unsigned char *buf = malloc(2 * K * (ysz + 2 * csz));
+    unsigned char *buf = malloc(synth_pairs_size((unsigned)w, (unsigned)h, K));
     if (!buf)
         return 1;
     VqPicture ref[K], dis[K];
-    unsigned seed = 1;
-    for (unsigned k = 0; k < 2 * K; k++) {
-        unsigned char *p = buf + k * (ysz + 2 * csz);
-        for (size_t y = 0; y < h; y++)
-            for (size_t x = 0; x < w; x++) {
-                seed = seed * 1103515245u + 12345u;
-                unsigned v = (unsigned)((x * 2 + y + k / 2 * 9) & 255);
-                p[y * w + x] = (unsigned char)(k & 1 ? (v + (seed >> 28)) & 255
-                                                     : v);
-            }
-        memset(p + ysz, 128, 2 * csz);
-        VqPicture *pic = k & 1 ? &dis[k / 2] : &ref[k / 2];
-        *pic = (VqPicture){ .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = (unsigned)w,
-                            .h = (unsigned)h,
-                            .data = { p, p + ysz, p + ysz + csz },
-                            .stride = { (ptrdiff_t)w, (ptrdiff_t)(w + 1) / 2,
-                                        (ptrdiff_t)(w + 1) / 2 } };
-    }
+    synth_pairs(buf, (unsigned)w, (unsigned)h, K, ref, dis);
     static double first[K][MAX_OUT];
     unsigned drift = 0, got = 0;
     double t0 = now();
