@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "base/c_locale.h"
+#include "base/grow.h"
 #include "context.h"
 
 int vq_note_realign(VqContext *ctx, unsigned frame, double t,
@@ -12,14 +13,11 @@ int vq_note_realign(VqContext *ctx, unsigned frame, double t,
 {
     if (!ctx || !ev || (ev->delta != -1 && ev->delta != 1))
         return VQ_EINVAL;
-    if (ctx->n_realign == ctx->realign_cap) {
-        unsigned cap = ctx->realign_cap ? 2 * ctx->realign_cap : 8;
-        VqRealignNote *n = realloc(ctx->realign, cap * sizeof(*n));
-        if (!n)
-            return VQ_ENOMEM;
-        ctx->realign = n;
-        ctx->realign_cap = cap;
-    }
+    VqRealignNote *notes = vq_grow(ctx->realign, ctx->n_realign,
+                                   &ctx->realign_cap, sizeof(*notes), 8);
+    if (!notes)
+        return VQ_ENOMEM;
+    ctx->realign = notes;
     VqRealignNote *n = &ctx->realign[ctx->n_realign++];
     n->frame = frame;
     n->t = t;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alerts.h"
+#include "base/grow.h"
 
 /* The token at p, for messages: up to the next blank, at most 24 bytes. */
 static const char *token(const char *p, char *buf, size_t size)
@@ -161,16 +162,13 @@ int vq_alerts_parse(VqAlerts *a, const char *text, VqErrBuf *err)
     const char *s = text;
     for (;;) {
         const char *e = s + strcspn(s, ";|");
-        if (a->n == a->cap) {
-            unsigned cap = a->cap ? 2 * a->cap : 4;
-            VqAlertRule *r = realloc(a->rules, cap * sizeof(*r));
-            if (!r) {
-                a->n = n0;
-                return vq_fail(err, VQ_ENOMEM, "out of memory");
-            }
-            a->rules = r;
-            a->cap = cap;
+        VqAlertRule *rules = vq_grow(a->rules, a->n, &a->cap,
+                                     sizeof(*rules), 4);
+        if (!rules) {
+            a->n = n0;
+            return vq_fail(err, VQ_ENOMEM, "out of memory");
         }
+        a->rules = rules;
         VqAlertRule *r = &a->rules[a->n];
         int ret = parse_rule(r, s, e, err);
         for (unsigned i = 0; !ret && i < a->n; i++)
@@ -212,14 +210,10 @@ int vq_alerts_feed(VqAlerts *a, unsigned ri, double v, unsigned frame,
             a->n_ev -= a->head;
             a->head = 0;
         }
-        if (a->n_ev == a->cap_ev) {
-            unsigned cap = a->cap_ev ? 2 * a->cap_ev : 16;
-            VqAlertEv *ev = realloc(a->ev, cap * sizeof(*ev));
-            if (!ev)
-                return VQ_ENOMEM;
-            a->ev = ev;
-            a->cap_ev = cap;
-        }
+        VqAlertEv *ev = vq_grow(a->ev, a->n_ev, &a->cap_ev, sizeof(*ev), 16);
+        if (!ev)
+            return VQ_ENOMEM;
+        a->ev = ev;
     }
     r->active = !r->active;
     r->run = 0;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "windows.h"
+#include "base/grow.h"
 
 int vq_windows_setup(VqWindows *w, unsigned frames, double seconds,
                      unsigned tb_num, unsigned tb_den, const char *stats,
@@ -108,14 +109,11 @@ static int push_value(VqWindows *w, unsigned o, double v)
  * kept; vq_receive_window hands them out, the logs write them. */
 static int windows_close(VqWindows *w, bool partial)
 {
-    if (w->n_done == w->cap_done) {
-        unsigned cap = w->cap_done ? 2 * w->cap_done : 16;
-        VqWindowResult *d = realloc(w->done, cap * sizeof(*d));
-        if (!d)
-            return VQ_ENOMEM;
-        w->done = d;
-        w->cap_done = cap;
-    }
+    VqWindowResult *d = vq_grow(w->done, w->n_done, &w->cap_done,
+                                sizeof(*d), 16);
+    if (!d)
+        return VQ_ENOMEM;
+    w->done = d;
     size_t need = (size_t)w->n_out * w->n_stats;
     if (w->n_done_values + need > w->cap_done_values) {
         size_t cap = w->cap_done_values ? 2 * w->cap_done_values : 256;
