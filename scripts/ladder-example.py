@@ -140,11 +140,14 @@ def main():
         y4m[label] = dst
         cmd = [ffmpeg, '-nostdin', '-y', '-v', 'error', '-i', path]
         cmd += ['-vf', vf] if vf else []
-        cmd += ['-pix_fmt', 'yuv420p', '-f', 'yuv4mpegpipe', dst]
+        cmd += ['-pix_fmt', 'yuv420p', '-f', 'yuv4mpegpipe']
         if a.keep_y4m:
-            run(cmd)
+            run(cmd + [dst])
         else:
-            decoders.append(subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True))
+            # The shell opens the pipe before ffmpeg starts, so vqhip's open()
+            # always returns, and reads an end if ffmpeg fails.
+            decoders.append(subprocess.Popen(['sh', '-c', 'exec "$@" - > "$0"', dst] + cmd,
+                                             stderr=subprocess.PIPE, text=True))
 
     cmd = [a.vqhip, '-r', y4m['source']]
     for r in renditions:
@@ -155,16 +158,18 @@ def main():
     if len(renditions) == 1:  # one -d: the log path is taken as it is
         cmd[-2] = os.path.join(a.out, 'logs', renditions[0][0] + '.json')
     vq = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    errors = []
     for d in decoders:
         if vq.returncode != 0:
             d.kill()
         _, err = d.communicate()
-        if d.returncode != 0 and vq.returncode == 0:
-            die('ffmpeg (decoding) failed:\n' + err[-2000:])
+        if d.returncode > 0:
+            errors.append(err[-1000:])
     if not a.keep_y4m:
         shutil.rmtree(io_dir)
-    if vq.returncode != 0:
-        die('vqhip failed (exit %d):\n%s' % (vq.returncode, vq.stderr[-2000:]))
+    if vq.returncode != 0 or errors:
+        die('vqhip exit %d:\n%s\n%s' % (vq.returncode, vq.stderr[-2000:],
+                                         ''.join('ffmpeg (decoding): ' + e for e in errors)))
 
     rows = []
     for label, path, w, h, kbps in renditions:
