@@ -77,6 +77,8 @@ record "source $(cat "$src/.vqhip-source")" "$t"
 # --- configure (only when the options or the configure script changed) -----
 x86asm=
 command -v nasm >/dev/null || x86asm=--disable-x86asm
+# h264 + mov (+ the h264 parser): the filter reads x264 MP4 ladders itself
+# (docs/LADDER.md); about 50 more objects, a minute more of make on 2 cores.
 # shellcheck disable=SC2086 # FFMPEG_EXTRA_ARGS is a list of options
 set -- \
     --prefix="$build/install" \
@@ -88,9 +90,10 @@ set -- \
     --enable-filter=vqhip,psnr,format,scale,metadata,split,null,setpts,settb,extractplanes \
     --enable-filter=testsrc,testsrc2,gblur,avgblur,noise,setparams \
     --enable-filter=drawgraph \
-    --enable-decoder=rawvideo,wrapped_avframe,png \
+    --enable-decoder=rawvideo,wrapped_avframe,png,h264 \
     --enable-encoder=rawvideo,wrapped_avframe,png \
-    --enable-demuxer=rawvideo,yuv4mpegpipe,image2 \
+    --enable-demuxer=rawvideo,yuv4mpegpipe,image2,mov \
+    --enable-parser=h264 \
     --enable-muxer=null,rawvideo,framecrc,yuv4mpegpipe,image2 \
     --enable-protocol=file,pipe,udp,tcp \
     $x86asm ${FFMPEG_EXTRA_ARGS:-}
