@@ -75,9 +75,9 @@ expect() {
 
 # Tests each stage runs. Adding or removing a test changes these numbers
 # on purpose; FATE's come from fate/vqhip.mak (fate_count).
-N_AMD=110      # meson test, build/
+N_AMD=111      # meson test, build/
 N_EMU=26       # meson test --suite gpu, build-emu/
-N_SAN=90       # meson test --suite unit --suite golden, build-san/
+N_SAN=91       # meson test --suite unit --suite golden, build-san/
 
 # fate_count cpu|hip: the tests fate/vqhip.mak defines for the CPU backend
 # (fate-vqhip) or for the GPU one without CUDA frames (fate-vqhip-hip on a
