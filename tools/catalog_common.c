@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "catalog.h"
+#include "cli_args.h"
 
 unsigned cat_split(char *line, char **field, unsigned max)
 {
@@ -104,20 +105,6 @@ const char *cat_backend_name(VqBackend b)
     return b == VQ_BACKEND_HIP ? "hip" : b == VQ_BACKEND_CPU ? "cpu" : "auto";
 }
 
-/* libvmaf's NAME=key=value spelling, as vqhip's -feature takes it. */
-static int use_feature(VqContext *ctx, const char *spec)
-{
-    const char *eq = strchr(spec, '='), *colon = strchr(spec, ':');
-    if (!eq || (colon && colon < eq) || !strncmp(spec, "name=", 5))
-        return vq_use_feature(ctx, spec);
-    char buf[2048];
-    int n = snprintf(buf, sizeof(buf), "name=%.*s:%s", (int)(eq - spec), spec,
-                     eq + 1);
-    if (n < 0 || (size_t)n >= sizeof(buf))
-        return VQ_EINVAL;
-    return vq_use_feature(ctx, buf);
-}
-
 int cat_open(const CatOpts *o, VqBackend backend, unsigned subsample,
              VqContext **ctx, char *err, size_t errsz)
 {
@@ -132,7 +119,7 @@ int cat_open(const CatOpts *o, VqBackend backend, unsigned subsample,
     for (unsigned i = 0; !r && i < o->n_model; i++)
         r = vq_use_model(*ctx, o->model[i]);
     for (unsigned i = 0; !r && i < o->n_feature; i++)
-        r = use_feature(*ctx, o->feature[i]);
+        r = cli_use_feature(*ctx, o->feature[i]);
     if (r)
         snprintf(err, errsz, "%s (%s)", vq_last_error(*ctx), vq_strerror(r));
     return r;
