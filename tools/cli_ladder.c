@@ -5,28 +5,20 @@
  * summary lines (prefixed "[label] ") and its own log, whose values equal
  * those of `vqhip -r REF -d RENDITION` with the same options.
  */
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli_args.h"
 #include "cli_ladder.h"
+#include "cli_run.h"
 #include "cli_stats.h"
 #include "frame_reader.h"
 #include "yuv_input.h"
 
 #define LABEL_MAX 128
 #define PATH_MAX_LEN 4096
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    interrupted = sig;
-}
 
 void cli_ladder_label(const char *path, char *out, size_t size)
 {
@@ -222,8 +214,6 @@ static int select_all(Run *run)
     return r;
 }
 
-static void *plain_alloc(void *ctx, size_t size) { (void)ctx; return calloc(1, size); }
-static void plain_free(void *ctx, void *p) { (void)ctx; free(p); }
 
 /* Reads and submits every frame. *n: reference frames submitted; why: a
  * read error or a signal. */
@@ -237,7 +227,7 @@ static int score(Run *run, unsigned n_buf, unsigned *pn, char *why,
     int r = back && dp && pics ? 0 : VQ_ENOMEM;
     unsigned n = 0, live = a->n;
     char err[512];
-    while (!r && !interrupted && live) {
+    while (!r && !cli_interrupted && live) {
         VqPicture rp;
         int got = frame_reader_next(run->rr, &rp, err, sizeof(err));
         if (got == FRAME_READER_CANCELLED)
@@ -286,14 +276,14 @@ static int score(Run *run, unsigned n_buf, unsigned *pn, char *why,
                 r = vq_ladder_end(run->l, i);
             }
         }
-        if (!got || *read_err || interrupted || !taken) {
+        if (!got || *read_err || cli_interrupted || !taken) {
             if (got > 0) {
                 frame_reader_give_back(run->rr, n);
                 for (unsigned i = 0; i < a->n; i++)
                     if (taken >> i & 1)
                         frame_reader_give_back(run->rd[i], n);
             }
-            if (!got || *read_err || interrupted)
+            if (!got || *read_err || cli_interrupted)
                 break;
             continue; /* every rendition ended */
         }
@@ -353,12 +343,6 @@ static void discard_logs(const Run *run)
 {
     for (unsigned i = 0; run->a->log_path && i < run->a->n; i++)
         cli_discard_log(run->log[i]);
-}
-
-static unsigned cpu_count(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
 }
 
 /* What a ladder cannot do yet, and inputs it cannot read: 0, or the
@@ -436,14 +420,14 @@ int cli_ladder_run(const CliLadderArgs *a)
         for (unsigned i = 0; i < a->n; i++)
             run.dis[i].skip = skip;
     }
-    unsigned n_buf = (a->cfg.n_threads ? a->cfg.n_threads : cpu_count()) + 2;
+    unsigned n_buf = (a->cfg.n_threads ? a->cfg.n_threads : cli_cpu_count()) + 2;
     if (n_buf > FRAME_READER_MAX_BUFFERS)
         n_buf = FRAME_READER_MAX_BUFFERS;
     VqContext *ctx0 = vq_ladder_context(run.l, 0);
     FrameReaderConfig rc = { .n_buffers = n_buf, .max_frames = a->frame_cnt,
                              .map = ctx0 && !vq_device_name(ctx0)[0],
-                             .alloc = plain_alloc, .release = plain_free,
-                             .cancel = &interrupted };
+                             .alloc = cli_plain_alloc, .release = cli_plain_free,
+                             .cancel = &cli_interrupted };
     char err[512], why[1024] = "";
     int reported = r != 0, read_err = 0;
     if (!r && frame_reader_start(&run.rr, &run.ref, &rc, err, sizeof(err)))
@@ -455,8 +439,7 @@ int cli_ladder_run(const CliLadderArgs *a)
         fprintf(stderr, "vqhip: %s\n", err);
         reported = 1;
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    cli_catch_interrupts();
     unsigned n = 0;
     if (!r) {
         r = score(&run, n_buf, &n, why, sizeof(why), &read_err);
@@ -466,9 +449,9 @@ int cli_ladder_run(const CliLadderArgs *a)
         for (unsigned i = 0; i < a->n; i++)
             frame_reader_stop(&run.rd[i]);
     }
-    if (interrupted)
+    if (cli_interrupted)
         snprintf(why, sizeof(why), "interrupted by signal %d after %u frames",
-                 (int)interrupted, n);
+                 (int)cli_interrupted, n);
     if (!r && n) {
         r = vq_ladder_flush(run.l);
         if (r) {
@@ -521,7 +504,7 @@ int cli_ladder_run(const CliLadderArgs *a)
     if (!status && !r && run.n_failed)
         status = CLI_EXIT_INPUT;
     if (!status)
-        status = interrupted ? 128 + (int)interrupted : cli_exit_code(r);
+        status = cli_interrupted ? 128 + (int)cli_interrupted : cli_exit_code(r);
 done:
     vq_ladder_close(&run.l);
     yuv_close(&run.ref);

@@ -4,18 +4,17 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "catalog.h"
 #include "cli_align.h"
 #include "cli_args.h"
 #include "cli_ladder.h"
 #include "cli_live.h"
+#include "cli_run.h"
 #include "cli_stats.h"
 #include "frame_reader.h"
 #include "verify_log.h"
@@ -34,21 +33,6 @@ static void *host_alloc(void *ctx, size_t size)
 }
 static void host_free(void *ctx, void *p) { vq_host_free(ctx, p); }
 /* zeroed: the planes a reader skips stay zero, never stale */
-static void *plain_alloc(void *ctx, size_t size) { (void)ctx; return calloc(1, size); }
-static void plain_free(void *ctx, void *p) { (void)ctx; free(p); }
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    interrupted = sig;
-}
-
-static unsigned cpu_count(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
-}
 
 /* A frame pair lent to libvqhip (vq_submit_retained), given back to the
  * readers when libvqhip is done with it, possibly from one of its
@@ -455,7 +439,7 @@ int main(int argc, char **argv)
      * (nothing holds their pixels): the default keeps the library's own
      * copies for the GPU. */
     FrameReader *rr = NULL, *rd = NULL;
-    unsigned n_buf = (cfg.n_threads ? cfg.n_threads : cpu_count()) + 2;
+    unsigned n_buf = (cfg.n_threads ? cfg.n_threads : cli_cpu_count()) + 2;
     if (n_buf > FRAME_READER_MAX_BUFFERS)
         n_buf = FRAME_READER_MAX_BUFFERS;
     n_buf = cli_live_buffers(&lv, ctx, n_buf, FRAME_READER_MAX_BUFFERS);
@@ -467,9 +451,9 @@ int main(int argc, char **argv)
     FrameReaderConfig rc = { .n_buffers = n_buf,
                              .max_frames = align.re.on ? 0 : frame_cnt,
                              .map = ctx && !vq_device_name(ctx)[0],
-                             .alloc = zero_copy ? host_alloc : plain_alloc,
-                             .release = zero_copy ? host_free : plain_free,
-                             .opaque = ctx, .cancel = &interrupted };
+                             .alloc = zero_copy ? host_alloc : cli_plain_alloc,
+                             .release = zero_copy ? host_free : cli_plain_free,
+                             .opaque = ctx, .cancel = &cli_interrupted };
     GiveBack back[FRAME_READER_MAX_BUFFERS];
     if (!r && (frame_reader_start(&rr, &ref, &rc, err, sizeof(err)) ||
                frame_reader_start(&rd, &dis, &rc, err, sizeof(err)))) {
@@ -482,15 +466,14 @@ int main(int argc, char **argv)
                 "distorted video %s range: scores compare unlike samples\n",
                 ref.range == 2 ? "full" : "limited",
                 dis.range == 2 ? "full" : "limited");
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    cli_catch_interrupts();
     unsigned n = 0;
     int read_err = 0;
     char why[1024] = "";
-    while (!r && !interrupted) {
+    while (!r && !cli_interrupted) {
         VqPicture rp, dp;
         char err_d[256] = "";
-        cli_live_pace(&lv, n, &interrupted);
+        cli_live_pace(&lv, n, &cli_interrupted);
         int a, b;
         unsigned seq[2];
         cli_realign_next(&align.re, rr, rd, n, &rp, &dp, seq, &a, &b, err,
@@ -532,9 +515,9 @@ int main(int argc, char **argv)
     cli_realign_finish(&align.re);
     frame_reader_stop(&rr);
     frame_reader_stop(&rd);
-    if (interrupted)
+    if (cli_interrupted)
         snprintf(why, sizeof(why), "interrupted by signal %d after %u frames",
-                 (int)interrupted, n);
+                 (int)cli_interrupted, n);
     if (!r && n)
         r = vq_flush(ctx);
     if (!r && n)
@@ -601,11 +584,11 @@ int main(int argc, char **argv)
     yuv_close(&ref);
     yuv_close(&dis);
     if (verify_log) {
-        if (!r && !status && !interrupted)
+        if (!r && !status && !cli_interrupted)
             status = verify_compare(&plan);
         verify_free(&plan);
     }
-    if (interrupted)
-        return 128 + (int)interrupted;
+    if (cli_interrupted)
+        return 128 + (int)cli_interrupted;
     return status ? status : cli_exit_code(r);
 }
