@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool_clock.h"
 #include "catalog.h"
 
 #define MAX_OUT 128
@@ -23,13 +24,6 @@ typedef struct Kept {
     double *value;     /* n frames x MAX_OUT */
     uint8_t *has;
 } Kept;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int name_id(Kept *k, const char *name)
 {
@@ -155,7 +149,7 @@ static int score(const char *dir, const CatItem *it, const CatOpts *o,
         st = CAT_EXIT_DATAERR;
         goto done;
     }
-    double t0 = now();
+    double t0 = tool_now();
     for (unsigned i = it->dec_first; !r && i < it->dec_end; i++) {
         VqPicture rp, dp;
         int a = yuv_read(ri, &rp, err, errsz);
@@ -178,7 +172,7 @@ static int score(const char *dir, const CatItem *it, const CatOpts *o,
         r = vq_flush(ctx);
     if (!r)
         r = drain(ctx, it->dec_first, &k);
-    double seconds = now() - t0;
+    double seconds = tool_now() - t0;
     VqRunInfo info;
     if (!r && !vq_run_info(ctx, &info) && info.fell_back) {
         snprintf(err, errsz, "a GPU fault moved the item to the CPU (%s): "

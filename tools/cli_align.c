@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "tool_clock.h"
 #include "cli_align.h"
 #include "cli_args.h"
 
@@ -88,13 +89,6 @@ static int feed(VqSync *s, YuvInput *in, int distorted, unsigned need,
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 /* The search, said on stderr; *offset is the one to apply (0 when none
  * was picked). */
 static int search(const CliAlign *a, YuvInput *ref, YuvInput *dis,
@@ -105,7 +99,7 @@ static int search(const CliAlign *a, YuvInput *ref, YuvInput *dis,
     VqSync *s = NULL;
     memset(&res, 0, sizeof(res));
     int st = 0;
-    double t0 = now_s();
+    double t0 = tool_now();
     unsigned runs = a->bench ? a->bench : 1, added = 0;
     for (unsigned run = 0; !st && run < runs; run++) {
         vq_sync_close(&s);
@@ -121,7 +115,7 @@ static int search(const CliAlign *a, YuvInput *ref, YuvInput *dis,
             vq_sync_find(s, &res);
         added += need;
     }
-    double t = now_s() - t0;
+    double t = tool_now() - t0;
     vq_sync_close(&s);
     if (st)
         return st;

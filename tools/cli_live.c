@@ -4,14 +4,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "tool_clock.h"
 #include "cli_live.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int cli_live_option(CliLive *lv, const char *name, const char *arg)
 {
@@ -50,7 +44,7 @@ void cli_live_pace(CliLive *lv, unsigned n, volatile sig_atomic_t *cancel)
     if (!(lv->pace_fps > 0))
         return;
     if (!n) {
-        lv->t0 = now_s();
+        lv->t0 = tool_now();
         return;
     }
     /* absolute times: a late pair is taken at once and later pairs keep

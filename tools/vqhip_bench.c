@@ -42,6 +42,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tool_clock.h"
 #include "gpu/gpu.h"
 #include "vqhip.h"
 
@@ -56,13 +57,6 @@ typedef struct Frames {
     uint8_t *buf[RING][2];
     VqPicture pic[RING][2];
 } Frames;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static unsigned opt_bpc = 8;
 
@@ -318,7 +312,7 @@ static int run_timed(Run *r, double deadline, unsigned max_frames)
         opt_depth == 1 ? vq_receive_wait : vq_receive;
     VqFrameScores fs;
     unsigned n = 0;
-    double t = now();
+    double t = tool_now();
     int e = r->err;
     while (!e && n < max_frames && (t < deadline || n < 2 * RING)) {
         e = submit(r->ctx, &r->in, (n + 1) % RING);
@@ -326,7 +320,7 @@ static int run_timed(Run *r, double deadline, unsigned max_frames)
             r->scored++;
         n++;
         if (!(n % 4))
-            t = now();
+            t = tool_now();
     }
     if (!e)
         e = vq_flush(r->ctx);
@@ -367,10 +361,10 @@ static int bench(const Item *it, VqBackend backend, const Frames *fr,
 {
     Run r;
     int e = run_open(&r, it, backend, fr);
-    double t0 = now();
+    double t0 = tool_now();
     if (!e)
         e = run_timed(&r, t0 + seconds, max_frames);
-    double t = now() - t0;
+    double t = tool_now() - t0;
     rate->fps = rate->slowest = r.scored / t;
     rate->up_per_s = run_bytes_up(&r) / t;
     run_close(&r);
@@ -399,10 +393,10 @@ static void *stream_main(void *arg)
     StreamJob *j = arg;
     run_open(&j->run, j->it, j->backend, j->fr);
     if (pthread_barrier_wait(j->start) == PTHREAD_BARRIER_SERIAL_THREAD)
-        *j->t0 = now();
+        *j->t0 = tool_now();
     pthread_barrier_wait(j->start); /* every stream reads the same t0 */
     run_timed(&j->run, *j->t0 + j->seconds, j->max_frames);
-    j->end = now();
+    j->end = tool_now();
     return NULL;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tool_clock.h"
 #include "vqhip.h"
 
 #define N_PATTERNS 8 /* distinct frames, cycled */
@@ -25,13 +26,6 @@ typedef struct Clip {
     unsigned w, h;
     uint8_t *ref[N_PATTERNS], *dis[MAX_N][N_PATTERNS];
 } Clip;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static uint32_t rnd(uint32_t *s)
 {
@@ -213,7 +207,7 @@ int main(int argc, char **argv)
             double tl = 1e300, tp = 1e300;
             for (unsigned rep = 0; rep < 4 && !status; rep++) {
                 bool ladder = rep == 0 || rep == 3;
-                double t0 = now();
+                double t0 = tool_now();
                 memset(ladder ? s_ladder : s_pairs, 0, sizeof(s_ladder));
                 if (ladder)
                     status = ladder_run(&clip, &cfg, models[m], n, frames,
@@ -221,7 +215,7 @@ int main(int argc, char **argv)
                 for (unsigned i = 0; !ladder && i < n && !status; i++)
                     status = pair_run(&clip, &cfg, models[m], i, frames,
                                       &s_pairs[i]) != 0;
-                double t = now() - t0;
+                double t = tool_now() - t0;
                 if (ladder && t < tl)
                     tl = t;
                 if (!ladder && t < tp)

@@ -21,18 +21,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "tool_clock.h"
 #include "synth_pairs.h"
 #include "vqhip.h"
 
 #define K 8          /* distinct frame pairs, cycled */
 #define MAX_SPECS 8
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void sleep_until(double t)
 {
@@ -55,7 +49,7 @@ typedef struct Bench {
 static int sink(void *opaque, const char *line, size_t len)
 {
     Bench *b = opaque;
-    double t = now_s();
+    double t = tool_now();
     (void)len;
     b->lines++;
     if (!strstr(line, "\"type\":\"frame\""))
@@ -199,7 +193,7 @@ int main(int argc, char **argv)
 
     /* Between arrivals, the frames done are received every millisecond:
      * their lines are written as they are delivered. */
-    double t0 = now_s() + 0.05, max_late = 0, max_block = 0;
+    double t0 = tool_now() + 0.05, max_late = 0, max_block = 0;
     unsigned late = 0;
     VqFrameScores fs;
     int r = 0;
@@ -212,7 +206,7 @@ int main(int argc, char **argv)
                 err = r;
                 break;
             }
-            double t = now_s();
+            double t = tool_now();
             if (t >= at)
                 break;
             sleep_until(t + 1e-3 < at ? t + 1e-3 : at);
@@ -225,17 +219,17 @@ int main(int argc, char **argv)
         }
         if (err)
             break;
-        submit_at[i] = now_s();
+        submit_at[i] = tool_now();
         if (submit_at[i] - at > 1e-3)
             late++;
         if (submit_at[i] - at > max_late)
             max_late = submit_at[i] - at;
         err = vq_submit_retained(ctx, &ref[i % K], &dis[i % K], no_release,
                                  NULL);
-        if (now_s() - submit_at[i] > max_block)
-            max_block = now_s() - submit_at[i];
+        if (tool_now() - submit_at[i] > max_block)
+            max_block = tool_now() - submit_at[i];
     }
-    double wall = now_s() - t0;
+    double wall = tool_now() - t0;
     if (!err)
         err = vq_flush(ctx);
     while (!err && (r = vq_receive_wait(ctx, &fs)) == 0)

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tool_clock.h"
 #include "synth_pairs.h"
 #include "vqhip.h"
 
@@ -33,13 +34,6 @@ static unsigned long arg_num(const char *opt, const char *v)
         exit(2);
     }
     return n;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* VmRSS and VmHWM (peak) of this process, KiB. */
@@ -63,7 +57,7 @@ static void checkpoint(unsigned frames, double t0, unsigned drift)
     long cur, peak;
     rss(&cur, &peak);
     printf("soak: %u frames, %.1f fps, RSS %ld KiB, peak RSS %ld KiB, "
-           "drift %u\n", frames, frames / (now() - t0), cur, peak, drift);
+           "drift %u\n", frames, frames / (tool_now() - t0), cur, peak, drift);
     const char *probe = getenv("VQHIP_SOAK_PROBE");
     if (probe && *probe) {
         fflush(stdout);
@@ -136,7 +130,7 @@ int main(int argc, char **argv)
     synth_pairs(buf, (unsigned)w, (unsigned)h, K, ref, dis);
     static double first[K][MAX_OUT];
     unsigned drift = 0, got = 0;
-    double t0 = now();
+    double t0 = tool_now();
     for (unsigned long i = 0; i <= n_frames && !err; i++) {
         if (i < n_frames)
             err = vq_submit(ctx, &ref[i % K], &dis[i % K]);
