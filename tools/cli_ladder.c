@@ -29,50 +29,6 @@ void cli_ladder_label(const char *path, char *out, size_t size)
     snprintf(out, size, "%.*s", (int)len, base);
 }
 
-int cli_ladder_log_path(const char *path, unsigned i, const char *label,
-                        char *out, size_t size, char *err, size_t errsz)
-{
-    size_t k = 0;
-    int named = 0;
-    for (const char *p = path; *p; p++) {
-        char piece[LABEL_MAX + 16];
-        if (*p != '%') {
-            piece[0] = *p;
-            piece[1] = 0;
-        } else if (p[1] == 'd' || p[1] == 's') {
-            if (p[1] == 'd')
-                snprintf(piece, sizeof(piece), "%u", i + 1);
-            else
-                snprintf(piece, sizeof(piece), "%s", label);
-            named = 1;
-            p++;
-        } else if (p[1] == '%') {
-            snprintf(piece, sizeof(piece), "%%");
-            p++;
-        } else {
-            snprintf(err, errsz, "the log path '%s' holds '%%%c': only %%d "
-                     "(the rendition's number), %%s (its label) and %%%% are "
-                     "understood", path, p[1] ? p[1] : ' ');
-            return -1;
-        }
-        size_t len = strlen(piece);
-        if (k + len >= size) {
-            snprintf(err, errsz, "the log path '%s' is too long", path);
-            return -1;
-        }
-        memcpy(out + k, piece, len + 1);
-        k += len;
-    }
-    if (!named) {
-        snprintf(err, errsz, "with several distorted videos the log path "
-                 "must hold %%d (the rendition's number, from 1) or %%s (its "
-                 "label: the file's name without extension), e.g. "
-                 "log_%%s.json; '%s' names one file", path);
-        return -1;
-    }
-    return 0;
-}
-
 /* The state of one run. */
 typedef struct Run {
     const CliLadderArgs *a;
@@ -144,8 +100,8 @@ static int prepare(Run *run)
         cli_ladder_label(a->dis_paths[i], run->label[i], LABEL_MAX);
         if (!a->log_path)
             continue;
-        if (cli_ladder_log_path(a->log_path, i, run->label[i], run->log[i],
-                                PATH_MAX_LEN, err, sizeof(err))) {
+        if (vq_ladder_log_path(run->log[i], PATH_MAX_LEN, a->log_path, i,
+                               run->label[i], err, sizeof(err))) {
             fprintf(stderr, "vqhip: %s\n", err);
             return CLI_EXIT_USAGE;
         }

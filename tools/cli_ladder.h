@@ -30,11 +30,6 @@ typedef struct CliLadderArgs {
     int live;                     /* --live or --realtime given */
 } CliLadderArgs;
 
-/* Rendition i's log path (i from 0): path with %d replaced by i + 1, %s by
- * label and %% by %. 0, or -1 and a message in err (a path without %d or
- * %s, another conversion, too long). */
-int cli_ladder_log_path(const char *path, unsigned i, const char *label,
-                        char *out, size_t size, char *err, size_t errsz);
 /* A rendition's label: its file's base name without the extension. */
 void cli_ladder_label(const char *path, char *out, size_t size);
 

@@ -1614,45 +1614,21 @@ static int parse_labels(AVFilterContext *ctx)
     return 0;
 }
 
-/* inputs=N > 1: rendition k's log, log_path with %d (k + 1) and %s (its
- * label) replaced and %% a '%'; one of %d and %s must be there, so that
- * every rendition has a log of its own. */
+/* inputs=N > 1: rendition k's log (the library's rule: %d its number,
+ * %s its label, %% a '%'). */
 static int rendition_log_path(AVFilterContext *ctx, int k)
 {
     VQHIPContext *s = ctx->priv;
-    AVBPrint b;
-    int named = 0;
+    char path[4096], why[512];
 
-    av_bprint_init(&b, 0, AV_BPRINT_SIZE_UNLIMITED);
-    for (const char *p = s->log_path; *p; p++) {
-        if (*p != '%') {
-            av_bprint_chars(&b, *p, 1);
-        } else if (p[1] == 'd' || p[1] == 's' || p[1] == '%') {
-            if (p[1] == 'd')
-                av_bprintf(&b, "%d", k + 1);
-            else if (p[1] == 's')
-                av_bprintf(&b, "%s", s->label[k]);
-            else
-                av_bprint_chars(&b, '%', 1);
-            named |= p[1] != '%';
-            p++;
-        } else {
-            av_bprint_finalize(&b, NULL);
-            av_log(ctx, AV_LOG_ERROR, "log_path=%s: a '%%' that is neither "
-                   "%%d (the rendition's number), %%s (its label) nor "
-                   "%%%%\n", s->log_path);
-            return AVERROR(EINVAL);
-        }
-    }
-    if (!named) {
-        av_bprint_finalize(&b, NULL);
-        av_log(ctx, AV_LOG_ERROR, "log_path=%s: with inputs=%d each "
-               "rendition writes a log of its own: put %%d (its number, 1 to "
-               "%d) or %%s (its label) in the name, e.g. log_%%s.json\n",
-               s->log_path, s->nb_renditions, s->nb_renditions);
+    if (vq_ladder_log_path(path, sizeof(path), s->log_path, k, s->label[k],
+                           why, sizeof(why)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "log_path=%s with inputs=%d: %s\n",
+               s->log_path, s->nb_renditions, why);
         return AVERROR(EINVAL);
     }
-    return av_bprint_finalize(&b, &s->log_of[k]);
+    s->log_of[k] = av_strdup(path);
+    return s->log_of[k] ? 0 : AVERROR(ENOMEM);
 }
 
 /* The log file of rendition k (with inputs=1: log_path as given). */

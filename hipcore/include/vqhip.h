@@ -834,6 +834,13 @@ VQ_API int vq_ladder_end(VqLadder *l, unsigned i);
 VQ_API int vq_ladder_ended(const VqLadder *l, unsigned i);
 /* No more pictures: every rendition not yet ended is flushed. */
 VQ_API int vq_ladder_flush(VqLadder *l);
+/* Rendition i's log file (i from 0) from a pattern shared by the ladder:
+ * %d becomes i + 1, %s the label, %% a '%'. The pattern must hold %d or %s
+ * (each rendition has a log of its own). 0, or VQ_EINVAL with the reason
+ * in why (a '%' followed by anything else, no %d/%s, out too small). */
+VQ_API int vq_ladder_log_path(char *out, size_t size, const char *pattern,
+                              unsigned i, const char *label, char *why,
+                              size_t why_size);
 
 #ifdef __cplusplus
 }

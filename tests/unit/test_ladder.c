@@ -207,9 +207,29 @@ static int refused(int extra_feature, const VqPicture *d1, char *msg,
     return r;
 }
 
+/* vq_ladder_log_path: the rendition's number from 1, its label, %% kept
+ * once; a pattern naming one file, an unknown conversion or a short
+ * buffer refused with the reason. */
+static void log_path_cases(void)
+{
+    char out[64], why[256];
+    int r = vq_ladder_log_path(out, sizeof(out), "logs/%d_%s_100%%.json", 2,
+                               "r720p", why, sizeof(why));
+    CHECK(!r && !strcmp(out, "logs/3_r720p_100%.json"), "%%d/%%s/%%%%: %d '%s'",
+          r, r ? why : out);
+    r = vq_ladder_log_path(out, sizeof(out), "log.json", 0, "a", why, sizeof(why));
+    CHECK(r == VQ_EINVAL && strstr(why, "%d") && strstr(why, "log.json"),
+          "no %%d or %%s: %d %s", r, why);
+    r = vq_ladder_log_path(out, sizeof(out), "log_%x_%d", 0, "a", why, sizeof(why));
+    CHECK(r == VQ_EINVAL && strstr(why, "'%x'"), "%%x: %d %s", r, why);
+    r = vq_ladder_log_path(out, 8, "log_%s.json", 0, "rendition", why, sizeof(why));
+    CHECK(r == VQ_EINVAL && strstr(why, "too long"), "short buffer: %d %s", r, why);
+}
+
 int main(void)
 {
     make_frames();
+    log_path_cases();
     ladder_case(1, 1);
     ladder_case(3, 3);
     ladder_case(3, 1);
