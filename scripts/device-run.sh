@@ -34,6 +34,17 @@
 #     filter   tests/reliability/filter-check.sh on the GPU backend (the
 #              filter's behaviour: errors, framesync, enable=, -frames:v,
 #              faults) and tests/reliability/cli-check.sh (the CLI's)
+#     ladder   the ladder on the GPU: every rendition's log equal to its
+#              pair run's for N = 1, 2, 5 (tests/ladder/check_ladder.py),
+#              and vqhip_ladder_bench (one pass against N pair runs, N = 1,
+#              3, 6, 1080p and 4K, vmaf_v0.6.1 and vmaf_v1.0.16_3d0h)
+#     live     vqhip_latency on the GPU: arrival to NDJSON line at 1080p25
+#              and 2160p25, every frame scored at 1080p25, and how many
+#              live 1080p25 streams at once keep every frame scored
+#     align    the offset search on the GPU host (tests/align/check_align.py
+#              with the GPU build; --sync_bench on 1080p and 4K luma)
+#     item     plan / run-item / merge with the GPU build
+#              (tests/catalog/catalog_test.py: merged logs equal one run's)
 #     cpu      the CPU path against libvmaf's vmaf tool on 1 thread and all
 #              cores, 1080p and 4K (scripts/cpu-vs-libvmaf.sh), when
 #              LIBVMAF names a libvmaf build carried there (never part of
@@ -49,7 +60,7 @@ if [ ! -d $D/build ]; then
 fi
 B=$D/build
 T=$B/tests
-[ $# -gt 0 ] || set -- bundle fate filter tests parity digest junk bench soak io
+[ $# -gt 0 ] || set -- bundle fate filter tests parity digest junk ladder live align item bench soak io
 summary=$(mktemp)
 fail=0
 
@@ -163,6 +174,57 @@ if wants lent; then
     # shellcheck disable=SC2086 # PARITY_ARGS is a list of arguments
     check "parity, device pictures lent" $T/checkgpu --seed 1 --lend \
         ${PARITY_ARGS:-}
+fi
+
+if wants ladder; then
+    check "ladder = pair runs on the GPU (N = 1, 2, 5)" \
+        env VQHIP_TEST_BACKEND=hip python3 tests/ladder/check_ladder.py \
+        $B/tools/vqhip "$(mktemp -d)"
+    for size in 1920x1080 3840x2160; do
+        check "ladder bench, $size" $B/tools/vqhip_ladder_bench --backend auto \
+            --size $size --frames "${LADDER_FRAMES:-120}" \
+            --model vmaf_v0.6.1 --model vmaf_v1.0.16_3d0h
+    done
+fi
+
+if wants live; then
+    lat=$B/tools/vqhip_latency
+    check "live latency, 1080p25" $lat --backend hip --size 1920x1080 --fps 25 --seconds 10
+    check "live latency, 2160p25" $lat --backend hip --size 3840x2160 --fps 25 --seconds 10
+    check "every frame scored, 1080p25" $lat --backend hip --size 1920x1080 \
+        --fps 25 --seconds 10 --no-live
+    # live streams at once: the coverage says whether every frame was scored
+    for n in ${LIVE_STREAMS:-16 32 48 64}; do
+        check "$n live 1080p25 streams" $lat --backend hip --size 1920x1080 \
+            --fps 25 --seconds "${LIVE_SECONDS:-8}" --streams "$n"
+    done
+fi
+
+if wants align; then
+    check "offset search (check_align.py), GPU build" \
+        python3 tests/align/check_align.py $B/tools/vqhip "$(mktemp -d)"
+    ff=$D/fate/build/ffmpeg
+    dir=$(mktemp -d)
+    sync_one() { # sync_one SIZE: 90 frames, the distorted 7 frames later
+        src="testsrc2=s=$1:r=25:d=3.6"
+        $ff -nostdin -v error -f lavfi -i "$src" -pix_fmt yuv420p -f rawvideo \
+            -y "$dir/ref.yuv" &&
+        $ff -nostdin -v error -f lavfi -i "$src,trim=start_frame=7,noise=alls=8:allf=t" \
+            -pix_fmt yuv420p -f rawvideo -y "$dir/dis.yuv" || return 1
+        w=${1%x*} h=${1#*x}
+        $B/tools/vqhip -r "$dir/ref.yuv" -d "$dir/dis.yuv" -w "$w" -h "$h" \
+            -p 420 -b 8 --backend hip --sync only &&
+        $B/tools/vqhip -r "$dir/ref.yuv" -d "$dir/dis.yuv" -w "$w" -h "$h" \
+            -p 420 -b 8 --backend hip --sync only --sync_bench 5
+    }
+    check "offset search cost, 1080p" sync_one 1920x1080
+    check "offset search cost, 2160p" sync_one 3840x2160
+    rm -rf "$dir"
+fi
+
+if wants item; then
+    check "work items and merge, GPU build" python3 tests/catalog/catalog_test.py \
+        $B/tools/vqhip "$PWD/models" "$(mktemp -d)"
 fi
 
 if wants bench; then

@@ -70,6 +70,7 @@ for t in $gpu_tests; do
 done
 cp "$repo/tests/speed/data/speed_model.json" "$dev/build/tests/"
 cp "$nvbuild/tools/vqhip_bench" "$nvbuild/tools/vqhip" "$nvbuild/tools/vqhip_soak" \
+   "$nvbuild/tools/vqhip_latency" "$nvbuild/tools/vqhip_ladder_bench" \
    "$dev/build/tools/"
 # Golden data for golden_check on the GPU: the logs and caveats, and the
 # small clips (compressed; the big ones stay here: 64 MB travel limit).

@@ -9,13 +9,20 @@
  * frame line reaching the sink is taken. Prints p50/p95/p99/max of all
  * frames and of the scored ones, and the share scored.
  *
+ * --streams N: N such sources at once, each with its own context and
+ * thread, all starting at one instant (live streams sharing one device);
+ * the figures are over every stream's frames, with the lowest coverage of
+ * any stream.
+ *
  *   vqhip_latency --size 1920x1080 --fps 25 --seconds 10 [--backend cpu]
+ *                 [--streams N]
  *
  * Frames done are received by polling vq_receive at least every
  * millisecond between arrivals, so a latency includes up to 1 ms of it.
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +34,7 @@
 
 #define K 8          /* distinct frame pairs, cycled */
 #define MAX_SPECS 8
+#define MAX_STREAMS 256
 
 static void sleep_until(double t)
 {
@@ -98,7 +106,7 @@ static int usage(void)
     fprintf(stderr, "usage: vqhip_latency [--size WxH] [--fps F] [--seconds S | "
             "--frames N] [--backend auto|hip|cpu] [--gpu N] [--strict] "
             "[--depth N] [--threads N] [--model SPEC]... [--feature SPEC]... "
-            "[--no-live]\n");
+            "[--no-live] [--streams N]\n");
     return 2;
 }
 
@@ -117,17 +125,124 @@ static int num(const char *opt, const char *v, double min, double max,
     return 0;
 }
 
+/* What every stream shares: the source's pace and the pictures (read
+ * only; each stream submits them retained). */
+typedef struct Source {
+    double fps, t0;
+    unsigned live;
+    VqPicture ref[K], dis[K];
+} Source;
+
+/* One live stream: its context, its frames' times and its result. */
+typedef struct Stream {
+    const Source *src;
+    VqContext *ctx;
+    Bench b;
+    double *submit_at;
+    unsigned char *skipped;
+    unsigned late;
+    double max_late, max_block, wall;
+    int err;
+} Stream;
+
+static void *stream_run(void *opaque)
+{
+    Stream *s = opaque;
+    const Source *src = s->src;
+    VqContext *ctx = s->ctx;
+    /* Between arrivals, the frames done are received every millisecond:
+     * their lines are written as they are delivered. */
+    VqFrameScores fs;
+    int err = 0, r = 0;
+    for (unsigned i = 0; !err && i < s->b.n; i++) {
+        double at = src->t0 + i / src->fps;
+        for (;;) {
+            while ((r = vq_receive(ctx, &fs)) == 0)
+                ;
+            if (r != VQ_EAGAIN) {
+                err = r;
+                break;
+            }
+            double t = tool_now();
+            if (t >= at)
+                break;
+            sleep_until(t + 1e-3 < at ? t + 1e-3 : at);
+        }
+        VqRunInfo info;
+        if (!err && src->live && i && !vq_run_info(ctx, &info) && info.depth &&
+            info.submitted - info.received >= info.depth) {
+            err = vq_skip_next(ctx);
+            s->skipped[i] = 1;
+        }
+        if (err)
+            break;
+        s->submit_at[i] = tool_now();
+        if (s->submit_at[i] - at > 1e-3)
+            s->late++;
+        if (s->submit_at[i] - at > s->max_late)
+            s->max_late = s->submit_at[i] - at;
+        err = vq_submit_retained(ctx, &src->ref[i % K], &src->dis[i % K],
+                                 no_release, NULL);
+        if (tool_now() - s->submit_at[i] > s->max_block)
+            s->max_block = tool_now() - s->submit_at[i];
+    }
+    s->wall = tool_now() - src->t0;
+    if (!err)
+        err = vq_flush(ctx);
+    while (!err && (r = vq_receive_wait(ctx, &fs)) == 0)
+        ;
+    if (!err && r != VQ_EOF)
+        err = r;
+    s->err = err;
+    return NULL;
+}
+
+static int stream_open(Stream *s, const Source *src, unsigned n,
+                       const VqConfig *cfg, const char **models,
+                       unsigned n_models, const char **features,
+                       unsigned n_features)
+{
+    s->src = src;
+    s->b.n = n;
+    s->submit_at = malloc(n * sizeof(double));
+    s->skipped = calloc(n, 1);
+    s->b.line_at = malloc(n * sizeof(double));
+    if (!s->submit_at || !s->skipped || !s->b.line_at)
+        return VQ_ENOMEM;
+    for (unsigned i = 0; i < n; i++)
+        s->b.line_at[i] = NAN;
+    int err = vq_open(&s->ctx, cfg);
+    for (unsigned i = 0; !err && i < n_models; i++)
+        err = vq_use_model(s->ctx, models[i]);
+    for (unsigned i = 0; !err && i < n_features; i++)
+        err = vq_use_feature(s->ctx, features[i]);
+    if (!err)
+        err = vq_set_stats_sink(s->ctx, sink, &s->b, VQ_STATS_FRAMES);
+    if (!err)
+        err = vq_configure(s->ctx, &src->ref[0]);
+    return err;
+}
+
+static void stream_free(Stream *s)
+{
+    vq_close(&s->ctx);
+    free(s->submit_at);
+    free(s->skipped);
+    free(s->b.line_at);
+}
+
 int main(int argc, char **argv)
 {
-    unsigned w = 1920, h = 1080, live = 1;
-    double fps = 25, seconds = 10, frames = 0, d;
+    unsigned w = 1920, h = 1080, n_streams = 1;
+    double seconds = 10, frames = 0, d;
     const char *models[MAX_SPECS], *features[MAX_SPECS];
     unsigned n_models = 0, n_features = 0;
+    Source src = { .fps = 25, .live = 1 };
     VqConfig cfg = vq_default_config();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
-        if (!strcmp(a, "--no-live")) { live = 0; continue; }
+        if (!strcmp(a, "--no-live")) { src.live = 0; continue; }
         if (!strcmp(a, "--strict")) { cfg.strict = 1; continue; }
         if (!v)
             return usage();
@@ -135,7 +250,7 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--size")) {
             bad = sscanf(v, "%ux%u", &w, &h) != 2 || w < 16 || h < 16 ||
                   w > 16384 || h > 16384;
-        } else if (!strcmp(a, "--fps")) bad = num(a, v, 0.01, 1000, &fps);
+        } else if (!strcmp(a, "--fps")) bad = num(a, v, 0.01, 1000, &src.fps);
         else if (!strcmp(a, "--seconds")) bad = num(a, v, 0.1, 86400, &seconds);
         else if (!strcmp(a, "--frames")) bad = num(a, v, 1, 1e8, &frames);
         else if (!strcmp(a, "--backend")) {
@@ -152,6 +267,9 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--threads")) {
             bad = num(a, v, 0, 1024, &d);
             cfg.n_threads = (unsigned)d;
+        } else if (!strcmp(a, "--streams")) {
+            bad = num(a, v, 1, MAX_STREAMS, &d);
+            n_streams = (unsigned)d;
         } else if (!strcmp(a, "--model") && n_models < MAX_SPECS)
             models[n_models++] = v;
         else if (!strcmp(a, "--feature") && n_features < MAX_SPECS)
@@ -165,123 +283,115 @@ int main(int argc, char **argv)
     }
     if (!n_models && !n_features)
         models[n_models++] = "version=vmaf_v0.6.1";
-    Bench b = { .n = frames ? (unsigned)frames : (unsigned)ceil(seconds * fps) };
-    double *submit_at = malloc(b.n * sizeof(double));
-    unsigned char *skipped = calloc(b.n, 1);
-    b.line_at = malloc(b.n * sizeof(double));
+    unsigned n = frames ? (unsigned)frames : (unsigned)ceil(seconds * src.fps);
     unsigned char *buf = malloc(synth_pairs_size(w, h, K));
-    if (!submit_at || !skipped || !b.line_at || !buf) {
+    Stream *st = calloc(n_streams, sizeof(*st));
+    pthread_t *th = calloc(n_streams, sizeof(*th));
+    if (!buf || !st || !th) {
         fprintf(stderr, "vqhip_latency: out of memory\n");
         return 1;
     }
-    for (unsigned i = 0; i < b.n; i++)
-        b.line_at[i] = NAN;
-
-    VqContext *ctx = NULL;
-    int err = vq_open(&ctx, &cfg);
-    for (unsigned i = 0; !err && i < n_models; i++)
-        err = vq_use_model(ctx, models[i]);
-    for (unsigned i = 0; !err && i < n_features; i++)
-        err = vq_use_feature(ctx, features[i]);
-    if (!err)
-        err = vq_set_stats_sink(ctx, sink, &b, VQ_STATS_FRAMES);
     /* K pairs: a moving pattern and a noisy copy */
-    VqPicture ref[K], dis[K];
-    synth_pairs(buf, w, h, K, ref, dis);
-    if (!err)
-        err = vq_configure(ctx, &ref[0]);
+    synth_pairs(buf, w, h, K, src.ref, src.dis);
 
-    /* Between arrivals, the frames done are received every millisecond:
-     * their lines are written as they are delivered. */
-    double t0 = tool_now() + 0.05, max_late = 0, max_block = 0;
-    unsigned late = 0;
-    VqFrameScores fs;
-    int r = 0;
-    for (unsigned i = 0; !err && i < b.n; i++) {
-        double at = t0 + i / fps;
-        for (;;) {
-            while ((r = vq_receive(ctx, &fs)) == 0)
-                ;
-            if (r != VQ_EAGAIN) {
-                err = r;
-                break;
-            }
-            double t = tool_now();
-            if (t >= at)
-                break;
-            sleep_until(t + 1e-3 < at ? t + 1e-3 : at);
-        }
-        VqRunInfo info;
-        if (!err && live && i && !vq_run_info(ctx, &info) && info.depth &&
-            info.submitted - info.received >= info.depth) {
-            err = vq_skip_next(ctx);
-            skipped[i] = 1;
-        }
-        if (err)
+    int err = 0;
+    unsigned bad_stream = 0;
+    for (unsigned k = 0; !err && k < n_streams; k++)
+        if ((err = stream_open(&st[k], &src, n, &cfg, models, n_models,
+                               features, n_features)))
+            bad_stream = k;
+    /* every stream's first frame arrives at one instant, once all are open */
+    src.t0 = tool_now() + 0.05 + 0.002 * n_streams;
+    unsigned started = 0;
+    for (; !err && started < n_streams; started++)
+        if (pthread_create(&th[started], NULL, stream_run, &st[started])) {
+            fprintf(stderr, "vqhip_latency: no thread for stream %u\n",
+                    started + 1);
+            err = VQ_ENOMEM;
+            bad_stream = started;
             break;
-        submit_at[i] = tool_now();
-        if (submit_at[i] - at > 1e-3)
-            late++;
-        if (submit_at[i] - at > max_late)
-            max_late = submit_at[i] - at;
-        err = vq_submit_retained(ctx, &ref[i % K], &dis[i % K], no_release,
-                                 NULL);
-        if (tool_now() - submit_at[i] > max_block)
-            max_block = tool_now() - submit_at[i];
+        }
+    for (unsigned k = 0; k < started; k++) {
+        pthread_join(th[k], NULL);
+        if (!err && st[k].err) {
+            err = st[k].err;
+            bad_stream = k;
+        }
     }
-    double wall = tool_now() - t0;
-    if (!err)
-        err = vq_flush(ctx);
-    while (!err && (r = vq_receive_wait(ctx, &fs)) == 0)
-        ;
-    if (!err && r != VQ_EOF)
-        err = r;
     if (err) {
-        fprintf(stderr, "vqhip_latency: %s (%s)\n", vq_last_error(ctx),
+        fprintf(stderr, "vqhip_latency: stream %u: %s (%s)\n", bad_stream + 1,
+                st[bad_stream].ctx ? vq_last_error(st[bad_stream].ctx) : "",
                 vq_strerror(err));
-        vq_close(&ctx);
+        for (unsigned k = 0; k < n_streams; k++)
+            stream_free(&st[k]);
         return 1;
     }
+
     VqRunInfo info;
-    vq_run_info(ctx, &info);
-    printf("latency: %ux%u at %g fps, %u frames, backend %s%s%s, depth %u, "
-           "live %s\n", w, h, fps, b.n, vq_backend_name(ctx),
-           *vq_device_name(ctx) ? " on " : "", vq_device_name(ctx),
-           info.depth, live ? "on" : "off");
-    printf("  scored %u of %u (coverage %.1f%%)\n", info.scored, info.received,
-           info.received ? 100.0 * info.scored / info.received : 0.0);
+    unsigned scored = 0, received = 0, lines_bad = 0, missing = 0, late = 0;
+    double min_cov = 100, max_late = 0, max_block = 0, wall = 0;
+    for (unsigned k = 0; k < n_streams; k++) {
+        vq_run_info(st[k].ctx, &info);
+        scored += info.scored;
+        received += info.received;
+        double cov = info.received ? 100.0 * info.scored / info.received : 0;
+        if (cov < min_cov)
+            min_cov = cov;
+        late += st[k].late;
+        lines_bad += st[k].b.bad_lines;
+        if (st[k].max_late > max_late)
+            max_late = st[k].max_late;
+        if (st[k].max_block > max_block)
+            max_block = st[k].max_block;
+        if (st[k].wall > wall)
+            wall = st[k].wall;
+    }
+    printf("latency: %ux%u at %g fps, %u frames%s, backend %s%s%s, depth %u, "
+           "live %s\n", w, h, src.fps, n, n_streams > 1 ? " per stream" : "",
+           vq_backend_name(st[0].ctx), *vq_device_name(st[0].ctx) ? " on " : "",
+           vq_device_name(st[0].ctx), info.depth, src.live ? "on" : "off");
+    if (n_streams > 1)
+        printf("  %u streams at once: scored %u of %u (coverage %.1f%%, lowest "
+               "stream %.1f%%)\n", n_streams, scored, received,
+               received ? 100.0 * scored / received : 0.0, min_cov);
+    else
+        printf("  scored %u of %u (coverage %.1f%%)\n", scored, received,
+               received ? 100.0 * scored / received : 0.0);
     /* from the frame's time in the paced source; the submission is at
      * that time unless the previous one was still blocked */
-    double *all = malloc(b.n * sizeof(double)), *sc = malloc(b.n * sizeof(double));
-    unsigned n_all = 0, n_sc = 0, missing = 0;
-    for (unsigned i = 0; all && sc && i < b.n; i++) {
-        if (isnan(b.line_at[i])) {
-            missing++;
-            continue;
+    size_t total = (size_t)n * n_streams;
+    double *all = malloc(total * sizeof(double)), *sc = malloc(total * sizeof(double));
+    unsigned n_all = 0, n_sc = 0;
+    for (unsigned k = 0; all && sc && k < n_streams; k++)
+        for (unsigned i = 0; i < n; i++) {
+            if (isnan(st[k].b.line_at[i])) {
+                missing++;
+                continue;
+            }
+            double l = st[k].b.line_at[i] - (src.t0 + i / src.fps);
+            all[n_all++] = l;
+            if (!st[k].skipped[i])
+                sc[n_sc++] = l;
         }
-        double l = b.line_at[i] - (t0 + i / fps);
-        all[n_all++] = l;
-        if (!skipped[i])
-            sc[n_sc++] = l;
-    }
     printf("  arrival -> NDJSON frame line (a frame's scores wait for %u "
            "later frame(s): at least %.1f ms at this rate):\n", info.lag,
-           1e3 * info.lag / fps);
+           1e3 * info.lag / src.fps);
     report("all frames", all, n_all);
     report("scored frames", sc, n_sc);
-    printf("  input: %.2f s for %.2f s of frames (%.1f fps); submissions late "
+    printf("  input: %.2f s for %.2f s of frames (%.1f fps%s); submissions late "
            "(> 1 ms after their time): %u, at most %.1f ms; longest "
-           "vq_submit %.1f ms\n", wall, b.n / fps, b.n / wall, late,
-           1e3 * max_late, 1e3 * max_block);
-    if (missing || b.bad_lines)
+           "vq_submit %.1f ms\n", wall, n / src.fps, n / wall,
+           n_streams > 1 ? " per stream" : "", late, 1e3 * max_late,
+           1e3 * max_block);
+    if (missing || lines_bad)
         printf("  FAIL: %u frames without a line, %u unexpected lines\n",
-               missing, b.bad_lines);
+               missing, lines_bad);
     free(all);
     free(sc);
-    vq_close(&ctx);
+    for (unsigned k = 0; k < n_streams; k++)
+        stream_free(&st[k]);
+    free(st);
+    free(th);
     free(buf);
-    free(submit_at);
-    free(skipped);
-    free(b.line_at);
-    return missing || b.bad_lines ? 1 : 0;
+    return missing || lines_bad ? 1 : 0;
 }

@@ -33,7 +33,10 @@ import sys
 import numpy as np
 
 W, H, FRAMES, SHORT = 256, 144, 10, 6
-FEATURES = ['--backend', 'cpu', '--model', 'version=vmaf_v0.6.1', '--feature', 'psnr',
+# VQHIP_TEST_BACKEND=hip: the same checks on the GPU (the GPU run's ladder
+# check); the default is the CPU path.
+FEATURES = ['--backend', os.environ.get('VQHIP_TEST_BACKEND', 'cpu'),
+            '--model', 'version=vmaf_v0.6.1', '--feature', 'psnr',
             '--feature', 'float_ssim', '--feature', 'ssim',
             '--feature', 'float_motion',
             '--feature', 'cambi']
