@@ -57,7 +57,9 @@ int cat_items_read(const char *dir, CatItem **items, unsigned *n, char *err,
                    size_t errsz);
 
 /* Raw / Y4M inputs: the frames from the reader's position to the end,
- * counted without reading them (the position is kept); skipping k. */
+ * counted without reading them (the position is kept); skipping k.
+ * FFmpeg inputs (in->src): counted from the start, skipped to frame k
+ * from the start (tools/av_input.h). */
 int cat_count_frames(YuvInput *in, const char *path, unsigned *n, char *err,
                      size_t errsz);
 int cat_skip_frames(YuvInput *in, unsigned k, char *err, size_t errsz);

@@ -185,6 +185,8 @@ int cat_items_read(const char *dir, CatItem **items, unsigned *n, char *err,
 int cat_count_frames(YuvInput *in, const char *path, unsigned *n, char *err,
                      size_t errsz)
 {
+    if (in->src)
+        return in->src->count(in, n, err, errsz);
     struct stat st;
     off_t start = ftello(in->f);
     if (start < 0 || fstat(fileno(in->f), &st) || !S_ISREG(st.st_mode)) {
@@ -224,6 +226,8 @@ int cat_count_frames(YuvInput *in, const char *path, unsigned *n, char *err,
 
 int cat_skip_frames(YuvInput *in, unsigned k, char *err, size_t errsz)
 {
+    if (in->src)
+        return in->src->skip(in, k, err, errsz);
     if (!in->y4m) {
         if (fseeko(in->f, (off_t)k * (off_t)in->frame_size, SEEK_CUR)) {
             snprintf(err, errsz, "cannot seek: %s", strerror(errno));

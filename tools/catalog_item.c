@@ -15,6 +15,7 @@
 
 #include "tool_clock.h"
 #include "catalog.h"
+#include "cli_input.h"
 
 #define MAX_OUT 128
 
@@ -212,7 +213,7 @@ static int open_input(const char *path, const CatOpts *o, YuvInput *in,
         snprintf(err, errsz, "'%s': not there (yet)", path);
         return CAT_EXIT_TEMPFAIL;
     }
-    if (yuv_open(in, path, o->fmt, o->bpc, o->w, o->h, err, errsz) ||
+    if (cli_input_open(in, path, o->fmt, o->bpc, o->w, o->h, err, errsz) ||
         cat_count_frames(in, path, n, err, errsz))
         return CAT_EXIT_DATAERR;
     return 0;

@@ -55,6 +55,12 @@ static int feed(VqSync *s, YuvInput *in, int distorted, unsigned need,
                 const char *name)
 {
     struct stat st;
+    if (!in->f) {
+        fprintf(stderr, "vqhip: --sync: the %s is read through FFmpeg: the "
+                "search, which reads its first frames and starts again, is "
+                "not done for such inputs yet (give --offset)\n", name);
+        return CLI_EXIT_USAGE;
+    }
     off_t pos = ftello(in->f);
     if (in->f == stdin || pos < 0 || fstat(fileno(in->f), &st) ||
         !S_ISREG(st.st_mode) || in->n_prefix) {

@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include "cli_args.h"
+#include "cli_input.h"
 
 void cli_usage(FILE *f)
 {
     fprintf(f,
         "usage: vqhip -r REF -d DIS [-d DIS2 ...] [options]\n"
-        "  -r, --reference FILE   reference video (.yuv raw or .y4m; '-' = stdin)\n"
+        "  -r, --reference FILE   reference video: .yuv raw, .y4m ('-' = stdin), or\n"
+        "                         a file FFmpeg reads (MP4, MKV ...; see below)\n"
         "  -d, --distorted FILE   distorted video; several: a ladder, all scored\n"
         "                         against REF in one pass (-o must then hold %%d or\n"
         "                         %%s: the rendition's number or label) (docs/LADDER.md)\n"
@@ -80,12 +82,13 @@ void cli_usage(FILE *f)
         "                         compare every value (give -r, -d and the raw geometry)\n"
         "  -q, --quiet            no per-frame lines\n"
         "      --list             list the features and their options\n"
-        "      --help\n"
+        "      --help | --version\n"
         "exit status: 0 scored, 1 error while scoring or writing the log, or\n"
         "--stats-url cannot be opened, 2 bad option (an alert rule, a URL), 3\n"
         "unreadable input, 4 unsupported feature, model or format, 5 GPU\n"
         "failure with --strict, 6 --verify-log found a difference, 128+N\n"
         "stopped by signal N (docs/CLI.md)\n");
+    cli_input_about(f);
 }
 
 /* A whole decimal number in [min, max], or a message and -1. */

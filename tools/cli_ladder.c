@@ -15,6 +15,7 @@
 #include "cli_run.h"
 #include "cli_stats.h"
 #include "frame_reader.h"
+#include "cli_input.h"
 #include "yuv_input.h"
 
 #define LABEL_MAX 128
@@ -115,7 +116,7 @@ static int prepare(Run *run)
         if (cli_check_log_path(run->log[i], a->ref_path, a->dis_paths[i]))
             return CLI_EXIT_ERROR;
     }
-    if (yuv_open(&run->ref, a->ref_path, a->fmt, a->bpc, a->w, a->h, err,
+    if (cli_input_open(&run->ref, a->ref_path, a->fmt, a->bpc, a->w, a->h, err,
                  sizeof(err))) {
         fprintf(stderr, "vqhip: %s\n", err);
         return CLI_EXIT_INPUT;
@@ -123,7 +124,7 @@ static int prepare(Run *run)
     const YuvInput *r = &run->ref;
     for (unsigned i = 0; i < a->n; i++) {
         YuvInput *d = &run->dis[i];
-        if (yuv_open(d, a->dis_paths[i], a->fmt, a->bpc, a->w, a->h, err,
+        if (cli_input_open(d, a->dis_paths[i], a->fmt, a->bpc, a->w, a->h, err,
                      sizeof(err))) {
             fprintf(stderr, "vqhip: %s\n", err);
             return CLI_EXIT_INPUT;

@@ -1,6 +1,6 @@
 /*
- * vqhip: scores a distorted video against its reference from raw YUV or Y4M
- * files, like libvmaf's `vmaf` tool, and writes libvmaf-style logs.
+ * vqhip: scores a distorted video against its reference from raw YUV, Y4M
+ * or (built with FFmpeg's libraries) other video files, like libvmaf's `vmaf` tool, and writes libvmaf-style logs.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +19,7 @@
 #include "frame_reader.h"
 #include "verify_log.h"
 #include "vqhip.h"
+#include "cli_input.h"
 #include "yuv_input.h"
 
 #define MAX_SPECS VERIFY_MAX_SPECS
@@ -99,7 +100,8 @@ int main(int argc, char **argv)
            O_DEPTH, O_THREADS, O_SUB, O_FRAMES, O_XML, O_JSON, O_CSV, O_SUBFMT,
            O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD, O_WINDOW, O_WSTATS,
            O_THRESH, O_FPS, O_POOL, O_PRECISION, O_VERIFY_LOG, O_ALIGN, O_PROM,
-           O_PROM_LABELS, O_ALERT, O_STATS_URL, O_STATS_FRAMES, O_LIVE };
+           O_PROM_LABELS, O_ALERT, O_STATS_URL, O_STATS_FRAMES, O_LIVE,
+           O_VERSION };
     CliAlign align = { 0 };
     CliStats st = { 0 };
     CliLive lv = { 0 };
@@ -152,6 +154,7 @@ int main(int argc, char **argv)
         { "realtime", required_argument, NULL, O_LIVE },
         { "list", no_argument, NULL, O_LIST },
         { "help", no_argument, NULL, O_HELP },
+        { "version", no_argument, NULL, O_VERSION },
         { NULL, 0, NULL, 0 },
     };
     int c, li = 0;
@@ -297,6 +300,10 @@ int main(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case O_HELP: cli_usage(stdout); return 0;
+        case O_VERSION:
+            printf("vqhip %s (%s)\n", vq_version(), vq_revision());
+            cli_input_about(stdout);
+            return 0;
         default: cli_usage(stderr); return CLI_EXIT_USAGE;
         }
     }
@@ -369,8 +376,8 @@ int main(int argc, char **argv)
     char err[512];
     YuvInput ref, dis;
     memset(&dis, 0, sizeof(dis));
-    if (yuv_open(&ref, ref_path, fmt, bpc, w, h, err, sizeof(err)) ||
-        yuv_open(&dis, dis_path, fmt, bpc, w, h, err, sizeof(err))) {
+    if (cli_input_open(&ref, ref_path, fmt, bpc, w, h, err, sizeof(err)) ||
+        cli_input_open(&dis, dis_path, fmt, bpc, w, h, err, sizeof(err))) {
         fprintf(stderr, "vqhip: %s\n", err);
         yuv_close(&ref);
         yuv_close(&dis);

@@ -191,6 +191,11 @@ int yuv_open_stream(YuvInput *in, FILE *f, const char *path, VqPixFmt fmt,
             return -1;
         }
     }
+    return yuv_set_geometry(in, path, err, errsz);
+}
+
+int yuv_set_geometry(YuvInput *in, const char *path, char *err, size_t errsz)
+{
     if (in->bpc != 8 && in->bpc != 10 && in->bpc != 12 && in->bpc != 16) {
         snprintf(err, errsz, "'%s': %u-bit samples are not supported", path,
                  in->bpc);
@@ -290,6 +295,8 @@ int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz)
 int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
                   size_t errsz)
 {
+    if (in->src)
+        return in->src->read_into(in, buf, pic, err, errsz);
     if (in->y4m) {
         char line[256];
         if (!fgets(line, sizeof(line), in->f))
@@ -319,7 +326,9 @@ int yuv_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic, char *err,
 int yuv_map(YuvInput *in)
 {
     struct stat st;
-    off_t pos = in->f ? ftello(in->f) : -1;
+    if (in->src || !in->f)
+        return -1;
+    off_t pos = ftello(in->f);
     if (in->y4m || in->f == stdin || fstat(fileno(in->f), &st) ||
         !S_ISREG(st.st_mode) || st.st_size <= 0 || pos < 0 || in->n_prefix)
         return -1;
@@ -351,6 +360,8 @@ int yuv_map_frame(YuvInput *in, size_t k, VqPicture *pic, char *err,
 
 void yuv_close(YuvInput *in)
 {
+    if (in->src)
+        in->src->close(in);
     if (in->map)
         munmap(in->map, in->map_size);
     if (in->f && in->f != stdin)

@@ -6,8 +6,25 @@
 
 #include "vqhip.h"
 
+struct YuvInput;
+
+/* A reader of another kind of input (tools/av_input.c: FFmpeg's), behind
+ * the same calls: yuv_read_into, cat_count_frames, cat_skip_frames,
+ * yuv_close go to it. */
+typedef struct YuvSource {
+    int (*read_into)(struct YuvInput *in, unsigned char *buf, VqPicture *pic,
+                     char *err, size_t errsz);
+    /* the frames from the start, the position kept (at the start) */
+    int (*count)(struct YuvInput *in, unsigned *n, char *err, size_t errsz);
+    /* from the start: the next frame read is frame k */
+    int (*skip)(struct YuvInput *in, unsigned k, char *err, size_t errsz);
+    void (*close)(struct YuvInput *in);
+} YuvSource;
+
 typedef struct YuvInput {
-    FILE *f;
+    FILE *f;                /* NULL for a src input */
+    const YuvSource *src;   /* NULL: raw or Y4M, read here */
+    void *priv;             /* src's */
     int y4m;
     VqPixFmt fmt;
     unsigned bpc, w, h;
@@ -48,6 +65,9 @@ int yuv_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
 int yuv_open_stream(YuvInput *in, FILE *f, const char *path, VqPixFmt fmt,
                     unsigned bpc, unsigned w, unsigned h, char *err,
                     size_t errsz);
+/* The plane sizes, frame_size and buf of in->fmt, bpc, w, h (set by
+ * yuv_open_stream; for src readers). */
+int yuv_set_geometry(YuvInput *in, const char *path, char *err, size_t errsz);
 /* 1: a frame was read into pic; 0: end of file; -1: error (message in err). */
 int yuv_read(YuvInput *in, VqPicture *pic, char *err, size_t errsz);
 /* As yuv_read, into buf (in->frame_size bytes) instead of in->buf. */

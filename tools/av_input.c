@@ -1,0 +1,603 @@
+/*
+ * FFmpeg inputs (av_input.h). Frame numbers are presentation order as a
+ * decode from the start counts them: frame k is the k-th frame the decoder
+ * gives. Counting (plan, run-item) reads every packet of the stream once,
+ * without decoding, into a table. When every frame has a distinct pts,
+ * the table ranks the frames in presentation order, and each frame decoded
+ * later is checked against it (its pts is the table's at its count), so a
+ * decoder that gives more or fewer frames than packets is refused instead
+ * of shifting the numbering. Otherwise the count is a full decode.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/pixdesc.h>
+
+#include "av_input.h"
+
+typedef struct Pkt {
+    int64_t pts, dts, pos;
+    int key, discard;
+    unsigned rank; /* presentation rank among the frames (not discarded) */
+} Pkt;
+
+typedef struct AvIn {
+    char path[1024];
+    AVFormatContext *fmt;
+    AVCodecContext *dec;
+    AVPacket *pkt;
+    AVFrame *frame;
+    int si, pix, draining;
+    VqRange range;
+    VqMatrix matrix;
+    VqChromaLoc loc;
+    Pkt *tab;          /* the stream's packets in decode order (counted) */
+    unsigned n_tab, n_frames, counted, ranked;
+    int64_t *sorted;   /* the frames' pts in presentation order (ranked) */
+    unsigned next;     /* the number of the next frame the decoder gives */
+    unsigned want;     /* frames before it are dropped */
+    int check;         /* frames checked against `sorted` */
+    unsigned next_pkt; /* after a seek: the table's next packet */
+    int check_pkt;
+} AvIn;
+
+static int averr(char *err, size_t errsz, const AvIn *a, const char *what,
+                 int r)
+{
+    char e[AV_ERROR_MAX_STRING_SIZE];
+    av_strerror(r, e, sizeof(e));
+    snprintf(err, errsz, "'%s': %s: %s", a->path, what, e);
+    return -1;
+}
+
+/* vqhip's planar YUV (8, 10, 12, 16 bits, native order) or none. */
+static int map_format(enum AVPixelFormat pf, VqPixFmt *fmt, unsigned *bpc)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(pf);
+    if (!d || (d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL |
+                           AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_ALPHA |
+                           AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_BAYER)) ||
+        !(d->flags & AV_PIX_FMT_FLAG_PLANAR || d->nb_components == 1) ||
+        (d->nb_components != 1 && d->nb_components != 3))
+        return -1;
+    for (unsigned c = 0; c < d->nb_components; c++)
+        if (d->comp[c].plane != (int)c || d->comp[c].shift ||
+            d->comp[c].depth != d->comp[0].depth)
+            return -1;
+    unsigned depth = (unsigned)d->comp[0].depth;
+    if (depth != 8 && depth != 10 && depth != 12 && depth != 16)
+        return -1;
+    if (d->nb_components == 1)
+        *fmt = VQ_PIX_FMT_GRAY;
+    else if (d->log2_chroma_w == 1 && d->log2_chroma_h == 1)
+        *fmt = VQ_PIX_FMT_420;
+    else if (d->log2_chroma_w == 1 && !d->log2_chroma_h)
+        *fmt = VQ_PIX_FMT_422;
+    else if (!d->log2_chroma_w && !d->log2_chroma_h)
+        *fmt = VQ_PIX_FMT_444;
+    else
+        return -1;
+    *bpc = depth;
+    return 0;
+}
+
+static VqMatrix map_matrix(enum AVColorSpace s)
+{
+    switch (s) {
+    case AVCOL_SPC_UNSPECIFIED: return VQ_MATRIX_UNSPECIFIED;
+    case AVCOL_SPC_BT709: return VQ_MATRIX_BT709;
+    case AVCOL_SPC_BT470BG:
+    case AVCOL_SPC_SMPTE170M: return VQ_MATRIX_BT601;
+    case AVCOL_SPC_SMPTE240M: return VQ_MATRIX_SMPTE240M;
+    case AVCOL_SPC_FCC: return VQ_MATRIX_FCC;
+    case AVCOL_SPC_BT2020_NCL: return VQ_MATRIX_BT2020_NCL;
+    case AVCOL_SPC_YCGCO: return VQ_MATRIX_YCGCO;
+    default: return VQ_MATRIX_OTHER;
+    }
+}
+
+static VqChromaLoc map_loc(enum AVChromaLocation l)
+{
+    switch (l) {
+    case AVCHROMA_LOC_LEFT: return VQ_CHROMA_LOC_LEFT;
+    case AVCHROMA_LOC_CENTER: return VQ_CHROMA_LOC_CENTER;
+    case AVCHROMA_LOC_TOPLEFT: return VQ_CHROMA_LOC_TOPLEFT;
+    case AVCHROMA_LOC_TOP: return VQ_CHROMA_LOC_TOP;
+    case AVCHROMA_LOC_BOTTOMLEFT: return VQ_CHROMA_LOC_BOTTOMLEFT;
+    case AVCHROMA_LOC_BOTTOM: return VQ_CHROMA_LOC_BOTTOM;
+    default: return VQ_CHROMA_LOC_UNSPECIFIED;
+    }
+}
+
+static void close_stream(AvIn *a)
+{
+    avcodec_free_context(&a->dec);
+    avformat_close_input(&a->fmt);
+    av_packet_free(&a->pkt);
+    av_frame_free(&a->frame);
+}
+
+/* The demuxer and decoder at the start of the file. */
+static int open_stream(AvIn *a, char *err, size_t errsz)
+{
+    int r = avformat_open_input(&a->fmt, a->path, NULL, NULL);
+    if (r < 0)
+        return averr(err, errsz, a, "not a file FFmpeg reads", r);
+    if ((r = avformat_find_stream_info(a->fmt, NULL)) < 0)
+        return averr(err, errsz, a, "no stream information", r);
+    a->si = -1;
+    for (unsigned i = 0; i < a->fmt->nb_streams; i++) {
+        AVStream *s = a->fmt->streams[i];
+        int video = s->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
+                    !(s->disposition & AV_DISPOSITION_ATTACHED_PIC);
+        if (video && a->si < 0)
+            a->si = (int)i;
+        else
+            s->discard = AVDISCARD_ALL;
+    }
+    if (a->si < 0) {
+        snprintf(err, errsz, "'%s': no video stream (%s, %u streams: audio "
+                 "only?)", a->path, a->fmt->iformat->name, a->fmt->nb_streams);
+        return -1;
+    }
+    AVStream *s = a->fmt->streams[a->si];
+    const AVCodec *codec = avcodec_find_decoder(s->codecpar->codec_id);
+    if (!codec) {
+        snprintf(err, errsz, "'%s': no decoder for its video (%s) in this "
+                 "FFmpeg", a->path, avcodec_get_name(s->codecpar->codec_id));
+        return -1;
+    }
+    a->dec = avcodec_alloc_context3(codec);
+    a->pkt = av_packet_alloc();
+    a->frame = av_frame_alloc();
+    if (!a->dec || !a->pkt || !a->frame) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    if ((r = avcodec_parameters_to_context(a->dec, s->codecpar)) < 0)
+        return averr(err, errsz, a, "decoder parameters", r);
+    a->dec->pkt_timebase = s->time_base;
+    a->dec->thread_count = 0; /* FFmpeg's choice; the output is the same */
+    if ((r = avcodec_open2(a->dec, codec, NULL)) < 0)
+        return averr(err, errsz, a, "cannot open the decoder", r);
+    a->draining = 0;
+    a->next = a->want = 0;
+    a->check = a->ranked;
+    a->check_pkt = 0;
+    return 0;
+}
+
+/* The decoder's next frame in a->frame: 1, 0 at the end, -1. */
+static int decode_next(AvIn *a, char *err, size_t errsz)
+{
+    for (;;) {
+        int r = avcodec_receive_frame(a->dec, a->frame);
+        if (r >= 0)
+            return 1;
+        if (r == AVERROR_EOF || (r == AVERROR(EAGAIN) && a->draining))
+            return 0;
+        if (r != AVERROR(EAGAIN))
+            return averr(err, errsz, a, "decoding", r);
+        r = av_read_frame(a->fmt, a->pkt);
+        if (r == AVERROR_EOF) {
+            a->draining = 1;
+            avcodec_send_packet(a->dec, NULL);
+            continue;
+        }
+        if (r < 0)
+            return averr(err, errsz, a, "reading", r);
+        if (a->pkt->stream_index != a->si) {
+            av_packet_unref(a->pkt);
+            continue;
+        }
+        if (a->check_pkt) {
+            const Pkt *t = a->next_pkt < a->n_tab ? &a->tab[a->next_pkt++]
+                                                  : NULL;
+            if (!t || t->pos != a->pkt->pos || t->pts != a->pkt->pts) {
+                av_packet_unref(a->pkt);
+                snprintf(err, errsz, "'%s': after the seek, packet %u is "
+                         "not the one counted", a->path, a->next_pkt - 1);
+                return -1;
+            }
+        }
+        r = avcodec_send_packet(a->dec, a->pkt);
+        av_packet_unref(a->pkt);
+        if (r < 0)
+            return averr(err, errsz, a, "decoding", r);
+    }
+}
+
+/* The next frame to give (frames before `want` dropped, each frame
+ * checked against the table when it ranks them): 1, 0, -1. */
+static int next_frame(YuvInput *in, char *err, size_t errsz)
+{
+    AvIn *a = in->priv;
+    for (;;) {
+        int r = decode_next(a, err, errsz);
+        if (r <= 0) {
+            if (!r && a->counted && a->next != a->n_frames) {
+                snprintf(err, errsz, "'%s': the decoder gave %u frames, the "
+                         "count was %u", a->path, a->next, a->n_frames);
+                return -1;
+            }
+            return r;
+        }
+        AVFrame *f = a->frame;
+        unsigned no = a->next++;
+        if (a->check && (no >= a->n_frames || f->pts != a->sorted[no])) {
+            snprintf(err, errsz, "'%s': decoded frame %u is not the packet "
+                     "index's frame %u: the frame count cannot be "
+                     "established", a->path, no, no);
+            return -1;
+        }
+        if (f->width != (int)in->w || f->height != (int)in->h ||
+            f->format != a->pix) {
+            snprintf(err, errsz, "'%s': frame %u is %dx%d %s, the stream "
+                     "began %ux%u %s: a change mid-stream is not supported",
+                     a->path, no, f->width, f->height,
+                     av_get_pix_fmt_name(f->format), in->w, in->h,
+                     av_get_pix_fmt_name(a->pix));
+            return -1;
+        }
+        if (no >= a->want)
+            return 1;
+        av_frame_unref(f);
+    }
+}
+
+static int av_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic,
+                        char *err, size_t errsz)
+{
+    AvIn *a = in->priv;
+    int r = next_frame(in, err, errsz);
+    if (r <= 0)
+        return r;
+    memset(pic, 0, sizeof(*pic));
+    pic->fmt = in->fmt;
+    pic->bpc = in->bpc;
+    pic->w = in->w;
+    pic->h = in->h;
+    pic->matrix = a->matrix;
+    pic->range = a->frame->color_range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL
+               : a->frame->color_range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED
+               : a->range;
+    pic->chroma_loc = a->loc;
+    unsigned bps = in->bpc > 8 ? 2 : 1;
+    size_t off = 0;
+    /* the decoder's planes, rows packed (planes the extractors skip are
+     * not copied: the buffer's zeros stay) */
+    for (unsigned p = 0; p < (in->fmt == VQ_PIX_FMT_GRAY ? 1u : 3u); p++) {
+        size_t row = (size_t)in->plane_w[p] * bps;
+        if (!(in->skip & (1u << p)))
+            for (unsigned y = 0; y < in->plane_h[p]; y++)
+                memcpy(buf + off + y * row, a->frame->data[p] +
+                       (ptrdiff_t)y * a->frame->linesize[p], row);
+        pic->data[p] = buf + off;
+        pic->stride[p] = (ptrdiff_t)row;
+        off += in->plane_size[p];
+    }
+    av_frame_unref(a->frame);
+    return 1;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Ranks the frames by pts when every one has a distinct one. */
+static void rank_frames(AvIn *a)
+{
+    a->ranked = 0;
+    a->sorted = malloc((a->n_frames + 1) * sizeof(*a->sorted));
+    if (!a->sorted)
+        return;
+    unsigned k = 0;
+    for (unsigned i = 0; i < a->n_tab; i++) {
+        if (a->tab[i].pts == AV_NOPTS_VALUE)
+            return;
+        if (!a->tab[i].discard)
+            a->sorted[k++] = a->tab[i].pts;
+    }
+    qsort(a->sorted, k, sizeof(*a->sorted), cmp_i64);
+    for (unsigned i = 1; i < k; i++)
+        if (a->sorted[i] == a->sorted[i - 1])
+            return;
+    for (unsigned i = 0; i < a->n_tab; i++) {
+        unsigned lo = 0, hi = k;
+        while (lo < hi) {
+            unsigned mid = (lo + hi) / 2;
+            if (a->sorted[mid] < a->tab[i].pts)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        a->tab[i].rank = lo;
+    }
+    a->ranked = 1;
+}
+
+static int av_count(YuvInput *in, unsigned *n, char *err, size_t errsz)
+{
+    AvIn *a = in->priv;
+    unsigned cap = 0;
+    int r;
+    a->n_tab = 0;
+    while ((r = av_read_frame(a->fmt, a->pkt)) >= 0) {
+        AVPacket *p = a->pkt;
+        if (p->stream_index == a->si && a->n_tab == cap) {
+            Pkt *t = realloc(a->tab, (cap = cap ? 2 * cap : 4096) * sizeof(*t));
+            if (!t) {
+                av_packet_unref(p);
+                snprintf(err, errsz, "out of memory");
+                return -1;
+            }
+            a->tab = t;
+        }
+        if (p->stream_index == a->si) {
+            if (p->flags & AV_PKT_FLAG_CORRUPT) {
+                av_packet_unref(p);
+                snprintf(err, errsz, "'%s': packet %u is corrupt: the frame "
+                         "count cannot be established", a->path, a->n_tab);
+                return -1;
+            }
+            a->tab[a->n_tab++] = (Pkt){ p->pts, p->dts, p->pos,
+                !!(p->flags & AV_PKT_FLAG_KEY),
+                !!(p->flags & AV_PKT_FLAG_DISCARD), 0 };
+        }
+        av_packet_unref(p);
+    }
+    if (r != AVERROR_EOF)
+        return averr(err, errsz, a, "reading its packets (the frame count "
+                     "cannot be established)", r);
+    int64_t listed = a->fmt->streams[a->si]->nb_frames;
+    if (listed > 0 && listed > (int64_t)a->n_tab) {
+        snprintf(err, errsz, "'%s': its index lists %lld frames, %u could be "
+                 "read (truncated?): the frame count cannot be established",
+                 a->path, (long long)listed, a->n_tab);
+        return -1;
+    }
+    a->n_frames = 0;
+    for (unsigned i = 0; i < a->n_tab; i++)
+        a->n_frames += !a->tab[i].discard;
+    rank_frames(a);
+    close_stream(a);
+    if (open_stream(a, err, errsz))
+        return -1;
+    if (!a->ranked) {
+        /* no pts to rank by: the count is the decoder's */
+        unsigned k = 0;
+        while ((r = decode_next(a, err, errsz)) > 0) {
+            av_frame_unref(a->frame);
+            k++;
+        }
+        if (r < 0)
+            return -1;
+        a->n_frames = k;
+        close_stream(a);
+        if (open_stream(a, err, errsz))
+            return -1;
+    }
+    a->counted = 1;
+    *n = a->n_frames;
+    return 0;
+}
+
+/* Packet d is a keyframe every earlier packet (decode order) precedes and
+ * every later one follows in presentation order: decoding from it gives
+ * frames rank(d), rank(d) + 1, ... */
+static unsigned clean_cut(const AvIn *a, unsigned k)
+{
+    unsigned best = 0;
+    int64_t before = INT64_MIN;
+    int64_t *after = malloc((a->n_tab + 1) * sizeof(*after));
+    if (!after)
+        return 0;
+    after[a->n_tab] = INT64_MAX;
+    for (unsigned i = a->n_tab; i-- > 0;)
+        after[i] = a->tab[i].pts < after[i + 1] ? a->tab[i].pts : after[i + 1];
+    for (unsigned d = 0; d < a->n_tab; d++) {
+        const Pkt *t = &a->tab[d];
+        if (t->key && !t->discard && before < t->pts && t->pts < after[d + 1] &&
+            t->rank <= k)
+            best = d;
+        before = t->pts > before ? t->pts : before;
+    }
+    free(after);
+    return best;
+}
+
+/* Seeks to packet d: reads on from where the demuxer lands at or before
+ * it, dropping the packets before d. 0, or -1 when it lands after d. */
+static int seek_to(AvIn *a, unsigned d)
+{
+    const Pkt *t = &a->tab[d];
+    int64_t ts[4] = { t->pts, t->dts, 0, 0 };
+    unsigned n_ts = 2;
+    for (unsigned i = d, found = 0; i-- > 0 && found < 2;)
+        if (a->tab[i].key && a->tab[i].dts != AV_NOPTS_VALUE)
+            ts[n_ts++] = a->tab[i].dts, found++;
+    for (unsigned attempt = 0; attempt < n_ts; attempt++) {
+        if (ts[attempt] == AV_NOPTS_VALUE ||
+            av_seek_frame(a->fmt, a->si, ts[attempt], AVSEEK_FLAG_BACKWARD) < 0)
+            continue;
+        unsigned j = a->n_tab;
+        while (av_read_frame(a->fmt, a->pkt) >= 0) {
+            AVPacket *p = a->pkt;
+            if (p->stream_index != a->si) {
+                av_packet_unref(p);
+                continue;
+            }
+            if (j == a->n_tab) { /* where it landed */
+                for (j = 0; j < a->n_tab; j++)
+                    if (a->tab[j].pos == p->pos && a->tab[j].pts == p->pts)
+                        break;
+                if (j > d)
+                    j = a->n_tab;
+            } else if (a->tab[j].pos != p->pos || a->tab[j].pts != p->pts) {
+                j = a->n_tab;
+            }
+            if (j == a->n_tab || j == d)
+                break; /* packet d in hand, or a landing to try again */
+            j++;
+            av_packet_unref(p);
+        }
+        if (j == d) {
+            avcodec_flush_buffers(a->dec);
+            int r = avcodec_send_packet(a->dec, a->pkt);
+            av_packet_unref(a->pkt);
+            if (r < 0)
+                return -1;
+            a->next_pkt = d + 1;
+            a->check_pkt = 1;
+            return 0;
+        }
+        av_packet_unref(a->pkt);
+    }
+    return -1;
+}
+
+int av_input_skip(YuvInput *in, unsigned k, int fast, int *used_fast,
+                  char *err, size_t errsz)
+{
+    AvIn *a = in->priv;
+    if (used_fast)
+        *used_fast = 0;
+    if (a->next || !a->counted) {
+        snprintf(err, errsz, "'%s': skipping needs a counted input at its "
+                 "start", a->path);
+        return -1;
+    }
+    if (k > a->n_frames) {
+        snprintf(err, errsz, "'%s': frame %u is past the end (%u frames)",
+                 a->path, k, a->n_frames);
+        return -1;
+    }
+    a->want = k;
+    unsigned d = fast && a->ranked ? clean_cut(a, k) : 0;
+    if (!d)
+        return 0; /* decoded from the start, frames before k dropped */
+    if (seek_to(a, d)) {
+        /* the demuxer could not land at or before it: start again */
+        close_stream(a);
+        if (open_stream(a, err, errsz))
+            return -1;
+        a->want = k;
+        return 0;
+    }
+    a->next = a->tab[d].rank;
+    if (used_fast)
+        *used_fast = 1;
+    return 0;
+}
+
+static int av_skip(YuvInput *in, unsigned k, char *err, size_t errsz)
+{
+    return av_input_skip(in, k, 1, NULL, err, errsz);
+}
+
+static void av_close(YuvInput *in)
+{
+    AvIn *a = in->priv;
+    if (!a)
+        return;
+    close_stream(a);
+    free(a->tab);
+    free(a->sorted);
+    free(a);
+    in->priv = NULL;
+}
+
+static const YuvSource av_source = { av_read_into, av_count, av_skip,
+                                     av_close };
+
+int av_input_open(YuvInput *in, const char *path, char *err, size_t errsz)
+{
+    memset(in, 0, sizeof(*in));
+    av_log_set_level(AV_LOG_ERROR);
+    AvIn *a = calloc(1, sizeof(*a));
+    if (!a) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    in->src = &av_source;
+    in->priv = a;
+    snprintf(a->path, sizeof(a->path), "%s", path);
+    if (open_stream(a, err, errsz))
+        return -1;
+    const AVCodecParameters *cp = a->fmt->streams[a->si]->codecpar;
+    a->pix = cp->format;
+    if (map_format(a->pix, &in->fmt, &in->bpc)) {
+        const char *name = av_get_pix_fmt_name(a->pix);
+        snprintf(err, errsz, "'%s': pixel format %s is not one vqhip reads "
+                 "(planar YUV or gray, 8, 10, 12 or 16 bits): convert it, "
+                 "e.g. ffmpeg -i IN -pix_fmt yuv420p (or yuv420p10le, "
+                 "yuv444p ...) OUT.y4m", path, name ? name : "(unknown)");
+        return -1;
+    }
+    in->w = (unsigned)cp->width;
+    in->h = (unsigned)cp->height;
+    if (!in->w || !in->h || in->w > YUV_MAX_SIDE || in->h > YUV_MAX_SIDE) {
+        snprintf(err, errsz, "'%s': size %ux%u is not supported", path,
+                 in->w, in->h);
+        return -1;
+    }
+    a->range = cp->color_range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL
+             : cp->color_range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED
+             : VQ_RANGE_UNSPECIFIED;
+    in->range = a->range == VQ_RANGE_FULL ? 2 : a->range == VQ_RANGE_LIMITED;
+    a->matrix = map_matrix(cp->color_space);
+    a->loc = in->chroma_loc = map_loc(cp->chroma_location);
+    AVRational fr = a->fmt->streams[a->si]->avg_frame_rate;
+    if (fr.num > 0 && fr.den > 0) {
+        in->fps_num = (unsigned)fr.num;
+        in->fps_den = (unsigned)fr.den;
+    }
+    return yuv_set_geometry(in, path, err, errsz);
+}
+
+int av_input_claims(const char *path)
+{
+    static const char *const containers[] = { "mp4", "m4v", "mov", "mkv",
+        "webm", "avi", "ts", "m2ts", "mts", "mxf", "flv", "nut", "mpg",
+        "mpeg", "3gp", "ivf", "obu", "264", "h264", "265", "hevc" };
+    struct stat st;
+    if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+        return 0;
+    const char *dot = strrchr(path, '.');
+    const char *ext = dot && !strchr(dot, '/') ? dot + 1 : "";
+    if (!strcasecmp(ext, "yuv") || !strcasecmp(ext, "y4m"))
+        return 0;
+    unsigned char buf[4096 + AVPROBE_PADDING_SIZE];
+    memset(buf, 0, sizeof(buf));
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, 4096, f) : 0;
+    if (f)
+        fclose(f);
+    if (n >= Y4M_MAGIC_LEN && !memcmp(buf, "YUV4MPEG2 ", Y4M_MAGIC_LEN))
+        return 0;
+    for (unsigned i = 0; i < sizeof(containers) / sizeof(*containers); i++)
+        if (!strcasecmp(ext, containers[i]))
+            return 1;
+    AVProbeData pd = { .filename = path, .buf = buf, .buf_size = (int)n };
+    int score = 0;
+    return n && av_probe_input_format3(&pd, 1, &score) &&
+           score > AVPROBE_SCORE_RETRY;
+}
+
+const char *av_input_versions(void)
+{
+    static char s[96];
+    unsigned f = avformat_version(), c = avcodec_version();
+    snprintf(s, sizeof(s), "libavformat %u.%u.%u, libavcodec %u.%u.%u",
+             f >> 16, (f >> 8) & 255, f & 255, c >> 16, (c >> 8) & 255,
+             c & 255);
+    return s;
+}
