@@ -9,6 +9,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 
+# The vqhip CLI (meson -Dlibav, tools/av_input.c) reads MP4, MKV ... through
+# libavformat, libavcodec and libavutil (the -dev packages below).
 # vqhip_report (tools/report): FFmpeg's libraries for --ref/--dis, zlib for
 # its heatmap PNGs; its tests (tests/report) need numpy in Debian's
 # /usr/bin/python3 and a headless Chromium, the fonts for a readable page.

@@ -1,12 +1,6 @@
 /*
- * FFmpeg inputs (av_input.h). Frame numbers are presentation order as a
- * decode from the start counts them: frame k is the k-th frame the decoder
- * gives. Counting (plan, run-item) reads every packet of the stream once,
- * without decoding, into a table. When every frame has a distinct pts,
- * the table ranks the frames in presentation order, and each frame decoded
- * later is checked against it (its pts is the table's at its count), so a
- * decoder that gives more or fewer frames than packets is refused instead
- * of shifting the numbering. Otherwise the count is a full decode.
+ * FFmpeg inputs (av_input.h): opening the first video stream, decoding it
+ * in order, passing its planes. Counting and seeking: av_seek.c.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,34 +14,9 @@
 #include <libavutil/pixdesc.h>
 
 #include "av_input.h"
+#include "av_input_priv.h"
 
-typedef struct Pkt {
-    int64_t pts, dts, pos;
-    int key, discard;
-    unsigned rank; /* presentation rank among the frames (not discarded) */
-} Pkt;
-
-typedef struct AvIn {
-    char path[1024];
-    AVFormatContext *fmt;
-    AVCodecContext *dec;
-    AVPacket *pkt;
-    AVFrame *frame;
-    int si, pix, draining;
-    VqRange range;
-    VqMatrix matrix;
-    VqChromaLoc loc;
-    Pkt *tab;          /* the stream's packets in decode order (counted) */
-    unsigned n_tab, n_frames, counted, ranked;
-    int64_t *sorted;   /* the frames' pts in presentation order (ranked) */
-    unsigned next;     /* the number of the next frame the decoder gives */
-    unsigned want;     /* frames before it are dropped */
-    int check;         /* frames checked against `sorted` */
-    unsigned next_pkt; /* after a seek: the table's next packet */
-    int check_pkt;
-} AvIn;
-
-static int averr(char *err, size_t errsz, const AvIn *a, const char *what,
+int av_err(char *err, size_t errsz, const AvIn *a, const char *what,
                  int r)
 {
     char e[AV_ERROR_MAX_STRING_SIZE];
@@ -115,7 +84,7 @@ static VqChromaLoc map_loc(enum AVChromaLocation l)
     }
 }
 
-static void close_stream(AvIn *a)
+void av_close_stream(AvIn *a)
 {
     avcodec_free_context(&a->dec);
     avformat_close_input(&a->fmt);
@@ -124,13 +93,13 @@ static void close_stream(AvIn *a)
 }
 
 /* The demuxer and decoder at the start of the file. */
-static int open_stream(AvIn *a, char *err, size_t errsz)
+int av_open_stream(AvIn *a, char *err, size_t errsz)
 {
     int r = avformat_open_input(&a->fmt, a->path, NULL, NULL);
     if (r < 0)
-        return averr(err, errsz, a, "not a file FFmpeg reads", r);
+        return av_err(err, errsz, a, "not a file FFmpeg reads", r);
     if ((r = avformat_find_stream_info(a->fmt, NULL)) < 0)
-        return averr(err, errsz, a, "no stream information", r);
+        return av_err(err, errsz, a, "no stream information", r);
     a->si = -1;
     for (unsigned i = 0; i < a->fmt->nb_streams; i++) {
         AVStream *s = a->fmt->streams[i];
@@ -161,11 +130,11 @@ static int open_stream(AvIn *a, char *err, size_t errsz)
         return -1;
     }
     if ((r = avcodec_parameters_to_context(a->dec, s->codecpar)) < 0)
-        return averr(err, errsz, a, "decoder parameters", r);
+        return av_err(err, errsz, a, "decoder parameters", r);
     a->dec->pkt_timebase = s->time_base;
     a->dec->thread_count = 0; /* FFmpeg's choice; the output is the same */
     if ((r = avcodec_open2(a->dec, codec, NULL)) < 0)
-        return averr(err, errsz, a, "cannot open the decoder", r);
+        return av_err(err, errsz, a, "cannot open the decoder", r);
     a->draining = 0;
     a->next = a->want = 0;
     a->check = a->ranked;
@@ -174,7 +143,7 @@ static int open_stream(AvIn *a, char *err, size_t errsz)
 }
 
 /* The decoder's next frame in a->frame: 1, 0 at the end, -1. */
-static int decode_next(AvIn *a, char *err, size_t errsz)
+int av_decode_next(AvIn *a, char *err, size_t errsz)
 {
     for (;;) {
         int r = avcodec_receive_frame(a->dec, a->frame);
@@ -183,7 +152,7 @@ static int decode_next(AvIn *a, char *err, size_t errsz)
         if (r == AVERROR_EOF || (r == AVERROR(EAGAIN) && a->draining))
             return 0;
         if (r != AVERROR(EAGAIN))
-            return averr(err, errsz, a, "decoding", r);
+            return av_err(err, errsz, a, "decoding", r);
         r = av_read_frame(a->fmt, a->pkt);
         if (r == AVERROR_EOF) {
             a->draining = 1;
@@ -191,7 +160,7 @@ static int decode_next(AvIn *a, char *err, size_t errsz)
             continue;
         }
         if (r < 0)
-            return averr(err, errsz, a, "reading", r);
+            return av_err(err, errsz, a, "reading", r);
         if (a->pkt->stream_index != a->si) {
             av_packet_unref(a->pkt);
             continue;
@@ -209,7 +178,7 @@ static int decode_next(AvIn *a, char *err, size_t errsz)
         r = avcodec_send_packet(a->dec, a->pkt);
         av_packet_unref(a->pkt);
         if (r < 0)
-            return averr(err, errsz, a, "decoding", r);
+            return av_err(err, errsz, a, "decoding", r);
     }
 }
 
@@ -219,7 +188,7 @@ static int next_frame(YuvInput *in, char *err, size_t errsz)
 {
     AvIn *a = in->priv;
     for (;;) {
-        int r = decode_next(a, err, errsz);
+        int r = av_decode_next(a, err, errsz);
         if (r <= 0) {
             if (!r && a->counted && a->next != a->n_frames) {
                 snprintf(err, errsz, "'%s': the decoder gave %u frames, the "
@@ -286,237 +255,20 @@ static int av_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic,
     return 1;
 }
 
-static int cmp_i64(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* Ranks the frames by pts when every one has a distinct one. */
-static void rank_frames(AvIn *a)
-{
-    a->ranked = 0;
-    a->sorted = malloc((a->n_frames + 1) * sizeof(*a->sorted));
-    if (!a->sorted)
-        return;
-    unsigned k = 0;
-    for (unsigned i = 0; i < a->n_tab; i++) {
-        if (a->tab[i].pts == AV_NOPTS_VALUE)
-            return;
-        if (!a->tab[i].discard)
-            a->sorted[k++] = a->tab[i].pts;
-    }
-    qsort(a->sorted, k, sizeof(*a->sorted), cmp_i64);
-    for (unsigned i = 1; i < k; i++)
-        if (a->sorted[i] == a->sorted[i - 1])
-            return;
-    for (unsigned i = 0; i < a->n_tab; i++) {
-        unsigned lo = 0, hi = k;
-        while (lo < hi) {
-            unsigned mid = (lo + hi) / 2;
-            if (a->sorted[mid] < a->tab[i].pts)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        a->tab[i].rank = lo;
-    }
-    a->ranked = 1;
-}
-
-static int av_count(YuvInput *in, unsigned *n, char *err, size_t errsz)
-{
-    AvIn *a = in->priv;
-    unsigned cap = 0;
-    int r;
-    a->n_tab = 0;
-    while ((r = av_read_frame(a->fmt, a->pkt)) >= 0) {
-        AVPacket *p = a->pkt;
-        if (p->stream_index == a->si && a->n_tab == cap) {
-            Pkt *t = realloc(a->tab, (cap = cap ? 2 * cap : 4096) * sizeof(*t));
-            if (!t) {
-                av_packet_unref(p);
-                snprintf(err, errsz, "out of memory");
-                return -1;
-            }
-            a->tab = t;
-        }
-        if (p->stream_index == a->si) {
-            if (p->flags & AV_PKT_FLAG_CORRUPT) {
-                av_packet_unref(p);
-                snprintf(err, errsz, "'%s': packet %u is corrupt: the frame "
-                         "count cannot be established", a->path, a->n_tab);
-                return -1;
-            }
-            a->tab[a->n_tab++] = (Pkt){ p->pts, p->dts, p->pos,
-                !!(p->flags & AV_PKT_FLAG_KEY),
-                !!(p->flags & AV_PKT_FLAG_DISCARD), 0 };
-        }
-        av_packet_unref(p);
-    }
-    if (r != AVERROR_EOF)
-        return averr(err, errsz, a, "reading its packets (the frame count "
-                     "cannot be established)", r);
-    int64_t listed = a->fmt->streams[a->si]->nb_frames;
-    if (listed > 0 && listed > (int64_t)a->n_tab) {
-        snprintf(err, errsz, "'%s': its index lists %lld frames, %u could be "
-                 "read (truncated?): the frame count cannot be established",
-                 a->path, (long long)listed, a->n_tab);
-        return -1;
-    }
-    a->n_frames = 0;
-    for (unsigned i = 0; i < a->n_tab; i++)
-        a->n_frames += !a->tab[i].discard;
-    rank_frames(a);
-    close_stream(a);
-    if (open_stream(a, err, errsz))
-        return -1;
-    if (!a->ranked) {
-        /* no pts to rank by: the count is the decoder's */
-        unsigned k = 0;
-        while ((r = decode_next(a, err, errsz)) > 0) {
-            av_frame_unref(a->frame);
-            k++;
-        }
-        if (r < 0)
-            return -1;
-        a->n_frames = k;
-        close_stream(a);
-        if (open_stream(a, err, errsz))
-            return -1;
-    }
-    a->counted = 1;
-    *n = a->n_frames;
-    return 0;
-}
-
-/* Packet d is a keyframe every earlier packet (decode order) precedes and
- * every later one follows in presentation order: decoding from it gives
- * frames rank(d), rank(d) + 1, ... */
-static unsigned clean_cut(const AvIn *a, unsigned k)
-{
-    unsigned best = 0;
-    int64_t before = INT64_MIN;
-    int64_t *after = malloc((a->n_tab + 1) * sizeof(*after));
-    if (!after)
-        return 0;
-    after[a->n_tab] = INT64_MAX;
-    for (unsigned i = a->n_tab; i-- > 0;)
-        after[i] = a->tab[i].pts < after[i + 1] ? a->tab[i].pts : after[i + 1];
-    for (unsigned d = 0; d < a->n_tab; d++) {
-        const Pkt *t = &a->tab[d];
-        if (t->key && !t->discard && before < t->pts && t->pts < after[d + 1] &&
-            t->rank <= k)
-            best = d;
-        before = t->pts > before ? t->pts : before;
-    }
-    free(after);
-    return best;
-}
-
-/* Seeks to packet d: reads on from where the demuxer lands at or before
- * it, dropping the packets before d. 0, or -1 when it lands after d. */
-static int seek_to(AvIn *a, unsigned d)
-{
-    const Pkt *t = &a->tab[d];
-    int64_t ts[4] = { t->pts, t->dts, 0, 0 };
-    unsigned n_ts = 2;
-    for (unsigned i = d, found = 0; i-- > 0 && found < 2;)
-        if (a->tab[i].key && a->tab[i].dts != AV_NOPTS_VALUE)
-            ts[n_ts++] = a->tab[i].dts, found++;
-    for (unsigned attempt = 0; attempt < n_ts; attempt++) {
-        if (ts[attempt] == AV_NOPTS_VALUE ||
-            av_seek_frame(a->fmt, a->si, ts[attempt], AVSEEK_FLAG_BACKWARD) < 0)
-            continue;
-        unsigned j = a->n_tab;
-        while (av_read_frame(a->fmt, a->pkt) >= 0) {
-            AVPacket *p = a->pkt;
-            if (p->stream_index != a->si) {
-                av_packet_unref(p);
-                continue;
-            }
-            if (j == a->n_tab) { /* where it landed */
-                for (j = 0; j < a->n_tab; j++)
-                    if (a->tab[j].pos == p->pos && a->tab[j].pts == p->pts)
-                        break;
-                if (j > d)
-                    j = a->n_tab;
-            } else if (a->tab[j].pos != p->pos || a->tab[j].pts != p->pts) {
-                j = a->n_tab;
-            }
-            if (j == a->n_tab || j == d)
-                break; /* packet d in hand, or a landing to try again */
-            j++;
-            av_packet_unref(p);
-        }
-        if (j == d) {
-            avcodec_flush_buffers(a->dec);
-            int r = avcodec_send_packet(a->dec, a->pkt);
-            av_packet_unref(a->pkt);
-            if (r < 0)
-                return -1;
-            a->next_pkt = d + 1;
-            a->check_pkt = 1;
-            return 0;
-        }
-        av_packet_unref(a->pkt);
-    }
-    return -1;
-}
-
-int av_input_skip(YuvInput *in, unsigned k, int fast, int *used_fast,
-                  char *err, size_t errsz)
-{
-    AvIn *a = in->priv;
-    if (used_fast)
-        *used_fast = 0;
-    if (a->next || !a->counted) {
-        snprintf(err, errsz, "'%s': skipping needs a counted input at its "
-                 "start", a->path);
-        return -1;
-    }
-    if (k > a->n_frames) {
-        snprintf(err, errsz, "'%s': frame %u is past the end (%u frames)",
-                 a->path, k, a->n_frames);
-        return -1;
-    }
-    a->want = k;
-    unsigned d = fast && a->ranked ? clean_cut(a, k) : 0;
-    if (!d)
-        return 0; /* decoded from the start, frames before k dropped */
-    if (seek_to(a, d)) {
-        /* the demuxer could not land at or before it: start again */
-        close_stream(a);
-        if (open_stream(a, err, errsz))
-            return -1;
-        a->want = k;
-        return 0;
-    }
-    a->next = a->tab[d].rank;
-    if (used_fast)
-        *used_fast = 1;
-    return 0;
-}
-
-static int av_skip(YuvInput *in, unsigned k, char *err, size_t errsz)
-{
-    return av_input_skip(in, k, 1, NULL, err, errsz);
-}
-
 static void av_close(YuvInput *in)
 {
     AvIn *a = in->priv;
     if (!a)
         return;
-    close_stream(a);
+    av_close_stream(a);
     free(a->tab);
     free(a->sorted);
     free(a);
     in->priv = NULL;
 }
 
-static const YuvSource av_source = { av_read_into, av_count, av_skip,
-                                     av_close };
+static const YuvSource av_source = { av_read_into, av_seek_count,
+                                     av_seek_skip, av_close };
 
 int av_input_open(YuvInput *in, const char *path, char *err, size_t errsz)
 {
@@ -530,7 +282,7 @@ int av_input_open(YuvInput *in, const char *path, char *err, size_t errsz)
     in->src = &av_source;
     in->priv = a;
     snprintf(a->path, sizeof(a->path), "%s", path);
-    if (open_stream(a, err, errsz))
+    if (av_open_stream(a, err, errsz))
         return -1;
     const AVCodecParameters *cp = a->fmt->streams[a->si]->codecpar;
     a->pix = cp->format;
