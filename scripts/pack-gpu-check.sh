@@ -33,7 +33,9 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dev=$repo/.device
 arch=${NVIDIA_ARCH:-sm_90}
-nvargs="-Dhip_platform=nvidia -Dnvidia_arch=$arch -Dprefer_static=true"
+# -Dlibav=disabled: the CLI's video-file input would need FFmpeg's shared
+# libraries, which the GPU machine does not have (raw and Y4M stay).
+nvargs="-Dhip_platform=nvidia -Dnvidia_arch=$arch -Dprefer_static=true -Dlibav=disabled"
 export JOBS=${JOBS:-2}
 
 # --- the tools, built for NVIDIA ---------------------------------------------
@@ -41,6 +43,9 @@ nvbuild=$repo/build-nv-pack
 if [ ! -f "$nvbuild/build.ninja" ]; then
     # shellcheck disable=SC2086 # nvargs is a list of options
     meson setup "$nvbuild" "$repo" --buildtype=release $nvargs
+else
+    # shellcheck disable=SC2086 # nvargs is a list of options
+    meson configure "$nvbuild" $nvargs >/dev/null
 fi
 ninja -C "$nvbuild" -j "$JOBS"
 
