@@ -97,7 +97,7 @@ static int feed(VqSync *s, YuvInput *in, int distorted, unsigned need,
 
 /* The search, said on stderr; *offset is the one to apply (0 when none
  * was picked). */
-static int search(const CliAlign *a, YuvInput *ref, YuvInput *dis,
+static int search(CliAlign *a, YuvInput *ref, YuvInput *dis,
                   FILE *out, int *offset)
 {
     VqSyncConfig cfg = { .range = a->range, .frames = a->frames };
@@ -145,6 +145,8 @@ static int search(const CliAlign *a, YuvInput *ref, YuvInput *dis,
         fprintf(out, "offset=%d confidence=%.6f found=%d\n",
                 res.found ? res.offset : 0, res.confidence, res.found);
     *offset = res.found ? res.offset : 0;
+    a->res = res;
+    a->searched = 1;
     return 0;
 }
 
@@ -165,7 +167,7 @@ static int skip_frames(YuvInput *in, unsigned n, const char *name)
     return 0;
 }
 
-int cli_align_inputs(const CliAlign *a, YuvInput *ref, YuvInput *dis,
+int cli_align_inputs(CliAlign *a, YuvInput *ref, YuvInput *dis,
                      FILE *out)
 {
     int offset = a->offset;

@@ -17,6 +17,9 @@ typedef struct CliAlign {
     unsigned range, frames; /* 0: the library's defaults (30, 30) */
     unsigned bench;     /* --sync_bench N: time N searches */
     CliRealign re;      /* --realign, --realign_window */
+    int searched;       /* --sync searched: res is its result, for the
+                           log (vq_note_sync) */
+    VqSyncResult res;
 } CliAlign;
 
 /* --offset, --sync, --sync_range, --sync_frames, --sync_bench,
@@ -26,7 +29,7 @@ int cli_align_option(CliAlign *a, const char *opt, const char *arg);
 /* Searches the offset (--sync) and skips the first frames of one input.
  * 0: go on and score; 1: done (--sync only, the offset printed on out);
  * else an exit status, said on stderr. */
-int cli_align_inputs(const CliAlign *a, YuvInput *ref, YuvInput *dis,
+int cli_align_inputs(CliAlign *a, YuvInput *ref, YuvInput *dis,
                      FILE *out);
 
 #endif

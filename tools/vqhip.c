@@ -424,6 +424,9 @@ int main(int argc, char **argv)
     }
     if (!r)
         r = cli_stats_setup(ctx, &st);
+    /* --sync's result in the log and the stats stream (set up above) */
+    if (!r && align.searched)
+        r = vq_note_sync(ctx, &align.res, align.res.found);
     int started = !r; /* from here on the log is this run's */
     if (r == VQ_EINVAL)
         status = CLI_EXIT_USAGE; /* a bad --feature or --model spec */

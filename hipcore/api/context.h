@@ -46,6 +46,9 @@ struct VqContext {
     VqStatsSink sink;      /* vq_set_stats_sink */
     struct VqRealignNote *realign; /* vq_note_realign's events */
     unsigned n_realign, realign_cap;
+    bool has_sync;         /* vq_note_sync was called */
+    bool sync_applied;
+    VqSyncResult sync;     /* its search's result */
     unsigned win_live;     /* windows whose line and rules are done */
     struct {               /* import mode (import.c) */
         bool on, frames_begun, ended;
@@ -89,6 +92,15 @@ void vq_log_realign_xml(const VqContext *ctx, FILE *f);
 void vq_realign_notes_free(VqContext *ctx);
 /* ndjson.c */
 void vq_ndjson_realign(VqContext *ctx, const VqRealignNote *n);
+
+/* sync_log.c: vq_note_sync's result in the logs; ndjson.c: its line. */
+void vq_log_sync_json(const VqContext *ctx, FILE *f);
+void vq_log_sync_xml(const VqContext *ctx, FILE *f);
+void vq_ndjson_sync(VqContext *ctx);
+/* log_writer.c: free text (error messages) as a JSON string / an XML
+ * attribute (` key="text"`). */
+void vq_log_json_str(FILE *f, const char *text);
+void vq_log_xml_attr(FILE *f, const char *key, const char *text);
 
 /* windows.c: the windows' part of vq_close. */
 void vq_windows_api_free(VqContext *ctx);

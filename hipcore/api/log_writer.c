@@ -75,9 +75,9 @@ static const VqSeries *series(const VqCollector *c, unsigned j)
 }
 
 /* Free text (error messages) as a JSON string field / an XML attribute. */
-static void put_json_field(FILE *f, const char *key, const char *text)
+void vq_log_json_str(FILE *f, const char *text)
 {
-    fprintf(f, "    \"%s\": \"", key);
+    fputc('"', f);
     for (const char *p = text; *p; p++) {
         if (*p == '"' || *p == '\\')
             fprintf(f, "\\%c", *p);
@@ -86,10 +86,17 @@ static void put_json_field(FILE *f, const char *key, const char *text)
         else
             fputc(*p, f);
     }
-    fprintf(f, "\",\n");
+    fputc('"', f);
 }
 
-static void put_xml_attr(FILE *f, const char *key, const char *text)
+static void put_json_field(FILE *f, const char *key, const char *text)
+{
+    fprintf(f, "    \"%s\": ", key);
+    vq_log_json_str(f, text);
+    fprintf(f, ",\n");
+}
+
+void vq_log_xml_attr(FILE *f, const char *key, const char *text)
 {
     fprintf(f, " %s=\"", key);
     for (const char *p = text; *p; p++) {
@@ -141,16 +148,17 @@ static void write_xml(VqContext *ctx, FILE *f)
     fprintf(f, "  <vqhip backend=\"%s\" device=\"%s\" complete=\"%s\"",
             ctx->run.backend_name, vq_device_name(ctx), ri.complete ? "true" : "false");
     if (!ri.complete)
-        put_xml_attr(f, "incomplete", ri.incomplete);
+        vq_log_xml_attr(f, "incomplete", ri.incomplete);
     if (ri.fell_back) {
         fprintf(f, " cpu_from_frame=\"%u\"", ri.fallback_frame);
-        put_xml_attr(f, "fallback_reason", ri.fallback_reason);
+        vq_log_xml_attr(f, "fallback_reason", ri.fallback_reason);
     }
     if (ri.verify)
         fprintf(f, " verify=\"%u\" verified=\"%u\" mismatches=\"%u\"",
                 ri.verify, ri.verified, ri.mismatches);
     fprintf(f, ">\n");
     vq_log_provenance_xml(ctx, f);
+    vq_log_sync_xml(ctx, f);
     vq_log_realign_xml(ctx, f);
     for (unsigned j = 0; j < c->n; j++)
         fprintf(f, "    <output name=\"%s\" backend=\"%s\" />\n",
@@ -230,6 +238,7 @@ static void write_json(VqContext *ctx, FILE *f)
         fprintf(f, "    \"verify\": { \"every\": %u, \"frames\": %u, "
                 "\"mismatches\": %u },\n", ri.verify, ri.verified,
                 ri.mismatches);
+    vq_log_sync_json(ctx, f);
     vq_log_realign_json(ctx, f);
     vq_log_provenance_json(ctx, f);
     fprintf(f, "    \"outputs\": {");

@@ -273,3 +273,32 @@ void vq_ndjson_realign(VqContext *ctx, const VqRealignNote *n)
     emit(ctx, &l);
     c_locale_leave(&loc);
 }
+
+void vq_ndjson_sync(VqContext *ctx)
+{
+    const VqSyncResult *r = &ctx->sync;
+    CLocale loc;
+    c_locale_enter(&loc);
+    Line l = { 0 };
+    begin(&l, "sync");
+    put(&l, ",\"found\":%s,\"applied\":%s,\"offset\":%d,\"confidence\":",
+        r->found ? "true" : "false", ctx->sync_applied ? "true" : "false",
+        r->found ? r->offset : 0);
+    put_num(&l, r->confidence);
+    if (r->lo < r->hi) { /* two offsets or more compared */
+        put(&l, ",\"mse_best\":");
+        put_num(&l, r->best_mse);
+        put(&l, ",\"mse_next\":");
+        put_num(&l, r->second_mse);
+        put(&l, ",\"lo\":%d,\"hi\":%d,\"frames\":%u", r->lo, r->hi,
+            r->compared);
+    }
+    put(&l, ",\"motion\":");
+    put_num(&l, r->motion);
+    if (!r->found) {
+        put(&l, ",\"why\":");
+        put_str(&l, r->why);
+    }
+    emit(ctx, &l);
+    c_locale_leave(&loc);
+}

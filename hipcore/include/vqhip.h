@@ -698,6 +698,13 @@ VQ_API void vq_realign_close(VqRealign **r);
  * VQ_ENOMEM. */
 VQ_API int vq_note_realign(VqContext *ctx, unsigned frame, double t,
                            const VqRealignEvent *ev);
+/* Records the offset search's result for the run's log (JSON:
+ * "vqhip"."sync"; XML: <sync> in <vqhip>) and, with a stats stream set
+ * already, writes its "sync" line. applied: 1 when the run scores the
+ * pairs with res->offset (the offset found), 0 when it scores the inputs
+ * as given. A later call replaces the record. 0, or VQ_EINVAL. */
+VQ_API int vq_note_sync(VqContext *ctx, const VqSyncResult *res,
+                        int applied);
 
 /*
  * Prometheus: the run's state in Prometheus' text exposition format

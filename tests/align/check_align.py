@@ -18,8 +18,17 @@ the reference's first -k (k = -5). Checks:
   - the same for Y4M inputs (frames skipped by reading);
   - a static and a flat clip: no offset picked (said, found=0), and
     --sync auto scores the inputs as given (the log of a plain run);
-  - --sync on standard input and --offset with --sync are refused (2).
+  - --sync on standard input and --offset with --sync are refused (2);
+  - the search's result is in the logs (docs/LOGS.md): the JSON log's
+    "vqhip"."sync", the XML log's <sync> and the NDJSON stream's "sync"
+    line (--stats-url) say what stderr says (the offset, whether it was
+    applied, the confidence and differences as printed, the offsets tried,
+    the frames compared; or why none was picked), the differences equal
+    the numpy recomputation, the three records agree value for value, and
+    docs/log.schema.json and docs/stats.schema.json accept them; without
+    the record line the log is the trimmed pair's.
 """
+import json
 import os
 import re
 import subprocess
@@ -96,6 +105,111 @@ def score(vqhip, ref, dis, log, extra=()):
                 '-o', log] + geometry(ref) + list(extra))
     with open(log) as f:
         return [l for l in f if not l.startswith('  "fps":')]
+
+
+def without_sync(lines):
+    """The log's lines but its "vqhip"."sync" record (one line)."""
+    return [l for l in lines if not l.startswith('    "sync": {')]
+
+
+SYNC_SAID = re.compile(
+    r'sync: offset ([-+]\d+) \(.*?\), confidence ([0-9.]+): mean squared '
+    r'luma difference ([0-9.]+), next best ([0-9.]+); offsets (-?\d+)\.\.'
+    r'(-?\d+) over (\d+) frames')
+REFUSAL_SAID = re.compile(r'sync: no offset picked: (.*?); (?:scoring|the '
+                          r'pairs are scored)')
+
+
+def said_record(stderr):
+    """The search's result as stderr says it, in the log's terms, with
+    the numbers as printed (%.3f): compare the log's rounded the same way."""
+    m = SYNC_SAID.search(stderr)
+    if m:
+        return {'found': True, 'applied': True, 'offset': int(m.group(1)),
+                'confidence': m.group(2), 'mse_best': m.group(3),
+                'mse_next': m.group(4), 'lo': int(m.group(5)),
+                'hi': int(m.group(6)), 'frames': int(m.group(7))}
+    m = REFUSAL_SAID.search(stderr)
+    return m and {'found': False, 'applied': False, 'offset': 0,
+                  'why': m.group(1)}
+
+
+def as_said(rec):
+    """A log's sync record with its differences printed as stderr does."""
+    if not rec:
+        return rec
+    out = dict(rec)
+    out.pop('motion', None)
+    if not rec.get('found'):
+        for k in ('confidence', 'mse_best', 'mse_next', 'lo', 'hi', 'frames'):
+            out.pop(k, None)
+    else:
+        for k in ('confidence', 'mse_best', 'mse_next'):
+            out[k] = '%.3f' % rec[k]
+    return out
+
+
+def schema_errors(doc, name):
+    import jsonschema
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                           '..', 'docs', name)) as f:
+        v = jsonschema.Draft202012Validator(json.load(f))
+    return [e.message for e in v.iter_errors(doc)]
+
+
+def check_sync_record(tool_run, work, tag, numpy_mse=None):
+    """tool_run(fmt, log, stream) runs the tool with --sync auto (or
+    sync=auto) writing a log of fmt ('json', 'xml') and the NDJSON stream
+    (or None), and gives back its stderr. numpy_mse: (best, second)."""
+    log = os.path.join(work, tag + '_sync.json')
+    stream = os.path.join(work, tag + '_sync.ndjson')
+    err = tool_run('json', log, stream)
+    said = said_record(err)
+    with open(log) as f:
+        doc = json.load(f)
+    rec = doc['vqhip'].get('sync')
+    check(said and as_said(rec) == said,
+          '%s: the JSON log\'s "sync" says what stderr says (%s; stderr: %s)'
+          % (tag, rec, said))
+    if numpy_mse and rec:
+        best, second = numpy_mse
+        check(abs(rec['mse_best'] - best) <= 1e-9 * best and
+              abs(rec['mse_next'] - second) <= 1e-9 * second and
+              rec['confidence'] == (rec['mse_next'] - rec['mse_best']) /
+              rec['mse_next'],
+              '%s: the log\'s differences = numpy %r, %r; its confidence '
+              '= (next - best) / next' % (tag, best, second))
+    errs = schema_errors(doc, 'log.schema.json')
+    check(not errs, '%s: log.schema.json accepts the log %s' % (tag, errs[:3]))
+    with open(stream) as f:
+        lines = [json.loads(l) for l in f]
+    syncs = [l for l in lines if l.get('type') == 'sync']
+    line = dict(syncs[0]) if len(syncs) == 1 else {}
+    for k in ('schema', 'type'):
+        line.pop(k, None)
+    check(line == rec, '%s: the NDJSON stream has one "sync" line, the '
+          'log\'s record value for value (%s)' % (tag, syncs))
+    errs = [e for l in lines for e in schema_errors(l, 'stats.schema.json')]
+    check(lines and not errs, '%s: stats.schema.json accepts the stream %s'
+          % (tag, errs[:3]))
+    xml = os.path.join(work, tag + '_sync.xml')
+    tool_run('xml', xml, None)
+    import xml.etree.ElementTree as ET
+    el = ET.parse(xml).getroot().findall('./vqhip/sync')
+    want = {k: (str(v).lower() if isinstance(v, bool) else
+                v if isinstance(v, str) else repr(v) if isinstance(v, float)
+                else str(v)) for k, v in rec.items()} if rec else None
+    got = dict(el[0].attrib) if len(el) == 1 else None
+    # %.17g and Python's repr print the same double alike but for the
+    # exponent's form: compare the values
+    same = got is not None and want is not None and got.keys() == want.keys() \
+        and all(float(got[k]) == float(want[k]) if k in FLOAT_KEYS else
+                got[k] == want[k] for k in got)
+    check(same, '%s: the XML log\'s <sync> = the JSON log\'s record (%s)'
+          % (tag, got))
+
+
+FLOAT_KEYS = ('confidence', 'mse_best', 'mse_next', 'motion')
 
 
 def trim(src, dst, frames):
@@ -177,7 +291,15 @@ def check_offset(vqhip, work, k):
                        ['--offset', str(k + 1)])
     check(off_by_one != want, 'k=%+d: --offset %d (one off) is another log'
           % (k, k + 1))
-    check(auto == want, 'k=%+d: --sync auto log = trimmed pair\'s log' % k)
+    check(without_sync(auto) == want and auto != want,
+          'k=%+d: --sync auto log = trimmed pair\'s log but its sync record'
+          % k)
+
+    def cli(fmt, log, stream):
+        extra = ['--stats-url', stream] if stream else []
+        return run(vqhip, ['-r', ref, '-d', dis, '--' + fmt, '-q', '-o', log,
+                           '--sync', 'auto'] + geo + extra).stderr
+    check_sync_record(cli, work, 'cli%+d' % k, (best, second))
     check(manual == want, 'k=%+d: --offset %d log = trimmed pair\'s log'
           % (k, k))
 
@@ -196,8 +318,8 @@ def check_offset(vqhip, work, k):
           'k=%+d: Y4M --offset log = trimmed Y4M pair\'s log' % k)
     auto4 = score(vqhip, ref4, dis4, os.path.join(work, 'auto4.json'),
                   ['--sync', 'auto'])
-    check(auto4 == want4, 'k=%+d: Y4M --sync auto log = trimmed Y4M pair\'s '
-          'log' % k)
+    check(without_sync(auto4) == want4, 'k=%+d: Y4M --sync auto log = '
+          'trimmed Y4M pair\'s log but its sync record' % k)
 
 
 def check_refused(vqhip, work, name, ys, why):
@@ -213,7 +335,14 @@ def check_refused(vqhip, work, name, ys, why):
     plain = score(vqhip, ref, dis, os.path.join(work, 'plain.json'))
     auto = score(vqhip, ref, dis, os.path.join(work, 'auto.json'),
                  ['--sync', 'auto'])
-    check(auto == plain, '%s: --sync auto scores the inputs as given' % name)
+    check(without_sync(auto) == plain,
+          '%s: --sync auto scores the inputs as given' % name)
+
+    def cli(fmt, log, stream):
+        extra = ['--stats-url', stream] if stream else []
+        return run(vqhip, ['-r', ref, '-d', dis, '--' + fmt, '-q', '-o', log,
+                           '--sync', 'auto'] + geo + extra).stderr
+    check_sync_record(cli, work, 'cli_' + name)
 
 
 def main():
