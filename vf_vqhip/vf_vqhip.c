@@ -26,6 +26,8 @@
  * distorted inputs (an encoding ladder's renditions) and one reference.
  */
 
+#include <math.h>
+
 #include <vqhip.h>
 
 #include "config.h"
@@ -126,6 +128,8 @@ typedef struct VQHIPContext {
     int sync;               ///< sync=: SYNC_OFF, SYNC_AUTO, SYNC_ONLY
     int sync_range;
     int sync_frames;
+    int realign;            ///< realign=: drops and repeats mid-stream
+    int realign_window;
     int nb_renditions;      /**< inputs=: N distorted inputs, then the
                                  reference (input N) */
     char *labels_cfg;       ///< labels=, '|'-separated
@@ -198,6 +202,19 @@ typedef struct VQHIPContext {
     int sync_only_done;     ///< sync=only: decided, the output ends
     VqSyncResult sync_res;
     uint64_t nb_align_unscored; ///< main frames left out by the alignment
+    /* realign=1: the detector is fed the entries of align_main and
+     * align_ref from their heads, which are its head pair (after the
+     * frames offset=/sync= drop) */
+    VqRealign *vrealign;
+    unsigned realign_ahead; ///< entries of each input it decides on
+    unsigned realign_fed[2]; ///< main, reference entries added to it
+    int realign_stopped;    ///< a main frame went on without a reference
+    int align_flush;        ///< the inputs ended: no more entries come
+    int align_ref_eof;      ///< the reference ended (its repeats not kept)
+    unsigned nb_realign;    ///< events
+    int realign_meta;       ///< events waiting for the next scored frame
+    int realign_meta_delta; ///< the sum of their deltas
+    VqRealignEvent realign_last; ///< the last of them
     int starts_checked;     /**< 1: the inputs' first timestamps were
                                  compared; else bit 1 << (i + 1): input i's
                                  first timestamp is in first_pts[i] */
@@ -256,6 +273,8 @@ static const AVOption vqhip_options[] = {
         { "only", "find the offset, say it, end the output",    0, AV_OPT_TYPE_CONST, { .i64 = SYNC_ONLY }, 0, 0, FLAGS, .unit = "sync" },
     { "sync_range",  "Set the offsets sync= tries: -N..N.",                                  OFFSET(sync_range),  AV_OPT_TYPE_INT,    { .i64 = 30 }, 1, 1000, FLAGS },
     { "sync_frames", "Set the frames sync= compares at each offset (it holds sync_range + sync_frames frames of each input).", OFFSET(sync_frames), AV_OPT_TYPE_INT, { .i64 = 30 }, 1, 1000, FLAGS },
+    { "realign",     "Find frames dropped or repeated mid-stream by one input and pair the later frames again.", OFFSET(realign), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "realign_window", "Set the consecutive pairs that must agree on a drop or repeat.", OFFSET(realign_window), AV_OPT_TYPE_INT, { .i64 = 3 }, 1, 31, FLAGS },
     { "inputs",      "Set the number of distorted inputs (renditions), scored against one reference: the last input.", OFFSET(nb_renditions), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, MAX_RENDITIONS, FLAGS },
     { "labels",      "Set the renditions' labels, '|'-separated (default d1|d2|...): the metadata keys lavfi.vqhip.LABEL.NAME and %s in log_path.", OFFSET(labels_cfg), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { NULL }
@@ -1097,11 +1116,12 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
     return queue_frame(ctx, master, skipped ? LIVE_SKIPPED : 1);
 }
 
-/* Whether framesync's pairs go through the alignment (offset=, sync=):
- * without it every pair goes straight to process_pair, as before. */
+/* Whether framesync's pairs go through the alignment (offset=, sync=,
+ * realign=): without it every pair goes straight to process_pair, as
+ * before. */
 static int align_active(const VQHIPContext *s)
 {
-    return s->offset || s->sync != SYNC_OFF;
+    return s->offset || s->sync != SYNC_OFF || s->realign;
 }
 
 /* The search's result, said once; the offset it picked is dropped from
@@ -1131,10 +1151,132 @@ static void sync_decide(AVFilterContext *ctx)
         s->sync_only_done = 1;
         return;
     }
+    /* the log's and the stats stream's record */
+    if (s->vq && vq_note_sync(s->vq, r, r->found) < 0)
+        av_log(ctx, AV_LOG_WARNING, "sync: the result could not be recorded "
+               "for the log\n");
     if (r->found && r->offset > 0)
         s->skip_main = (unsigned)r->offset;
     else if (r->found && r->offset < 0)
         s->skip_ref = (unsigned)-r->offset;
+}
+
+/* realign=1: an event, said as the CLI's --realign says it, recorded for
+ * the log and the stats stream, and put on the next scored frame. */
+static void realign_report(AVFilterContext *ctx, const VqRealignEvent *ev)
+{
+    static const char *const what[2][2] = {
+        { "the reference dropped a frame", "the reference repeated a frame" },
+        { "the distorted video dropped a frame",
+          "the distorted video repeated a frame" },
+    };
+    VQHIPContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    FilterLink *ml = ff_filter_link(mainlink);
+    int left = ev->delta < 0 ? 0 : 1; /* the input whose frame is left out */
+    unsigned n = (unsigned)s->nb_submitted; /* the log's next frame */
+    /* the CLI's time: the log's frame number at the frame rate */
+    double t = ml->frame_rate.num > 0 ?
+               (double)n * ml->frame_rate.den / ml->frame_rate.num : NAN;
+    char when[48] = "";
+
+    if (!isnan(t))
+        snprintf(when, sizeof(when), " (%.3f s)", t);
+    av_log(ctx, AV_LOG_WARNING, "realign: frame %u%s: %s; pairs re-aligned "
+           "by %+d (%s frame %llu left out, offset now %+d): mean squared "
+           "luma difference %.3f, %.3f re-aligned\n", n, when,
+           what[ev->input][ev->repeat], ev->delta,
+           left ? "distorted" : "reference",
+           left ? ev->dis_frame : ev->ref_frame, ev->offset, ev->mse_pair,
+           ev->mse_neighbour);
+    s->nb_realign++;
+    s->realign_meta++;
+    s->realign_meta_delta += ev->delta;
+    s->realign_last = *ev;
+    if (s->vq && vq_note_realign(s->vq, n, t, ev) < 0)
+        av_log(ctx, AV_LOG_WARNING, "realign: the event could not be "
+               "recorded for the log (out of memory)\n");
+}
+
+/* The keys of the events before this pair, on its main frame. */
+static void realign_meta(VQHIPContext *s, AVFrame *frame)
+{
+    const VqRealignEvent *ev = &s->realign_last;
+
+    if (!s->realign_meta)
+        return;
+    av_dict_set_int(&frame->metadata, "lavfi.vqhip.realign.delta",
+                    s->realign_meta_delta, 0);
+    av_dict_set_int(&frame->metadata, "lavfi.vqhip.realign.offset",
+                    ev->offset, 0);
+    av_dict_set(&frame->metadata, "lavfi.vqhip.realign.input",
+                ev->input ? "distorted" : "reference", 0);
+    av_dict_set(&frame->metadata, "lavfi.vqhip.realign.kind",
+                ev->repeat ? "repeat" : "drop", 0);
+    s->realign_meta = s->realign_meta_delta = 0;
+}
+
+/* realign=1, for the head entries of align_main and align_ref (both there):
+ * 0 wait for more frames, 1 pair them, 2 one was left out (an event: decide
+ * again), or an error. Decides once each input has the detector's entries
+ * or has ended, as the CLI's read-ahead does. */
+static int realign_step(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+    AVFifo *fifo[2] = { s->align_main, s->align_ref };
+    int ended[2] = { s->align_main_ended || s->align_flush,
+                     s->align_ref_ended || s->align_ref_eof || s->align_flush };
+    VqRealignEvent ev;
+    int st;
+
+    for (int i = 0; i < 2; i++) {
+        size_t have = av_fifo_can_read(fifo[i]);
+        if (have < s->realign_ahead && !ended[i])
+            return 0;
+        for (; s->realign_fed[i] < have &&
+               s->realign_fed[i] < s->realign_ahead; s->realign_fed[i]++) {
+            VqPicture pic;
+            AlignMain m;
+            AVFrame *f;
+            if (i) {
+                av_fifo_peek(fifo[i], &f, 1, s->realign_fed[i]);
+            } else {
+                av_fifo_peek(fifo[i], &m, 1, s->realign_fed[i]);
+                f = m.frame;
+            }
+            wrap_picture(&pic, f, s);
+            /* the detector's inputs: 0 the reference, 1 the distorted */
+            if (vq_realign_add(s->vrealign, !i, &pic) < 0) {
+                av_log(ctx, AV_LOG_ERROR, "realign: %s\n",
+                       vq_realign_error(s->vrealign));
+                return AVERROR(EINVAL);
+            }
+        }
+    }
+    if ((st = vq_realign_decide(s->vrealign, &ev)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "realign: %s\n",
+               vq_realign_error(s->vrealign));
+        return AVERROR_BUG;
+    }
+    if (!st)
+        return 1;
+    realign_report(ctx, &ev);
+    if (ev.delta < 0) {
+        AVFrame *ref;
+        av_fifo_read(s->align_ref, &ref, 1);
+        av_frame_free(&ref);
+        s->realign_fed[1]--;
+    } else {
+        /* the main frame left out goes on unscored */
+        AlignMain m;
+        int ret;
+        av_fifo_read(s->align_main, &m, 1);
+        s->realign_fed[0]--;
+        s->nb_align_unscored++;
+        if ((ret = queue_frame(ctx, m.frame, 0)) < 0)
+            return ret;
+    }
+    return 2;
 }
 
 /* Pairs the frames held, in order, after the frames to drop; a main frame
@@ -1164,10 +1306,28 @@ static int align_drain(AVFilterContext *ctx)
         if (s->skip_main || !av_fifo_can_read(s->align_main) ||
             (!av_fifo_can_read(s->align_ref) && !s->align_ref_ended))
             return 0;
+        if (s->vrealign && !s->realign_stopped && !s->skip_ref &&
+            av_fifo_can_read(s->align_ref) &&
+            !(s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs)) {
+            if ((ret = realign_step(ctx)) <= 0)
+                return ret;
+            if (ret == 2)
+                continue;
+        }
         av_fifo_read(s->align_main, &m, 1);
         ref = NULL;
         if (!s->skip_ref)
             av_fifo_read(s->align_ref, &ref, 1);
+        if (s->vrealign && !s->realign_stopped) {
+            /* the detector's head pair is the next entries */
+            if (ref && s->realign_fed[0] && s->realign_fed[1]) {
+                vq_realign_pop(s->vrealign);
+                s->realign_fed[0]--;
+                s->realign_fed[1]--;
+            } else {
+                s->realign_stopped = 1;
+            }
+        }
         if (s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs) {
             av_frame_free(&m.frame); /* past frames=: the run has ended */
             av_frame_free(&ref);
@@ -1175,6 +1335,8 @@ static int align_drain(AVFilterContext *ctx)
         }
         if (ref)
             s->nb_taken++;
+        if (ref)
+            realign_meta(s, m.frame);
         if (ref && s->sync_decided && !s->sync_told) {
             s->sync_told = 1;
             av_dict_set_int(&m.frame->metadata, "lavfi.vqhip.sync.offset",
@@ -1191,15 +1353,33 @@ static int align_drain(AVFilterContext *ctx)
     }
 }
 
-/* One pair from framesync into the alignment; takes master. */
+/* One pair from framesync into the alignment; takes master. ref_again:
+ * ref is the previous event's reference frame. */
 static int align_take(AVFilterContext *ctx, AVFrame *master,
-                      const AVFrame *ref, int disabled)
+                      const AVFrame *ref, int disabled, int ref_again)
 {
     VQHIPContext *s = ctx->priv;
     AlignMain m = { .frame = master, .disabled = disabled };
     AVFrame *r = NULL;
     int ret;
 
+    /* realign=1 pairs frames as the CLI reads them: the reference's last
+     * frame, repeated by framesync after the reference's end, is not a
+     * frame of it (the main frames past that end are not scored) */
+    if (s->realign && ref && ref_again && !s->fs.in[REF_INPUT(s)].sync) {
+        s->align_ref_eof = 1;
+        ref = NULL;
+        if (!s->align_main_ended && s->fs.in[0].sync) {
+            if ((ret = av_fifo_write(s->align_main, &m, 1)) < 0) {
+                av_frame_free(&master);
+                return ret;
+            }
+        } else {
+            av_frame_free(&master);
+            s->align_main_ended = 1;
+        }
+        return align_drain(ctx);
+    }
     if (ref && !(r = av_frame_clone(ref))) {
         av_frame_free(&master);
         return AVERROR(ENOMEM);
@@ -1270,6 +1450,7 @@ static int align_end(AVFilterContext *ctx)
         sync_decide(ctx);
     if (s->sync_only_done)
         return 0;
+    s->align_flush = 1;
     if ((ret = align_drain(ctx)) < 0)
         return ret;
     while (av_fifo_read(s->align_main, &m, 1) >= 0) {
@@ -1294,6 +1475,7 @@ static void align_free(VQHIPContext *s)
     av_fifo_freep2(&s->align_main);
     av_fifo_freep2(&s->align_ref);
     vq_sync_close(&s->vsync);
+    vq_realign_close(&s->vrealign);
 }
 
 /* Whether the main input carries hardware frames (known once the inputs
@@ -1491,7 +1673,7 @@ static int do_vqhip(FFFrameSync *fs)
     AVFilterContext *ctx = fs->parent;
     VQHIPContext *s = ctx->priv;
     AVFrame *master, *ref;
-    int ret;
+    int ret, ref_again;
 
     if (s->nb_renditions == 1) {
         ret = ff_framesync_dualinput_get(fs, &master, &ref);
@@ -1519,6 +1701,7 @@ static int do_vqhip(FFFrameSync *fs)
      * (it holds it until the next one replaces it, so the pointer is a
      * safe identity); duplicate timestamps in aligned inputs are not
      * repeats */
+    ref_again = ref && ref == s->last_ref;
     if (ref && !ctx->is_disabled) {
         if (ref == s->last_ref)
             s->nb_ref_repeats++;
@@ -1529,7 +1712,7 @@ static int do_vqhip(FFFrameSync *fs)
         return 0;
     }
     if (align_active(s))
-        return align_take(ctx, master, ref, ctx->is_disabled);
+        return align_take(ctx, master, ref, ctx->is_disabled, ref_again);
     if (s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs) {
         av_frame_free(&master); /* past frames=: the run has ended */
         return 0;
@@ -1642,7 +1825,8 @@ static int check_ladder_options(AVFilterContext *ctx)
 {
     VQHIPContext *s = ctx->priv;
     const char *no = s->live ? "live" : s->offset ? "offset" :
-                     s->sync != SYNC_OFF ? "sync" : s->window ? "window" :
+                     s->sync != SYNC_OFF ? "sync" : s->realign ? "realign" :
+                     s->window ? "window" :
                      s->stats ? "stats" : s->thresholds ? "thresholds" :
                      s->prom_file ? "prom_file" : s->prom_labels ? "prom_labels" :
                      s->alerts ? "alerts" : s->stats_url ? "stats_url" : NULL;
@@ -1712,11 +1896,14 @@ static av_cold int init(AVFilterContext *ctx)
         /* sync= holds sync_range + sync_frames frames of each input until
          * it decides; offset=N holds |N| frames of one input */
         VqSyncConfig sc = { .range = s->sync_range, .frames = s->sync_frames };
+        VqRealignConfig rc = { .window = s->realign_window };
         s->align_main = av_fifo_alloc2(4, sizeof(AlignMain), AV_FIFO_FLAG_AUTO_GROW);
         s->align_ref = av_fifo_alloc2(4, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW);
         if (!s->align_main || !s->align_ref ||
-            (s->sync != SYNC_OFF && vq_sync_open(&s->vsync, &sc) < 0))
+            (s->sync != SYNC_OFF && vq_sync_open(&s->vsync, &sc) < 0) ||
+            (s->realign && vq_realign_open(&s->vrealign, &rc) < 0))
             return AVERROR(ENOMEM);
+        s->realign_ahead = vq_realign_ahead(s->vrealign);
         s->skip_main = s->offset > 0 ? (unsigned)s->offset : 0;
         s->skip_ref = s->offset < 0 ? (unsigned)-s->offset : 0;
     }
@@ -2125,8 +2312,13 @@ static int configure_output(AVFilterLink *outlink)
     if (align_active(s) && ctx->enable_str) {
         /* framesync gives no reference frame outside enable=, and the
          * shifted pairs would need it */
-        av_log(ctx, AV_LOG_ERROR, "offset= and sync= do not work with "
-               "enable=: trim the inputs instead\n");
+        av_log(ctx, AV_LOG_ERROR, "offset=, sync= and realign= do not work "
+               "with enable=: trim the inputs instead\n");
+        return AVERROR(ENOSYS);
+    }
+    if (s->realign && hw_input(ctx)) {
+        av_log(ctx, AV_LOG_ERROR, "realign= reads each frame's luma on the "
+               "CPU: not from hardware frames. Download them (hwdownload).\n");
         return AVERROR(ENOSYS);
     }
     if (s->sync != SYNC_OFF && hw_input(ctx)) {
@@ -2427,10 +2619,15 @@ static void print_summary(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames had no reference "
                "frame (the reference ended first, eof_action=pass) and were "
                "not scored\n", s->nb_unscored);
+    if (s->nb_realign)
+        av_log(ctx, AV_LOG_WARNING, "realign: %u event%s; the frames left "
+               "out were not scored\n", s->nb_realign,
+               s->nb_realign == 1 ? "" : "s");
     if (s->nb_align_unscored)
         av_log(ctx, AV_LOG_INFO, "%"PRIu64" main frames were not scored: "
-               "offset=/sync= left them out at the start, or their reference "
-               "frames had ended\n", s->nb_align_unscored);
+               "offset=/sync= left them out at the start, realign=1 left "
+               "them out, or their reference frames had ended\n",
+               s->nb_align_unscored);
     if (s->nb_after_range)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames inside enable= "
                "came after the range in which the run ended and were not "

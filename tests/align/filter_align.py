@@ -2,7 +2,7 @@
 """The vqhip filter's offset=, sync= and its messages about inputs that
 cannot be compared as given.
 
-usage: filter_align.py FFMPEG WORK_DIR
+usage: filter_align.py FFMPEG WORK_DIR [VQHIP]
 
 On check_align.py's clips (a texture that moves every frame; the
 distorted video the reference with noise, with k extra frames at its start
@@ -19,6 +19,7 @@ distorted video the reference with noise, with k extra frames at its start
     naming the filter that converts; offset= with enable= refused.
 Exit 77 (skip) when FFMPEG has no vqhip filter.
 """
+import json
 import os
 import re
 import subprocess
@@ -29,9 +30,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 from ffmpeg_filters import missing_filters  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_align as ca  # noqa: E402
+import numpy as np  # noqa: E402
 
 N = ca.N
-failures = []
+failures = ca.failures
 
 
 def check(cond, what):
@@ -118,7 +120,15 @@ def check_offset(ff, work, k):
     pairs = N - max(0, -k)
     check(sum('"frameNum"' in l for l in want) == pairs,
           'k=%+d: the trimmed run scores %d pairs' % (k, pairs))
-    check(auto == want, 'k=%+d: sync=auto log = trimmed pair\'s log' % k)
+    check(ca.without_sync(auto) == want and auto != want,
+          'k=%+d: sync=auto log = trimmed pair\'s log but its sync record'
+          % k)
+
+    def filt(fmt, log, stream):
+        opts = ':sync=auto' + (':stats_url=' + stream if stream else '')
+        return ffmpeg(ff, ins, '[0:v][1:v]vqhip=backend=cpu:log_fmt=%s:'
+                      'log_path=%s%s' % (fmt, log, opts)).stderr
+    ca.check_sync_record(filt, work, 'filter%+d' % k)
     check(manual == want, 'k=%+d: offset=%d log = trimmed pair\'s log'
           % (k, k))
     check(one_off != want, 'k=%+d: offset=%d (one off) is another log'
@@ -143,11 +153,138 @@ def check_static(ff, work):
                             ':sync=auto')
     check('no offset picked' in err and 'static content' in err,
           'static: sync=auto says it picks no offset')
-    check(auto == want, 'static: sync=auto scores the pairs as given')
+    check(ca.without_sync(auto) == want,
+          'static: sync=auto scores the pairs as given')
+
+    def filt(fmt, log, stream):
+        opts = ':sync=auto' + (':stats_url=' + stream if stream else '')
+        return ffmpeg(ff, [dis, ref], '[0:v][1:v]vqhip=backend=cpu:'
+                      'log_fmt=%s:log_path=%s%s' % (fmt, log, opts)).stderr
+    ca.check_sync_record(filt, work, 'filter_static')
     frame, md = first_scored_meta(meta)
     check(md.get('lavfi.vqhip.sync.found') == '0' and
           md.get('lavfi.vqhip.sync.offset') == '0',
           'static: the first frame has sync.found=0 sync.offset=0')
+
+
+def realign_lines(stderr, prefix):
+    """The realign event lines, from "realign: frame" on."""
+    return [l[l.index('realign: frame'):] for l in stderr.splitlines()
+            if prefix in l and 'realign: frame' in l]
+
+
+def check_realign_case(ff, work, name, ref_y, dis_y, want_pair, event, cli):
+    """event: None (a clean pair), or the record the run must write:
+    (frame k, input, kind, delta) at 25 fps, found at the pair (k, k)."""
+    ref, dis, wref, wdis = (write(work, '%s_%s' % (name, s), ys) for s, ys in
+                            (('ref', ref_y), ('dis', dis_y),
+                             ('wref', want_pair[0]), ('wdis', want_pair[1])))
+    plain = '[0:v]null[d];[1:v]null[r];'
+    want, _, _ = score(ff, work, name + '_want', [wdis, wref], plain)
+    given, _, _ = score(ff, work, name + '_given', [dis, ref], plain)
+    stream = os.path.join(work, name + '.ndjson')
+    got, meta, err = score(ff, work, name + '_realign', [dis, ref], plain,
+                           ':realign=1:stats_url=' + stream)
+    log = os.path.join(work, name + '_realign.json')
+    with open(log) as f:
+        rec = json.load(f)['vqhip'].get('realign')
+    said = realign_lines(err, 'Parsed_vqhip')
+    if event is None:
+        check(got == want and not said and rec is None,
+              '%s: realign=1 log = the plain run\'s, byte for byte; no event'
+              % name)
+        return
+    k, inp, kind, delta = event
+    check(given != want, '%s: without realign= the log differs from the '
+          'correctly paired run\'s' % name)
+    import check_realign as cr
+    check(cr.without_record(''.join(got)) == want,
+          '%s: realign=1 log = the correctly paired run\'s log (%d frames) '
+          'but its "realign" record'
+          % (name, sum('"frameNum"' in l for l in want)))
+    check(rec == [{'frame': k, 'time': k / 25, 'input': inp, 'kind': kind,
+                   'delta': delta, 'offset': delta, 'ref_frame': k,
+                   'dis_frame': k}],
+          '%s: the log records the event (%s)' % (name, rec))
+    errs = ca.schema_errors(json.load(open(log)), 'log.schema.json')
+    check(not errs, '%s: log.schema.json accepts the log %s' % (name, errs))
+    # the rule's terms at pairs k .. k + 2 (the default window), recomputed
+    r0, d0 = (1, 0) if delta < 0 else (0, 1)
+    e0 = np.mean([cr.mse(ref_y[k + t], dis_y[k + t]) for t in range(3)])
+    en = np.mean([cr.mse(ref_y[k + t + r0], dis_y[k + t + d0])
+                  for t in range(3)])
+    check(len(said) == 1 and said[0].startswith('realign: frame %d (%.3f s): '
+                                                % (k, k / 25)) and
+          said[0].endswith('difference %.3f, %.3f re-aligned' % (e0, en)),
+          '%s: the event said at frame %d with numpy\'s differences %.3f, '
+          '%.3f (%s)' % (name, k, e0, en, said))
+    with open(stream) as f:
+        lines = [json.loads(l) for l in f]
+    ev = [l for l in lines if l.get('type') == 'realign']
+    check(len(ev) == 1 and all(ev[0].get(a) == b for a, b in rec[0].items()),
+          '%s: the NDJSON stream has the event (%s)' % (name, ev))
+    # metadata: on the first frame scored re-aligned (output frame k, or
+    # k + 1 after the main frame k left out, which carries no score)
+    out = k if delta < 0 else k + 1
+    blocks = {int(b.split(None, 1)[0]): b for b in
+              re.split(r'^frame:', meta, flags=re.M) if b.strip()}
+    md = dict(l.split('=', 1) for l in blocks.get(out, '').splitlines()
+              if '=' in l)
+    check(md.get('lavfi.vqhip.realign.delta') == str(delta) and
+          md.get('lavfi.vqhip.realign.offset') == str(delta) and
+          md.get('lavfi.vqhip.realign.input') == inp and
+          md.get('lavfi.vqhip.realign.kind') == kind and
+          'lavfi.vqhip.vmaf' in md,
+          '%s: output frame %d (scored) carries the realign keys (%s)'
+          % (name, out, {a: b for a, b in md.items() if 'realign' in a}))
+    marked = [n for n, b in blocks.items() if 'realign' in b]
+    check(marked == [out], '%s: no other frame has them (%s)' % (name, marked))
+    if delta > 0:
+        check('lavfi.vqhip' not in blocks.get(k, ''),
+              '%s: the main frame left out (%d) passes on unscored'
+              % (name, k))
+    if cli:
+        # the CLI's --realign on the same files: the same event, said alike
+        clog = os.path.join(work, name + '_cli.json')
+        p = subprocess.run([cli, '-r', ref, '-d', dis, '--json', '-q', '-o',
+                            clog, '--realign'], capture_output=True,
+                           text=True)
+        with open(clog) as f:
+            crec = json.load(f)['vqhip'].get('realign')
+        check(p.returncode == 0 and crec == rec and
+              realign_lines(p.stderr, 'vqhip: ') == said,
+              '%s: the CLI\'s --realign on these files: the same record and '
+              'message' % name)
+
+
+def check_realign(ff, work, cli):
+    import check_realign as cr
+    ref_y = [cr.frame(t) for t in range(cr.N)]
+    dis_all = ca.noisy(ref_y, 11)
+    check_realign_case(ff, work, 'clean', ref_y, dis_all, (ref_y, dis_all),
+                       None, cli)
+    k = cr.K_DROP
+    dis_y = dis_all[:k] + dis_all[k + 1:]
+    check_realign_case(ff, work, 'drop', ref_y, dis_y,
+                       (ref_y[:k] + ref_y[k + 1:], dis_y),
+                       (k, 'distorted', 'drop', -1), cli)
+    k = cr.K_REP
+    dis_y = dis_all[:k] + [dis_all[k - 1]] + dis_all[k:]
+    check_realign_case(ff, work, 'repeat', ref_y, dis_y, (ref_y, dis_all),
+                       (k, 'distorted', 'repeat', 1), cli)
+    dis_y = dis_all[:50] + dis_all[51:]
+    check_realign_case(ff, work, 'static_drop', ref_y, dis_y,
+                       (ref_y[:50] + ref_y[51:], dis_y),
+                       (cr.STATIC[1] - 1, 'reference', 'repeat', -1), cli)
+    ref = os.path.join(work, 'clean_ref.y4m')
+    p = ffmpeg(ff, [ref, ref, ref], '[0:v][1:v][2:v]vqhip=backend=cpu:'
+               'inputs=2:realign=1', rc=1)
+    check('realign= does not work with inputs=2' in p.stderr,
+          'realign=1 with inputs=2 is refused')
+    p = ffmpeg(ff, [ref, ref], "[0:v][1:v]vqhip=backend=cpu:realign=1:"
+               "enable='gte(n,2)'", rc=1)
+    check('do not work with enable=' in p.stderr,
+          'realign=1 with enable= is refused')
 
 
 def check_messages(ff, work):
@@ -210,6 +347,7 @@ def main():
     check_offset(ff, work, -5)
     check_static(ff, work)
     check_messages(ff, work)
+    check_realign(ff, work, sys.argv[3] if len(sys.argv) > 3 else None)
     if failures:
         print('%d failures' % len(failures))
         return 1
