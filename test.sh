@@ -243,8 +243,10 @@ esac
 
 step "FFmpeg filter: alignment"
 # offset=, sync= against FFmpeg's own trim on clips whose offset is known,
-# and the messages about inputs that differ; exit 77: no vqhip filter
-tests/align/filter_align.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-align
+# sync=auto's log record, realign=1 against the correctly paired files and
+# the CLI's --realign, and the messages about inputs that differ; exit 77:
+# no vqhip filter
+tests/align/filter_align.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-align build/tools/vqhip
 case $? in
 0) record pass "filter alignment: tests/align/filter_align.py" ;;
 77) record skip "filter alignment" "no FFmpeg with the filter" ;;

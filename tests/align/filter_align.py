@@ -347,7 +347,13 @@ def main():
     check_offset(ff, work, -5)
     check_static(ff, work)
     check_messages(ff, work)
-    check_realign(ff, work, sys.argv[3] if len(sys.argv) > 3 else None)
+    cli = sys.argv[3] if len(sys.argv) > 3 else None
+    if cli and not os.access(cli, os.X_OK):
+        check(False, 'the CLI given, %s, runs' % cli)
+        cli = None
+    if not cli:
+        print('note: no CLI given: realign=1 is not compared with --realign')
+    check_realign(ff, work, cli)
     if failures:
         print('%d failures' % len(failures))
         return 1
