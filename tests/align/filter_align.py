@@ -257,6 +257,60 @@ def check_realign_case(ff, work, name, ref_y, dis_y, want_pair, event, cli):
               'message' % name)
 
 
+def check_realign_after_offset(ff, work, cli):
+    """3 extra frames at the distorted video's start, then a frame dropped
+    by it: sync=auto (or offset=3) first, the event after, counted from
+    the offset (the pairs after the 3 frames: event at pair 17)."""
+    import check_realign as cr
+    ref_y = [cr.frame(t) for t in range(cr.N)]
+    dis_all = ca.noisy([cr.frame(t) for t in range(-3, cr.N)], 11)
+    k = 17
+    dis_y = dis_all[:3 + k] + dis_all[3 + k + 1:]
+    ref, dis, wref, wdis = (write(work, 'od_' + n, ys) for n, ys in
+                            (('ref', ref_y), ('dis', dis_y),
+                             ('wref', ref_y[:k] + ref_y[k + 1:]),
+                             ('wdis', dis_y[3:])))
+    plain = '[0:v]null[d];[1:v]null[r];'
+    want, _, _ = score(ff, work, 'od_want', [wdis, wref], plain)
+    for tag, opts, args in (('sync', ':sync=auto:realign=1',
+                             ['--sync', 'auto', '--realign']),
+                            ('offset', ':offset=3:realign=1:frames=40',
+                             ['--offset', '3', '--realign', '--frame_cnt',
+                              '40'])):
+        got, _, err = score(ff, work, 'od_' + tag, [dis, ref], plain, opts)
+        log = os.path.join(work, 'od_%s.json' % tag)
+        with open(log) as f:
+            doc = json.load(f)
+        rec = doc['vqhip'].get('realign')
+        n = 40 if tag == 'offset' else None
+        # frames=40: the correctly paired run's first 40 frames
+        w = want if n is None else score(ff, work, 'od_want40',
+                                         [wdis, wref], plain,
+                                         ':frames=40')[0]
+        check(ca.without_sync(cr.without_record(''.join(got))) == w and
+              rec == [{'frame': k, 'time': k / 25, 'input': 'distorted',
+                       'kind': 'drop', 'delta': -1, 'offset': -1,
+                       'ref_frame': k, 'dis_frame': k}],
+              'after %s: the correctly paired run\'s log, the event at pair '
+              '%d (%s)' % (opts[1:], k, rec))
+        if cli:
+            clog = os.path.join(work, 'od_%s_cli.json' % tag)
+            p = subprocess.run([cli, '-r', ref, '-d', dis, '--json', '-q',
+                                '--precision', 'max', '-o', clog] + args,
+                               capture_output=True,
+                               text=True)
+            with open(clog) as f:
+                cdoc = json.load(f)
+            check(p.returncode == 0 and cdoc['vqhip'].get('realign') == rec
+                  and cdoc['vqhip'].get('sync') == doc['vqhip'].get('sync')
+                  and [f['metrics'] for f in cdoc['frames']] ==
+                  [f['metrics'] for f in doc['frames']] and
+                  realign_lines(p.stderr, 'vqhip: ') ==
+                  realign_lines(err, 'Parsed_vqhip'),
+                  'after %s: the CLI\'s %s: the same records, scores and '
+                  'message' % (opts[1:], ' '.join(args)))
+
+
 def check_realign(ff, work, cli):
     import check_realign as cr
     ref_y = [cr.frame(t) for t in range(cr.N)]
@@ -276,6 +330,7 @@ def check_realign(ff, work, cli):
     check_realign_case(ff, work, 'static_drop', ref_y, dis_y,
                        (ref_y[:50] + ref_y[51:], dis_y),
                        (cr.STATIC[1] - 1, 'reference', 'repeat', -1), cli)
+    check_realign_after_offset(ff, work, cli)
     ref = os.path.join(work, 'clean_ref.y4m')
     p = ffmpeg(ff, [ref, ref, ref], '[0:v][1:v][2:v]vqhip=backend=cpu:'
                'inputs=2:realign=1', rc=1)
