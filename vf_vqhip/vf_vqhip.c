@@ -1303,6 +1303,16 @@ static int align_drain(AVFilterContext *ctx)
             av_frame_free(&ref);
             continue;
         }
+        if (!s->skip_main && s->align_ref_eof &&
+            !av_fifo_can_read(s->align_ref) &&
+            av_fifo_read(s->align_main, &m, 1) >= 0) {
+            /* realign=1, the reference ended: no pair follows, the main
+             * frames go on unscored at once (not held to the end) */
+            s->nb_align_unscored++;
+            if ((ret = queue_frame(ctx, m.frame, 0)) < 0)
+                return ret;
+            continue;
+        }
         if (s->skip_main || !av_fifo_can_read(s->align_main) ||
             (!av_fifo_can_read(s->align_ref) && !s->align_ref_ended))
             return 0;

@@ -191,8 +191,13 @@ def check_realign_case(ff, work, name, ref_y, dis_y, want_pair, event, cli):
     said = realign_lines(err, 'Parsed_vqhip')
     if event is None:
         check(got == want and not said and rec is None,
-              '%s: realign=1 log = the plain run\'s, byte for byte; no event'
-              % name)
+              '%s: realign=1 log = the correctly paired run\'s, byte for '
+              'byte; no event' % name)
+        n = len(dis_y) - len(ref_y)
+        check(n <= 0 or re.search(r'\b%d main frames were not scored' % n,
+                                  err),
+              '%s: the %d main frames past the reference\'s end are not '
+              'scored (said)' % (name, n))
         return
     k, inp, kind, delta = event
     check(given != want, '%s: without realign= the log differs from the '
@@ -316,6 +321,12 @@ def check_realign(ff, work, cli):
     ref_y = [cr.frame(t) for t in range(cr.N)]
     dis_all = ca.noisy(ref_y, 11)
     check_realign_case(ff, work, 'clean', ref_y, dis_all, (ref_y, dis_all),
+                       None, cli)
+    # a distorted video 5 frames longer: its last frames have no reference
+    # frame (none is repeated for them) and pass on unscored
+    longer = dis_all + ca.noisy([cr.frame(t) for t in range(cr.N, cr.N + 5)],
+                                12)
+    check_realign_case(ff, work, 'longer', ref_y, longer, (ref_y, dis_all),
                        None, cli)
     k = cr.K_DROP
     dis_y = dis_all[:k] + dis_all[k + 1:]
