@@ -45,6 +45,19 @@ step() { printf '\n== %s\n' "$*"; }
 # record pass|fail|skip NAME [WHY]
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >> "$results"; }
 
+# script_step NAME WHY_SKIPPED SCRIPT ARG...: one result from a test
+# script: exit 0 passed, 77 skipped (WHY_SKIPPED), anything else failed.
+script_step() {
+    name=$1 why=$2 script=$3
+    shift 2
+    "$@"
+    case $? in
+    0) record pass "$name: $script" ;;
+    77) record skip "$name" "$why" ;;
+    *) record fail "$name" "$script" ;;
+    esac
+}
+
 # meson_results LABEL BUILD_DIR: every test of the last "meson test" run.
 meson_results() {
     log="$2/meson-logs/testlog.json"
@@ -234,84 +247,52 @@ fi
 step "FFmpeg filter: windows"
 # window metadata, its placement and pool= against a recomputation from the
 # same run's per-frame values (numpy); exit 77: no vqhip filter
-tests/windows/filter_windows.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-windows
-case $? in
-0) record pass "filter windows: tests/windows/filter_windows.py" ;;
-77) record skip "filter windows" "no FFmpeg with the filter" ;;
-*) record fail "filter windows" "tests/windows/filter_windows.py" ;;
-esac
+script_step "filter windows" "no FFmpeg with the filter" \
+    tests/windows/filter_windows.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-windows
 
 step "FFmpeg filter: alignment"
 # offset=, sync= against FFmpeg's own trim on clips whose offset is known,
 # sync=auto's log record, realign=1 against the correctly paired files and
 # the CLI's --realign, and the messages about inputs that differ; exit 77:
 # no vqhip filter
-tests/align/filter_align.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-align build/tools/vqhip
-case $? in
-0) record pass "filter alignment: tests/align/filter_align.py" ;;
-77) record skip "filter alignment" "no FFmpeg with the filter" ;;
-*) record fail "filter alignment" "tests/align/filter_align.py" ;;
-esac
+script_step "filter alignment" "no FFmpeg with the filter" \
+    tests/align/filter_align.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-align build/tools/vqhip
 
 step "FFmpeg filter: a ladder in one filter (inputs=N)"
 # N = 1, 2, 5 renditions against one reference: each rendition's log and
 # metadata equal its pair run's, one ending early, mismatched size and a
 # log_path without %d/%s refused; exit 77: no vqhip filter
-tests/ladder/filter_ladder.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-ladder
-case $? in
-0) record pass "filter ladder: tests/ladder/filter_ladder.py" ;;
-77) record skip "filter ladder" "no FFmpeg with the filter" ;;
-*) record fail "filter ladder" "tests/ladder/filter_ladder.py" ;;
-esac
+script_step "filter ladder" "no FFmpeg with the filter" \
+    tests/ladder/filter_ladder.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-ladder
 
 step "CLI and filter: the same Y4M files scored alike"
 # ssimulacra2 (which reads the range and the chroma siting) of the CLI and
 # of the filter on Y4M files in both ranges and three sitings; 77: no filter
-tests/reliability/cli_filter_colour.sh .ffmpeg/build/debian/ffmpeg build/tools/vqhip
-case $? in
-0) record pass "CLI = filter on Y4M colour: tests/reliability/cli_filter_colour.sh" ;;
-77) record skip "CLI = filter on Y4M colour" "no FFmpeg with the filter" ;;
-*) record fail "CLI = filter on Y4M colour" "tests/reliability/cli_filter_colour.sh" ;;
-esac
+script_step "CLI = filter on Y4M colour" "no FFmpeg with the filter" \
+    tests/reliability/cli_filter_colour.sh .ffmpeg/build/debian/ffmpeg build/tools/vqhip
 
 step "FFmpeg filter: Prometheus textfile and drawgraph"
 # prom_file=: promtool accepts it, its values equal the recomputation from
 # the run's log and the CLI's file for the same run; exit 77: no vqhip
 # filter or no promtool (install-deps.sh installs it)
-tests/prometheus/filter_prom.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-prom build/tools/vqhip
-case $? in
-0) record pass "filter prometheus: tests/prometheus/filter_prom.py" ;;
-77) record skip "filter prometheus" "no FFmpeg with the filter, or no promtool" ;;
-*) record fail "filter prometheus" "tests/prometheus/filter_prom.py" ;;
-esac
+script_step "filter prometheus" "no FFmpeg with the filter, or no promtool" \
+    tests/prometheus/filter_prom.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-prom build/tools/vqhip
 # FFmpeg's drawgraph plots lavfi.vqhip.psnr_y: its dots where the log puts
 # them; exit 77: no vqhip or drawgraph filter
-tests/drawgraph/check_drawgraph.py .ffmpeg/build/debian/ffmpeg .ffmpeg/drawgraph
-case $? in
-0) record pass "drawgraph: tests/drawgraph/check_drawgraph.py" ;;
-77) record skip "drawgraph" "no FFmpeg with the vqhip and drawgraph filters" ;;
-*) record fail "drawgraph" "tests/drawgraph/check_drawgraph.py" ;;
-esac
+script_step "drawgraph" "no FFmpeg with the vqhip and drawgraph filters" \
+    tests/drawgraph/check_drawgraph.py .ffmpeg/build/debian/ffmpeg .ffmpeg/drawgraph
 
 step "FFmpeg filter: alerts and the stats stream"
 # alerts= events and stats_url= lines (file, TCP, UDP on loopback) against a
 # recomputation from the same run's per-frame log; exit 77: no vqhip filter
-tests/live/filter_live.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-live
-case $? in
-0) record pass "filter live: tests/live/filter_live.py" ;;
-77) record skip "filter live" "no FFmpeg with the filter" ;;
-*) record fail "filter live" "tests/live/filter_live.py" ;;
-esac
+script_step "filter live" "no FFmpeg with the filter" \
+    tests/live/filter_live.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-live
 # live=1 with paced input (-re, 25 fps) on the CPU: at 96x64 every frame
 # scored and the log equals the offline log; at 1080p60 (vmaf_v0.6.1) the
 # frames pass at the input's rate, coverage < 100% is reported and every
 # scored frame equals the offline run's; exit 77: no vqhip filter
-tests/live/filter_livemode.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-livemode
-case $? in
-0) record pass "filter live=1: tests/live/filter_livemode.py" ;;
-77) record skip "filter live=1" "no FFmpeg with the filter" ;;
-*) record fail "filter live=1" "tests/live/filter_livemode.py" ;;
-esac
+script_step "filter live=1" "no FFmpeg with the filter" \
+    tests/live/filter_livemode.py .ffmpeg/build/debian/ffmpeg .ffmpeg/filter-livemode
 
 step "docs: README's commands and the docs' links"
 # every shell block of README.md runs, every relative link leads somewhere
