@@ -19,7 +19,9 @@ export DEBIAN_FRONTEND=noninteractive
 # tests/prometheus: promtool (package prometheus) checks the textfile, and
 # a real prometheus scrapes it through prometheus-node-exporter.
 # tests/engines: a single-node Slurm (slurmctld, slurmd, slurm-client,
-# munge; the test starts and stops its own daemons) and GNU parallel.
+# munge; the test starts and stops its own daemons) and GNU parallel;
+# Node.js for the Kubernetes manifest check (tests/engines/k8s: its npm
+# packages, pinned by package-lock.json, go into its node_modules).
 pkgs="meson ninja-build pkg-config gcc g++ libjson-c-dev
       hipcc libamdhip64-dev
       ffmpeg dpkg-dev xz-utils nasm make libdrm-dev libva-dev
@@ -27,7 +29,7 @@ pkgs="meson ninja-build pkg-config gcc g++ libjson-c-dev
       libavformat-dev libavcodec-dev libswscale-dev libavutil-dev zlib1g-dev
       python3-numpy python3-jsonschema chromium fonts-dejavu-core
       prometheus prometheus-node-exporter
-      slurmctld slurmd slurm-client munge parallel"
+      slurmctld slurmd slurm-client munge parallel nodejs"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -39,4 +41,14 @@ if [ -n "$missing" ]; then
     echo "installing:$missing"
     $SUDO apt-get update -qq
     $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+# npm: Debian's package, unless a Node.js that bundles it is installed.
+if ! command -v npm >/dev/null; then
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -d "$root/tests/engines/k8s/node_modules/kubernetes-models" ]; then
+    echo "installing the npm packages of tests/engines/k8s"
+    npm ci --prefix "$root/tests/engines/k8s" --no-audit --no-fund >/dev/null
 fi
