@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,17 @@ static int write_part(const char *dir, const CatItem *it, const CatOpts *o,
     for (unsigned j = 0; j < n_out; j++)
         fprintf(f, "output\t%s\t%s\n", vq_output_name(ctx, j),
                 vq_output_backend(ctx, vq_output_name(ctx, j)));
+    /* the integer sums behind the aggregates (psnr's apsnr): merge adds
+     * them, exactly, and computes the aggregates from the totals */
+    for (unsigned i = 0; i < vq_sums_count(ctx); i++) {
+        VqSums s;
+        if (vq_sums(ctx, i, &s))
+            continue;
+        fprintf(f, "sums\t%u\t%s", i, s.name);
+        for (unsigned j = 0; j < s.n; j++)
+            fprintf(f, "\t%" PRIu64, s.v[j]);
+        fputc('\n', f);
+    }
     unsigned written = 0;
     for (unsigned g = k->first; g < k->first + k->n; g++) {
         if (g % k->sub)
@@ -179,14 +191,6 @@ static int score(const char *dir, const CatItem *it, const CatOpts *o,
         snprintf(err, errsz, "a GPU fault moved the item to the CPU (%s): "
                  "try again", info.fallback_reason);
         st = CAT_EXIT_TEMPFAIL;
-        goto done;
-    }
-    if (!r && vq_aggregate_count(ctx)) {
-        VqScore s;
-        vq_aggregate(ctx, 0, &s);
-        snprintf(err, errsz, "aggregate '%s' (psnr's enable_apsnr) cannot be "
-                 "merged from segments yet", s.name);
-        st = CAT_EXIT_DATAERR;
         goto done;
     }
     if (r) {

@@ -18,6 +18,7 @@
 typedef struct Part {
     char file[300];
     unsigned item, first, end, frames, n_frames;
+    unsigned n_sums;   /* its sums lines (aggregates' state) */
     double seconds;
     char head[HEAD];   /* the lines every part of a title shares */
     char outs[HEAD];   /* its outputs (none in a part without a scored
@@ -48,7 +49,7 @@ static int part_read(const char *dir, Part *p, VqContext *ctx, bool outputs,
     VqScore sc[256];
     char *names[256] = { 0 };
     p->head[0] = p->outs[0] = '\0';
-    p->n_frames = 0;
+    p->n_frames = p->n_sums = 0;
     while (!bad && fgets(line, sizeof(line), f)) {
         lineno++;
         if (!strchr(line, '\n') || ended) {
@@ -84,6 +85,28 @@ static int part_read(const char *dir, Part *p, VqContext *ctx, bool outputs,
                 return -1;
             }
             p->n_frames++;
+            continue;
+        }
+        if (!strcmp(k, "sums")) {
+            /* sums <i> <extractor> <values>: decimal, uint64 */
+            VqSums s = { .name = nf > 2 ? fl[2] : "" };
+            char *end = NULL;
+            unsigned i = nf > 1 ? (unsigned)strtoul(fl[1], &end, 10) : 0;
+            bad = nf < 4 || nf > 3 + VQ_SUMS_MAX || *end || i != p->n_sums;
+            s.n = nf - 3;
+            for (unsigned j = 0; !bad && j < s.n; j++) {
+                s.v[j] = strtoull(fl[3 + j], &end, 10);
+                bad = *end != '\0' || fl[3 + j][0] == '-';
+            }
+            if (!bad && ctx && vq_import_sums(ctx, i, &s)) {
+                snprintf(err, errsz, "part '%s': %s", p->file,
+                         vq_last_error(ctx));
+                fclose(f);
+                for (unsigned j = 0; j < n_out; j++)
+                    free(names[j]);
+                return -1;
+            }
+            p->n_sums++;
             continue;
         }
         if (!strcmp(k, "end")) {
@@ -359,6 +382,14 @@ static int write_merged(const char *dir, Part *ps, unsigned n, const char *log,
     for (unsigned i = 0; i < n; i++)
         if (i != with && part_read(dir, &ps[i], ctx, false, err, errsz))
             goto done;
+    /* every part carries the sums of every aggregate (a part without
+     * them would leave its frames out of the aggregates) */
+    for (unsigned i = 0; i < n; i++)
+        if (ps[i].n_sums != vq_sums_count(ctx)) {
+            snprintf(err, errsz, "part '%s': %u aggregate sums, the options "
+                     "have %u", ps[i].file, ps[i].n_sums, vq_sums_count(ctx));
+            goto done;
+        }
     if (vq_import_end(ctx)) {
         snprintf(err, errsz, "%s", vq_last_error(ctx));
         goto done;

@@ -156,6 +156,19 @@ int vq_import_end(VqContext *ctx)
         }
         scored++;
     }
+    /* The aggregates, from the sums vq_import_sums added (the run's flush
+     * computes them from its own). */
+    const VqFexList *fexs = &ctx->sel.fexs;
+    for (unsigned j = 0; j < fexs->n; j++) {
+        VqFex *fex = fexs->fex[j];
+        uint64_t v[VQ_FEX_MAX_SUMS];
+        if (fex->desc->sums && fex->desc->sums(fex, v)) {
+            int err = fex->desc->aggregate(fex);
+            if (err)
+                return vq_fail(&ctx->err, err, "%s: its aggregates",
+                               fex->desc->name);
+        }
+    }
     VqPipeline *p = &ctx->run;
     p->n_submitted = p->n_ready = p->n_delivered = n;
     p->flushed = true;

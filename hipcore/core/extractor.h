@@ -94,8 +94,19 @@ typedef struct VqFexDesc {
     int (*finalize)(VqFex *fex, const void *acc, unsigned index);
     /* End of stream: last temporal outputs and aggregates. */
     int (*flush)(VqFex *fex);
+    /* Aggregates that merge (psnr's apsnr; NULL for the others): sums
+     * copies the integer sums the aggregates are computed from into out
+     * (at most VQ_FEX_MAX_SUMS) and returns how many (0: no aggregate,
+     * the option is off); add_sums adds another run's (same count);
+     * aggregate writes the aggregates from the sums, as flush does at the
+     * end of a run (import mode calls it at vq_import_end instead). */
+    unsigned (*sums)(const VqFex *fex, uint64_t *out);
+    void (*add_sums)(VqFex *fex, const uint64_t *in);
+    int (*aggregate)(VqFex *fex);
     void (*close)(VqFex *fex);
 } VqFexDesc;
+
+#define VQ_FEX_MAX_SUMS 8
 
 struct VqFex {
     const VqFexDesc *desc;

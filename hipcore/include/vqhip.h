@@ -403,6 +403,24 @@ VQ_API int vq_pooled(VqContext *ctx, const char *name, VqPool pool, double *out)
 /* Aggregate outputs (apsnr_y, ...): count, and the i-th name/value. */
 VQ_API unsigned vq_aggregate_count(const VqContext *ctx);
 VQ_API int vq_aggregate(const VqContext *ctx, unsigned i, VqScore *out);
+/* Aggregate sums: the exact integer state an extractor's aggregates are
+ * computed from (psnr's enable_apsnr: each plane's summed squared error,
+ * then each plane's pixel count), so that the runs of a title's segments
+ * merge to the single run's aggregates. After the run: vq_sums_count
+ * extractors have sums, vq_sums gives the i-th (its extractor's name, n
+ * values). Import mode: vq_import_sums, between vq_import_begin and
+ * vq_import_end, adds one run's i-th sums (same name and n; sums add
+ * modulo 2^64, as within a run); vq_import_end computes the aggregates
+ * from the totals. */
+#define VQ_SUMS_MAX 8
+typedef struct VqSums {
+    const char *name;
+    unsigned n;
+    uint64_t v[VQ_SUMS_MAX];
+} VqSums;
+VQ_API unsigned vq_sums_count(const VqContext *ctx);
+VQ_API int vq_sums(const VqContext *ctx, unsigned i, VqSums *out);
+VQ_API int vq_import_sums(VqContext *ctx, unsigned i, const VqSums *in);
 /* Models in the order they were added, by their main output's name
  * ("vmaf", or the name= given). */
 VQ_API unsigned vq_model_count(const VqContext *ctx);

@@ -3,7 +3,9 @@
 and 7 segments (cut anywhere) merges into the log a single run of the
 whole title writes, byte for byte (the fps field aside: it is the run's
 speed, different between any two runs), for vmaf_v0.6.1, vmaf_v1.0.16
-and other extractors, in the four layouts; missing, duplicated and
+and other extractors, in the four layouts; psnr's aggregate PSNR
+(enable_apsnr) merges from the parts' error sums, its values checked
+against a recomputation from the per-frame MSE; missing, duplicated and
 inconsistent parts are refused; run-item's exit codes.
 
 usage: catalog_test.py VQHIP MODELS_DIR WORKDIR
@@ -66,6 +68,10 @@ CONFIGS = [
     ('sub3', 'y4m', '--model version=vmaf_v0.6.1 --feature float_motion '
      '--feature motion_v2=motion_moving_average=true --subsample 3 '
      '--precision 17'),
+    # aggregates: apsnr_* from the error summed over every scored frame
+    ('apsnr', 'yuv', GEOM + ' --feature psnr=enable_apsnr=true:enable_mse=true'),
+    ('apsnr_sub', 'y4m', '--feature psnr=enable_apsnr=true:enable_mse=true '
+     '--subsample 2 --precision 17'),
 ]
 SPLITS = {1: [], 2: [13], 3: [1, 11], 7: [2, 3, 10, 11, 12, 20]}
 FMTS = {'json': '--json', 'csv': '--csv', 'xml': '--xml', 'sub': '--sub'}
@@ -120,6 +126,45 @@ for name, kind, opts in CONFIGS:
             if got != singles[fmt] and got:
                 open(log + '.norm', 'w').write(got)
                 open(log + '.single', 'w').write(singles[fmt])
+
+
+
+def apsnr_expected(log):
+    """apsnr_* recomputed from the per-frame mse_* of a JSON log: the
+    summed squared error (mse x pixels, an integer) over the scored frames,
+    capped as libvmaf's (ceil(10 log10(peak^2 pixels 2)) when it is 0)."""
+    import json
+    import math
+    j = json.load(open(log))
+    out = {}
+    for p, n in (('y', W * H), ('cb', W * H // 4), ('cr', W * H // 4)):
+        sse = sum(round(f['metrics']['mse_' + p] * n) for f in j['frames'])
+        pixels = n * len(j['frames'])
+        cap = math.ceil(10 * math.log10(255 * 255 * pixels * 2))
+        out['apsnr_' + p] = min(10 * math.log10(255 * 255 * pixels / sse),
+                                cap) if sse else cap
+    return out, j.get('aggregate_metrics', {})
+
+
+for name in ('apsnr', 'apsnr_sub'):
+    want, got = apsnr_expected(os.path.join(WORK, 'apsnr.3', 'merged.json')
+                               if name == 'apsnr' else
+                               os.path.join(WORK, name + '.7', 'merged.json'))
+    check(sorted(got) == sorted(want) and
+          all(abs(got[k] - want[k]) <= 5e-7 * max(1, abs(want[k]))
+              for k in want),
+          '%s: merged aggregates %r, recomputed %r' % (name, got, want))
+    print('%s: merged %r, recomputed %r' % (name, got, want))
+# a part without its sums line: its frames would be left out
+ad = os.path.join(WORK, 'apsnr.3')
+ap = os.path.join(ad, 'parts', '0001.part')
+kept = open(ap).read()
+check(kept.count('\nsums\t0\tpsnr\t') == 1, 'a part carries psnr\'s sums')
+open(ap, 'w').write(re.sub(r'(?m)^sums\t.*\n', '', kept))
+r = run(['merge', ad, '--title', 'apsnr', '--log', os.path.join(WORK, 'x.json')])
+check(r.returncode == 65 and 'aggregate sums' in r.stderr,
+      'a part without sums: %d %r' % (r.returncode, r.stderr))
+open(ap, 'w').write(kept)
 
 # Refusals, on the 3-segment plan of v061.
 d = os.path.join(WORK, 'v061.3')

@@ -85,6 +85,27 @@ static int psnr_finalize(VqFex *fex, const void *acc, unsigned index)
     return 0;
 }
 
+static unsigned psnr_sums(const VqFex *fex, uint64_t *out)
+{
+    const PsnrPriv *s = fex->priv;
+    if (!s->enable_apsnr)
+        return 0;
+    for (unsigned p = 0; p < 3; p++) {
+        out[p] = s->apsnr_sse[p];
+        out[3 + p] = s->apsnr_n[p];
+    }
+    return 6;
+}
+
+static void psnr_add_sums(VqFex *fex, const uint64_t *in)
+{
+    PsnrPriv *s = fex->priv;
+    for (unsigned p = 0; p < 3; p++) {
+        s->apsnr_sse[p] += in[p];
+        s->apsnr_n[p] += in[3 + p];
+    }
+}
+
 static int psnr_flush(VqFex *fex)
 {
     static const char *const names[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
@@ -119,4 +140,7 @@ const VqFexDesc vq_fex_psnr = {
     .gpu_run = VQ_GPU_FN(psnr_gpu_run),
     .finalize = psnr_finalize,
     .flush = psnr_flush,
+    .sums = psnr_sums,
+    .add_sums = psnr_add_sums,
+    .aggregate = psnr_flush,   /* psnr's flush writes only the aggregates */
 };
