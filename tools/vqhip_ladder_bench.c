@@ -113,6 +113,9 @@ static int pair_run(const Clip *c, const VqConfig *cfg, const char *model,
     return r;
 }
 
+/* What the last ladder run shared (vq_ladder_share_info). */
+static VqLadderShare last_share;
+
 /* The ladder of renditions 0..n_rend-1; rendition i's VMAF sum in sum[i]. */
 static int ladder_run(const Clip *c, const VqConfig *cfg, const char *model,
                       unsigned n_rend, unsigned frames, double *sum)
@@ -140,6 +143,8 @@ static int ladder_run(const Clip *c, const VqConfig *cfg, const char *model,
         r = drain(vq_ladder_context(l, i), &sum[i]);
     if (r)
         fprintf(stderr, "ladder: %s\n", vq_ladder_last_error(l));
+    else
+        vq_ladder_share_info(l, &last_share);
     vq_ladder_close(&l);
     return r;
 }
@@ -192,8 +197,9 @@ int main(int argc, char **argv)
     printf("%ux%u 4:2:0 8-bit, %u frames, threads %u (0: one per core), "
            "backend %s\n", w, h, frames, cfg.n_threads,
            cfg.backend == VQ_BACKEND_CPU ? "cpu" : "auto");
-    printf("%-20s %2s %10s %10s %10s %10s %7s\n", "model", "N", "ladder s",
-           "pairs s", "ladder fps", "pairs fps", "ratio");
+    printf("%-20s %2s %10s %10s %10s %10s %7s  %s\n", "model", "N",
+           "ladder s", "pairs s", "ladder fps", "pairs fps", "ratio",
+           "shared (extractors: computed/used)");
     static const unsigned ns[] = { 1, 3, 6 };
     double warm = 0;
     int status = pair_run(&clip, &cfg, models[0], 0, frames < 20 ? frames : 20,
@@ -232,8 +238,11 @@ int main(int argc, char **argv)
                     status = 1;
                 }
             double fr = (double)frames * n;
-            printf("%-20s %2u %10.2f %10.2f %10.1f %10.1f %7.3f\n", models[m],
-                   n, tl, tp, fr / tl, fr / tp, tl / tp);
+            printf("%-20s %2u %10.2f %10.2f %10.1f %10.1f %7.3f  %u: "
+                   "%llu/%llu\n", models[m], n, tl, tp, fr / tl, fr / tp,
+                   tl / tp, last_share.extractors,
+                   (unsigned long long)last_share.computed,
+                   (unsigned long long)last_share.used);
             fflush(stdout);
         }
     }

@@ -3,9 +3,12 @@
  * rendition (docs/LADDER.md). The pictures come in through the ladder
  * only, so every rendition sees the same reference pictures in the same
  * order: the invariant that lets work depending on the reference alone be
- * done once for all of them. This first version gives the reference to
- * every rendition's context; what is shared today is the caller's reading
- * of the reference (once per frame for the whole ladder).
+ * done once for all of them. Before the first frame every rendition's run
+ * is started, and each extractor whose reference work can be shared
+ * (VQ_FEX_REF_SHARED) and that every rendition computes on the CPU gets a
+ * share (core/refshare.h) that its renditions' instances compute through.
+ * Frame indices stay in step: a frame goes to every rendition still in
+ * the ladder, and once one took it a refusal by another stops the ladder.
  */
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -14,6 +17,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "core/refshare.h"
 
 struct VqLadder {
     VqContext **ctx;
@@ -21,6 +25,8 @@ struct VqLadder {
     unsigned n;
     bool checked;   /* the renditions were found to agree */
     bool failed;    /* a submit failed part way: renditions out of step */
+    bool attached;  /* the runs started and the shares made */
+    VqRefShare *share[VQ_MAX_FEX]; /* per selected extractor, NULL: none */
     char err[1024]; /* vq_ladder_last_error */
 };
 
@@ -81,6 +87,8 @@ void vq_ladder_close(VqLadder **pl)
         l->ctx[i]->ladder = NULL; /* now vq_close closes it */
         vq_close(&l->ctx[i]);
     }
+    for (unsigned k = 0; k < VQ_MAX_FEX; k++)
+        vq_refshare_close(&l->share[k]);
     free(l->ctx);
     free(l->ended);
     free(l);
@@ -202,6 +210,64 @@ static int check_pictures(VqLadder *l, const VqPicture *ref,
     return 0;
 }
 
+/* Whether every rendition still in the ladder computes extractor k,
+ * reference-shareable, on the CPU (after the runs started: on_gpu is
+ * known; one that ended before the first frame never started, and takes
+ * no frame). f0: the first running rendition's extractors. */
+static bool shareable(const VqLadder *l, const VqFexList *f0, unsigned k)
+{
+    const VqFexDesc *d = f0->fex[k]->desc;
+    if (!(d->flags & VQ_FEX_REF_SHARED) || !d->ref_state_free)
+        return false;
+    for (unsigned i = 0; i < l->n; i++) {
+        const VqFexList *f = &l->ctx[i]->sel.fexs;
+        if (!l->ended[i] &&
+            (f->n != f0->n || f->fex[k]->desc != d || f->fex[k]->on_gpu))
+            return false;
+    }
+    return true;
+}
+
+/* Before the first frame: every rendition's run started, then the shares
+ * of reference work (at least two renditions). */
+static int attach_shares(VqLadder *l, const VqPicture *ref,
+                         const VqPicture *const *dis)
+{
+    for (unsigned i = 0; i < l->n; i++) {
+        if (l->ended[i])
+            continue;
+        int r = vq_pipeline_begin(&l->ctx[i]->run, ref, dis[i]);
+        if (r)
+            return fail_from(l, i, r);
+    }
+    l->attached = true;
+    unsigned first = 0, running = 0;
+    for (unsigned i = l->n; i-- > 0;)
+        if (!l->ended[i]) {
+            first = i;
+            running++;
+        }
+    const VqFexList *f0 = &l->ctx[first]->sel.fexs;
+    for (unsigned k = 0; running > 1 && k < f0->n; k++) {
+        if (!shareable(l, f0, k))
+            continue;
+        const VqFex *x = f0->fex[k];
+        if (vq_refshare_open(&l->share[k], l->n, x->acc_size,
+                             x->desc->ref_state_free))
+            return fail(l, VQ_ENOMEM, "out of memory");
+        for (unsigned i = 0; i < l->n; i++) {
+            if (l->ended[i]) {
+                vq_refshare_leave(l->share[k], i);
+                continue;
+            }
+            VqFex *fex = l->ctx[i]->sel.fexs.fex[k];
+            fex->share = l->share[k];
+            fex->share_user = i;
+        }
+    }
+    return 0;
+}
+
 /* The caller's release, once every rendition is done with the pictures:
  * one count per rendition submitted to, plus the submitting call's own. */
 typedef struct Shared {
@@ -227,6 +293,8 @@ static int submit(VqLadder *l, const VqPicture *ref,
     int r = check_selections(l);
     if (!r)
         r = check_pictures(l, ref, dis);
+    if (!r && !l->attached)
+        r = attach_shares(l, ref, dis);
     bool took = false;
     for (unsigned i = 0; !r && i < l->n; i++) {
         if (l->ended[i])
@@ -282,7 +350,28 @@ int vq_ladder_end(VqLadder *l, unsigned i)
         return 0;
     l->ended[i] = true;
     int r = vq_flush(l->ctx[i]);
+    /* its frames are all computed: the shares keep nothing for it */
+    for (unsigned k = 0; k < VQ_MAX_FEX; k++)
+        if (l->share[k])
+            vq_refshare_leave(l->share[k], i);
     return r ? fail_from(l, i, r) : 0;
+}
+
+int vq_ladder_share_info(const VqLadder *l, VqLadderShare *info)
+{
+    if (!l || !info)
+        return VQ_EINVAL;
+    memset(info, 0, sizeof(*info));
+    for (unsigned k = 0; k < VQ_MAX_FEX; k++) {
+        if (!l->share[k])
+            continue;
+        uint64_t computed, used;
+        vq_refshare_counts(l->share[k], &computed, &used);
+        info->extractors++;
+        info->computed += computed;
+        info->used += used;
+    }
+    return 0;
 }
 
 int vq_ladder_flush(VqLadder *l)

@@ -45,6 +45,12 @@ enum {
      * about. After vq_configure, init runs again at the first pair with
      * that pair's description (same layout; docs/EXTRACTORS.md). */
     VQ_FEX_USES_COLOR = 1 << 1,
+    /* The accumulator record depends on the reference pictures (this
+     * frame's and earlier ones) and the options alone: in a ladder whose
+     * renditions compute it on the CPU, cpu_run computes it once for all
+     * of them through fex->share (core/refshare.h), on state the share
+     * owns (freed with desc->ref_state_free). */
+    VQ_FEX_REF_SHARED = 1 << 2,
 };
 
 #define VQ_FEX_MAX_OUTPUTS 32
@@ -104,6 +110,8 @@ typedef struct VqFexDesc {
     void (*add_sums)(VqFex *fex, const uint64_t *in);
     int (*aggregate)(VqFex *fex);
     void (*close)(VqFex *fex);
+    /* VQ_FEX_REF_SHARED: frees the state a ladder's share holds. */
+    void (*ref_state_free)(void *state);
 } VqFexDesc;
 
 #define VQ_FEX_MAX_SUMS 8
@@ -138,6 +146,10 @@ struct VqFex {
     VqErrBuf *err;
     struct VqCpuRun *cpu;   /* the core's CPU run, for vq_fex_parallel */
     unsigned cpu_index;     /* this extractor's index in that run */
+    struct VqRefShare *share; /* VQ_FEX_REF_SHARED in a ladder: the
+                               renditions' shared reference work (NULL:
+                               computed here); set before the first frame */
+    unsigned share_user;    /* this rendition's user number in it */
 };
 
 /*

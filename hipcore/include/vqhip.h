@@ -866,6 +866,17 @@ VQ_API int vq_ladder_flush(VqLadder *l);
 VQ_API int vq_ladder_log_path(char *out, size_t size, const char *pattern,
                               unsigned i, const char *label, char *why,
                               size_t why_size);
+/* Work that depends on the reference alone, done once for the whole ladder
+ * (docs/LADDER.md, "What is shared"), so far: `extractors` selected
+ * extractors share some, `computed` times it was done (once per frame and
+ * extractor), `used` times a rendition took it (once per frame, extractor
+ * and rendition: computed ones included). All 0 where nothing is shared
+ * (one rendition, or extractors on the GPU). */
+typedef struct VqLadderShare {
+    unsigned extractors;
+    uint64_t computed, used;
+} VqLadderShare;
+VQ_API int vq_ladder_share_info(const VqLadder *l, VqLadderShare *info);
 
 #ifdef __cplusplus
 }

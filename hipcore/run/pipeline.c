@@ -295,6 +295,23 @@ int vq_pipeline_configure(VqPipeline *p, const VqPicture *geometry)
     return err;
 }
 
+int vq_pipeline_begin(VqPipeline *p, const VqPicture *ref,
+                      const VqPicture *dis)
+{
+    if (p->running || p->failed || p->flushed)
+        return 0; /* the submit itself answers the last two */
+    int err = vq_pipeline_settle(p, true);
+    if (!err)
+        err = vq_pipeline_bind(p);
+    if (!err && !p->running)
+        err = vq_pipeline_start(p, ref, dis);
+    if (err) {
+        p->failed = true;
+        vq_pipeline_stop_stages(p);
+    }
+    return err;
+}
+
 int vq_pipeline_flush(VqPipeline *p)
 {
     if (p->flushed)

@@ -93,6 +93,11 @@ int vq_pipeline_submit(VqPipeline *p, const VqPicture *ref,
 int vq_pipeline_submit_device(VqPipeline *p, const VqDevicePicture *ref,
                               const VqDevicePicture *dis, VqReleaseFn release,
                               void *opaque);
+/* Starts the run as the first submit of (ref, dis) would (waiting for a
+ * GPU still opening), so that each extractor's backend is known before
+ * any frame (a ladder's shared reference work); 0 at once when running. */
+int vq_pipeline_begin(VqPipeline *p, const VqPicture *ref,
+                      const VqPicture *dis);
 int vq_pipeline_flush(VqPipeline *p);
 /* Collects finished work (with wait, all of it) and advances n_ready. */
 int vq_pipeline_poll(VqPipeline *p, bool wait);

@@ -22,7 +22,13 @@ message that says why: a rendition of another size, one of another bit
 depth, renditions with N > 1 and a log path without %d or %s, two
 renditions that would write the same log, --window with a ladder. A
 rendition cut short (a truncated file) ends at its bad frame with its
-pair run's log (incomplete, exit 3) while the others go on.
+pair run's log (incomplete, exit 3) while the others go on. The ladder of
+five runs again with integer motion and ADM added with the options of
+vmaf_v1.0.16_3d0h (whose speed_chroma needs larger frames) and motion's
+five-frame window: instances next to the model's, each sharing its own
+reference work, on one
+thread and on three (the renditions' shared reference work taken by
+whichever thread of whichever rendition comes first).
 """
 import json
 import os
@@ -181,6 +187,12 @@ def main():
     five = [paths[l] for l in labels]
     ladder_case(vqhip, work, ref_path, five, labels, 'json', precise)
     ladder_case(vqhip, work, ref_path, five, labels, 'csv', [])
+    for threads in ('1', '3'):
+        ladder_case(vqhip, work, ref_path, five, labels, 'json',
+                    precise + ['--threads', threads, '--feature',
+                               'name=motion:motion_max_val=18',
+                               '--feature', 'name=motion:mffw=true:mma=true',
+                               '--feature', 'name=adm:adm_csf_mode=2'])
 
     # a rendition that cannot be read to its end: its log is its pair
     # run's (both stop at the bad frame and say so), the others go on

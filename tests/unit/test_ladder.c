@@ -1,9 +1,14 @@
 /*
  * vq_ladder_* through the public API. Every rendition's per-frame values
- * (vmaf_v0.6.1, psnr, float_motion) equal those of a pair run of the same
- * reference and rendition on a context of its own (vq_submit: the
- * existing path), bit for bit, for ladders of 1 and 3 renditions, one of
- * them ending early (vq_ladder_end). Refused, with a message naming the
+ * (vmaf_v0.6.1 or vmaf_v1.0.16_3d0h, psnr, float_motion) equal those of a
+ * pair run of the same reference and rendition on a context of its own
+ * (vq_submit: the existing path), bit for bit, for ladders of 1 and 3
+ * renditions, one of them ending early (vq_ladder_end, also before the
+ * first frame), one skipping frames (vq_skip_next, as its pair run), on
+ * one thread and on a pool. The reference work the ladder shares
+ * (vq_ladder_share_info) was done once per frame and extractor and taken
+ * once per frame, extractor and rendition: a ladder that computed it per
+ * rendition fails. Refused, with a message naming the
  * rendition: renditions that select other features, a distorted picture
  * of another size or bit depth, a missing picture of a rendition still
  * running, vq_submit on a rendition's context; vq_close on it does not
@@ -17,8 +22,8 @@
 #include "../common/unit_check.h"
 #include "vqhip.h"
 
-#define W 176
-#define H 144
+#define W 224
+#define H 160
 #define FRAMES 8
 #define SHORT 4 /* frames of the rendition that ends early */
 #define MAX_OUT 64
@@ -29,10 +34,11 @@ typedef struct Frame {
 
 static Frame ref[FRAMES], dis[3][FRAMES];
 
-/* What a run gave: values[frame][output], names from the first frame. */
+/* What a run gave: per frame its outputs' names and values (a frame left
+ * out by vq_skip_next has its temporal outputs only). */
 typedef struct Values {
-    unsigned n_frames, n_out;
-    char name[MAX_OUT][64];
+    unsigned n_frames, n_out[FRAMES];
+    char name[FRAMES][MAX_OUT][64];
     double v[FRAMES][MAX_OUT];
 } Values;
 
@@ -70,9 +76,26 @@ static VqPicture pic(const Frame *f)
     return p;
 }
 
+/* What a case selects and how it runs. */
+typedef struct Case {
+    const char *model;
+    unsigned threads;   /* VqConfig.n_threads */
+    unsigned skip;      /* frames (bit t: frame t) rendition 2 leaves out */
+    unsigned short_len; /* frames of the rendition that ends early */
+} Case;
+
+static Case cur = { "version=vmaf_v0.6.1", 0, 0, SHORT };
+
+/* Extractors whose reference work a ladder shares, per model (integer
+ * motion: docs/LADDER.md, "What is shared"). */
+static unsigned shared_extractors(void)
+{
+    return 1;
+}
+
 static int select_all(VqContext *ctx)
 {
-    int r = vq_use_model(ctx, "version=vmaf_v0.6.1");
+    int r = vq_use_model(ctx, cur.model);
     if (!r)
         r = vq_use_feature(ctx, "psnr");
     if (!r)
@@ -84,20 +107,17 @@ static void take(VqContext *ctx, Values *out)
 {
     VqFrameScores fs;
     while (vq_receive(ctx, &fs) == 0) {
-        CHECK(fs.index == out->n_frames && fs.index < FRAMES && fs.n <= MAX_OUT,
-              "frame %u out of order or too many outputs", fs.index);
-        if (fs.index != out->n_frames || fs.index >= FRAMES || fs.n > MAX_OUT)
+        unsigned t = fs.index;
+        CHECK(t == out->n_frames && t < FRAMES && fs.n <= MAX_OUT,
+              "frame %u out of order or too many outputs", t);
+        if (t != out->n_frames || t >= FRAMES || fs.n > MAX_OUT)
             return;
-        if (!fs.index) {
-            out->n_out = fs.n;
-            for (unsigned k = 0; k < fs.n; k++)
-                snprintf(out->name[k], sizeof(out->name[k]), "%s",
-                         fs.scores[k].name);
+        out->n_out[t] = fs.n;
+        for (unsigned k = 0; k < fs.n; k++) {
+            snprintf(out->name[t][k], sizeof(out->name[t][k]), "%s",
+                     fs.scores[k].name);
+            out->v[t][k] = fs.scores[k].value;
         }
-        CHECK(fs.n == out->n_out, "frame %u: %u outputs, frame 0 %u", fs.index,
-              fs.n, out->n_out);
-        for (unsigned k = 0; k < fs.n && k < out->n_out; k++)
-            out->v[fs.index][k] = fs.scores[k].value;
         out->n_frames++;
     }
 }
@@ -107,6 +127,7 @@ static void pair_run(unsigned i, unsigned frames, Values *out)
 {
     VqConfig cfg = vq_default_config();
     cfg.backend = VQ_BACKEND_CPU;
+    cfg.n_threads = cur.threads;
     VqContext *ctx;
     memset(out, 0, sizeof(*out));
     int r = vq_open(&ctx, &cfg);
@@ -114,7 +135,10 @@ static void pair_run(unsigned i, unsigned frames, Values *out)
         r = select_all(ctx);
     for (unsigned t = 0; !r && t < frames; t++) {
         VqPicture rp = pic(&ref[t]), dp = pic(&dis[i][t]);
-        r = vq_submit(ctx, &rp, &dp);
+        if (i == 1 && (cur.skip >> t & 1))
+            r = vq_skip_next(ctx);
+        if (!r)
+            r = vq_submit(ctx, &rp, &dp);
         take(ctx, out);
     }
     if (!r)
@@ -126,17 +150,20 @@ static void pair_run(unsigned i, unsigned frames, Values *out)
 
 static void same(const Values *a, const Values *b, const char *what)
 {
-    CHECK(a->n_frames == b->n_frames && a->n_out == b->n_out,
-          "%s: %u frames x %u outputs, the pair run %u x %u", what,
-          a->n_frames, a->n_out, b->n_frames, b->n_out);
-    for (unsigned k = 0; k < a->n_out && k < b->n_out; k++)
-        CHECK(!strcmp(a->name[k], b->name[k]), "%s: output %u %s, pair %s",
-              what, k, a->name[k], b->name[k]);
-    for (unsigned t = 0; t < a->n_frames && t < b->n_frames; t++)
-        for (unsigned k = 0; k < a->n_out && k < b->n_out; k++)
+    CHECK(a->n_frames == b->n_frames, "%s: %u frames, the pair run %u", what,
+          a->n_frames, b->n_frames);
+    for (unsigned t = 0; t < a->n_frames && t < b->n_frames; t++) {
+        CHECK(a->n_out[t] == b->n_out[t], "%s: frame %u: %u outputs, the "
+              "pair run %u", what, t, a->n_out[t], b->n_out[t]);
+        for (unsigned k = 0; k < a->n_out[t] && k < b->n_out[t]; k++) {
+            CHECK(!strcmp(a->name[t][k], b->name[t][k]), "%s: frame %u, "
+                  "output %u %s, pair %s", what, t, k, a->name[t][k],
+                  b->name[t][k]);
             CHECK(!memcmp(&a->v[t][k], &b->v[t][k], sizeof(double)),
                   "%s: frame %u %s = %.17g, the pair run's %.17g", what, t,
-                  a->name[k], a->v[t][k], b->v[t][k]);
+                  a->name[t][k], a->v[t][k], b->v[t][k]);
+        }
+    }
 }
 
 /* A ladder of n renditions (dis[0..n-1]); rendition `short_one` (n: none)
@@ -146,6 +173,7 @@ static void ladder_case(unsigned n, unsigned short_one)
     static Values got[3], want;
     VqConfig cfg = vq_default_config();
     cfg.backend = VQ_BACKEND_CPU;
+    cfg.n_threads = cur.threads;
     VqLadder *l;
     int r = vq_ladder_open(&l, &cfg, n);
     CHECK(!r && vq_ladder_count(l) == n, "open %u: %s", n,
@@ -153,8 +181,10 @@ static void ladder_case(unsigned n, unsigned short_one)
     for (unsigned i = 0; !r && i < n; i++)
         r = select_all(vq_ladder_context(l, i));
     for (unsigned t = 0; !r && t < FRAMES; t++) {
-        if (t == SHORT && short_one < n)
+        if (t == cur.short_len && short_one < n)
             r = vq_ladder_end(l, short_one);
+        if (!r && n > 1 && (cur.skip >> t & 1))
+            r = vq_skip_next(vq_ladder_context(l, 1));
         VqPicture rp = pic(&ref[t]), dp[3];
         const VqPicture *d[3] = { NULL, NULL, NULL };
         for (unsigned i = 0; i < n; i++) {
@@ -173,15 +203,28 @@ static void ladder_case(unsigned n, unsigned short_one)
     if (!r)
         r = vq_ladder_flush(l);
     CHECK(!r, "ladder of %u: %s", n, vq_ladder_last_error(l));
+    unsigned taken = 0; /* frames the renditions took */
     for (unsigned i = 0; i < n; i++) {
+        unsigned frames = i == short_one ? cur.short_len : FRAMES;
+        taken += frames;
         take(vq_ladder_context(l, i), &got[i]);
-        pair_run(i, i == short_one ? SHORT : FRAMES, &want);
-        char what[64];
-        snprintf(what, sizeof(what), "ladder of %u, rendition %u", n, i + 1);
+        pair_run(i, frames, &want);
+        char what[96];
+        snprintf(what, sizeof(what), "%s, %u threads, ladder of %u (%u "
+                 "ends early), rendition %u", cur.model, cur.threads, n,
+                 short_one + 1, i + 1);
         same(&got[i], &want, what);
-        CHECK(want.n_frames == (i == short_one ? SHORT : FRAMES),
-              "%s: %u frames", what, want.n_frames);
+        CHECK(want.n_frames == frames, "%s: %u frames", what, want.n_frames);
     }
+    /* shared: once per frame and extractor (none with one rendition) */
+    VqLadderShare sh;
+    CHECK(!vq_ladder_share_info(l, &sh), "vq_ladder_share_info");
+    unsigned k = n > 1 ? shared_extractors() : 0;
+    CHECK(sh.extractors == k && sh.computed == (uint64_t)k * FRAMES &&
+          sh.used == (uint64_t)k * taken, "%s, ladder of %u: %u extractors "
+          "shared, computed %llu times, used %llu; want %u, %u, %u",
+          cur.model, n, sh.extractors, (unsigned long long)sh.computed,
+          (unsigned long long)sh.used, k, k * FRAMES, k * taken);
     vq_ladder_close(&l);
     CHECK(!l, "vq_ladder_close leaves the handle set");
 }
@@ -230,9 +273,18 @@ int main(void)
 {
     make_frames();
     log_path_cases();
-    ladder_case(1, 1);
-    ladder_case(3, 3);
-    ladder_case(3, 1);
+    static const Case cases[] = {
+        { "version=vmaf_v0.6.1", 0, 0, SHORT },
+        { "version=vmaf_v0.6.1", 1, 0x24, SHORT },  /* one thread, skips */
+        { "version=vmaf_v1.0.16_3d0h", 3, 0x0a, 0 }, /* one ends at once */
+    };
+    for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        cur = cases[c];
+        ladder_case(1, 1);
+        ladder_case(3, 3);
+        ladder_case(3, 1);
+        ladder_case(3, 0);
+    }
 
     char msg[1024];
     VqPicture good = pic(&dis[1][0]), small = good, deep = good;
@@ -242,7 +294,7 @@ int main(void)
     CHECK(r == VQ_EINVAL && strstr(msg, "rendition 2") &&
           strstr(msg, "same features"), "other features: %d %s", r, msg);
     r = refused(0, &small, msg, sizeof(msg));
-    CHECK(r == VQ_EINVAL && strstr(msg, "rendition 2") && strstr(msg, "160x144"),
+    CHECK(r == VQ_EINVAL && strstr(msg, "rendition 2") && strstr(msg, "208x160"),
           "another size: %d %s", r, msg);
     r = refused(0, &deep, msg, sizeof(msg));
     CHECK(r == VQ_EINVAL && strstr(msg, "rendition 2") && strstr(msg, "10 bits"),

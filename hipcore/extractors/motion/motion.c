@@ -8,8 +8,9 @@
  *
  * libvmaf at this version blurs the difference, not each frame, so the
  * state kept between frames is the previous raw reference luma: in priv for
- * the CPU path, in device buffers for the GPU path (the kernel copies the
- * current luma there as it reads it).
+ * the CPU path (in a ladder, in the renditions' share: the SAD is computed
+ * once per frame for all of them), in device buffers for the GPU path (the
+ * kernel copies the current luma there as it reads it).
  *
  * libvmaf writes motion2 and motion3 for every frame at flush; here each
  * frame's values are written as soon as the scores they depend on exist
@@ -178,7 +179,7 @@ static int motion_flush(VqFex *fex)
 
 static void motion_close(VqFex *fex)
 {
-    motion_free_cpu_state(fex->priv);
+    motion_free_kept(&((MotionPriv *)fex->priv)->kept);
 }
 
 const VqFexDesc vq_fex_motion = {
@@ -186,7 +187,7 @@ const VqFexDesc vq_fex_motion = {
     .options = motion_options,
     .priv_size = sizeof(MotionPriv),
     .outputs = motion_outputs,
-    .flags = VQ_FEX_TEMPORAL,
+    .flags = VQ_FEX_TEMPORAL | VQ_FEX_REF_SHARED,
     .exactness = VQ_EXACT_BITWISE,
     .init = motion_init,
     .cpu_run = motion_cpu_run,
@@ -196,4 +197,5 @@ const VqFexDesc vq_fex_motion = {
     .finalize = motion_finalize,
     .flush = motion_flush,
     .close = motion_close,
+    .ref_state_free = motion_free_shared,
 };

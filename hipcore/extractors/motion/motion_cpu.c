@@ -1,6 +1,8 @@
 /* motion's CPU stage. */
 #include "motion_priv.h"
 
+#include "core/refshare.h"
+
 /* ---- CPU path ---------------------------------------------------------- */
 
 /* Fills the two mirrored taps on each side of a row at [2, w + 2). */
@@ -43,12 +45,18 @@ static uint64_t motion_sad_cpu(const MotionPriv *s, const VqFormat *fmt,
     return sad;
 }
 
-void motion_free_cpu_state(MotionPriv *s)
+void motion_free_kept(MotionKept *k)
 {
-    for (unsigned k = 0; k < MOTION_MAX_PLANES; k++) {
-        free(s->kept[k]);
-        s->kept[k] = NULL;
+    for (unsigned i = 0; i < MOTION_MAX_PLANES; i++) {
+        free(k->plane[i]);
+        k->plane[i] = NULL;
     }
+}
+
+void motion_free_shared(void *state)
+{
+    motion_free_kept(state);
+    free(state);
 }
 
 /* Rows in bands (vq_fex_parallel): each band's SAD, and its rows of the
@@ -80,28 +88,24 @@ static void motion_band(void *arg, unsigned part, void *scratch)
                b->cur->data + (ptrdiff_t)y * b->cur->stride, b->s->row_bytes);
 }
 
-int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                   unsigned index, void *acc, void *scratch)
+/* Frame index's SAD into a from the planes in k. */
+static int motion_sad_frame(VqFex *fex, MotionKept *k, const VqPlane *cur,
+                            unsigned index, VqMotionAcc *a, void *scratch)
 {
-    (void)dis;
     MotionPriv *s = fex->priv;
-    VqMotionAcc *a = acc;
-    if (s->force_zero)
-        return 0;
-    const VqPlane *cur = &ref->plane[0];
-    if (!s->kept[0]) {
-        for (unsigned k = 0; k < s->n_planes_kept; k++)
-            s->kept[k] = malloc(s->row_bytes * cur->h);
-        for (unsigned k = 0; k < s->n_planes_kept; k++)
-            if (!s->kept[k]) {
-                motion_free_cpu_state(s);
+    if (!k->plane[0]) {
+        for (unsigned i = 0; i < s->n_planes_kept; i++)
+            k->plane[i] = malloc(s->row_bytes * cur->h);
+        for (unsigned i = 0; i < s->n_planes_kept; i++)
+            if (!k->plane[i]) {
+                motion_free_kept(k);
                 return vq_fail(fex->err, VQ_ENOMEM, "motion: out of memory");
             }
     }
     MotionBands b = { .s = s, .fmt = &fex->fmt, .cur = cur };
     if (index >= s->min_idx)
-        b.prev = s->kept[(index - s->min_idx) % s->n_planes_kept];
-    b.store = s->kept[index % s->n_planes_kept];
+        b.prev = k->plane[(index - s->min_idx) % s->n_planes_kept];
+    b.store = k->plane[index % s->n_planes_kept];
     unsigned n = vq_fex_threads(fex) > 1 ? cur->h / MOTION_BAND_ROWS : 1;
     if (n > 2 * vq_fex_threads(fex))
         n = 2 * vq_fex_threads(fex);
@@ -113,7 +117,38 @@ int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
         if (err)
             return vq_fail(fex->err, err, "motion: out of memory");
     }
-    for (unsigned k = 0; b.prev && k < b.n; k++)
-        a->sad += b.sad[k];
+    for (unsigned i = 0; b.prev && i < b.n; i++)
+        a->sad += b.sad[i];
     return 0;
+}
+
+typedef struct MotionShared {
+    VqFex *fex;
+    const VqPlane *cur;
+    unsigned index;
+    void *scratch;
+} MotionShared;
+
+/* The ladder's computation (VqRefComputeFn) on the share's planes. */
+static int motion_shared_frame(void *arg, void **state, void *rec)
+{
+    MotionShared *m = arg;
+    if (!*state && !(*state = calloc(1, sizeof(MotionKept))))
+        return vq_fail(m->fex->err, VQ_ENOMEM, "motion: out of memory");
+    return motion_sad_frame(m->fex, *state, m->cur, m->index, rec, m->scratch);
+}
+
+int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+                   unsigned index, void *acc, void *scratch)
+{
+    (void)dis;
+    MotionPriv *s = fex->priv;
+    if (s->force_zero)
+        return 0;
+    if (!fex->share)
+        return motion_sad_frame(fex, &s->kept, &ref->plane[0], index, acc,
+                                scratch);
+    MotionShared m = { fex, &ref->plane[0], index, scratch };
+    return vq_refshare_get(fex->share, fex->share_user, index, acc,
+                           motion_shared_frame, &m, fex->err);
 }

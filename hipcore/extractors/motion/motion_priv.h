@@ -14,6 +14,13 @@
 #define MOTION_SCORE_RING 4 /* scores kept: frames j - 1 .. j + 2 */
 #define MOTION_MAX_PLANES 3 /* previous planes kept: min_idx + 1 */
 
+/* The CPU path's state between frames: the last reference luma planes,
+ * packed. A pair run's is in priv; a ladder's renditions share one
+ * (fex->share: core/refshare.h). */
+typedef struct MotionKept {
+    uint8_t *plane[MOTION_MAX_PLANES];
+} MotionKept;
+
 typedef struct MotionPriv {
     bool force_zero;
     double blend_factor;
@@ -28,8 +35,8 @@ typedef struct MotionPriv {
     unsigned n_planes_kept;
     size_t row_bytes;
     /* CPU path (a temporal extractor's frames run one at a time, so cpu_run
-     * may keep them here): the last reference luma planes, packed */
-    uint8_t *kept[MOTION_MAX_PLANES];
+     * may keep them here) */
+    MotionKept kept;
     /* finalize state */
     double score[MOTION_SCORE_RING]; /* SAD score of frame i at i % RING */
     unsigned n_scored;               /* frames through finalize */
@@ -40,7 +47,8 @@ typedef struct MotionPriv {
 } MotionPriv;
 
 /* motion_cpu.c */
-void motion_free_cpu_state(MotionPriv *s);
+void motion_free_kept(MotionKept *k);
+void motion_free_shared(void *state); /* desc->ref_state_free */
 int motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                    unsigned index, void *acc, void *scratch);
 
