@@ -192,7 +192,8 @@ def main():
                     precise + ['--threads', threads, '--feature',
                                'name=motion:motion_max_val=18',
                                '--feature', 'name=motion:mffw=true:mma=true',
-                               '--feature', 'name=adm:adm_csf_mode=2'])
+                               '--feature', 'name=adm:adm_csf_mode=2',
+                               '--feature', 'motion_v2'])
 
     # a rendition that cannot be read to its end: its log is its pair
     # run's (both stop at the bad frame and say so), the others go on

@@ -1,8 +1,8 @@
 /*
  * vq_ladder_* through the public API. Every rendition's per-frame values
- * (vmaf_v0.6.1 or vmaf_v1.0.16_3d0h, psnr, float_motion) equal those of a
- * pair run of the same reference and rendition on a context of its own
- * (vq_submit: the existing path), bit for bit, for ladders of 1 and 3
+ * (vmaf_v0.6.1 or vmaf_v1.0.16_3d0h, psnr, float_motion, motion_v2) equal
+ * those of a pair run of the same reference and rendition on a context of
+ * its own (vq_submit: the existing path), bit for bit, for ladders of 1 and 3
  * renditions, one of them ending early (vq_ladder_end, also before the
  * first frame), one skipping frames (vq_skip_next, as its pair run), on
  * one thread and on a pool. The reference work the ladder shares
@@ -86,11 +86,11 @@ typedef struct Case {
 
 static Case cur = { "version=vmaf_v0.6.1", 0, 0, SHORT };
 
-/* Extractors whose reference work a ladder shares, per model (integer
- * motion: docs/LADDER.md, "What is shared"). */
+/* Extractors whose reference work a ladder shares (docs/LADDER.md, "What
+ * is shared"): the model's integer motion, float_motion, motion_v2. */
 static unsigned shared_extractors(void)
 {
-    return 1;
+    return 3;
 }
 
 static int select_all(VqContext *ctx)
@@ -100,6 +100,8 @@ static int select_all(VqContext *ctx)
         r = vq_use_feature(ctx, "psnr");
     if (!r)
         r = vq_use_feature(ctx, "float_motion");
+    if (!r)
+        r = vq_use_feature(ctx, "motion_v2");
     return r;
 }
 

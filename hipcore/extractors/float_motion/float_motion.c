@@ -215,7 +215,7 @@ const VqFexDesc vq_fex_float_motion = {
     .options = fmotion_options,
     .priv_size = sizeof(FMotionPriv),
     .outputs = fmotion_outputs,
-    .flags = VQ_FEX_TEMPORAL,
+    .flags = VQ_FEX_TEMPORAL | VQ_FEX_REF_SHARED,
     .exactness = VQ_EXACT_BITWISE,
     .init = fmotion_init,
     .cpu_run = vq_float_motion_cpu_run,
@@ -225,4 +225,5 @@ const VqFexDesc vq_fex_float_motion = {
     .finalize = fmotion_finalize,
     .flush = fmotion_flush,
     .close = fmotion_close,
+    .ref_state_free = vq_float_motion_free_shared,
 };

@@ -9,6 +9,7 @@
 
 #include "float_motion_priv.h"
 #include "../common/float_plane.h"
+#include "core/refshare.h"
 
 int vq_float_motion_tables(FMotionPriv *s)
 {
@@ -31,7 +32,7 @@ int vq_float_motion_tables(FMotionPriv *s)
 }
 
 /* The CPU buffers, made on the first CPU frame (a GPU run needs none). */
-static int cpu_buffers(FMotionPriv *s)
+static int cpu_buffers(const FMotionPriv *s, FMotionBufs *b)
 {
     const VqFloatMotionDims *d = &s->dims;
     size_t most = 0;
@@ -40,30 +41,42 @@ static int cpu_buffers(FMotionPriv *s)
         most = n > most ? n : most;
         for (unsigned l = 0; l < d->nl; l++)
             for (unsigned k = 0; k < 2; k++) {
-                s->blur[k][p][l] = malloc((size_t)d->w[p][l] * d->h[p][l] *
+                b->blur[k][p][l] = malloc((size_t)d->w[p][l] * d->h[p][l] *
                                           sizeof(float));
-                if (!s->blur[k][p][l])
+                if (!b->blur[k][p][l])
                     return VQ_ENOMEM;
             }
     }
     /* the plane as floats, then a vertical-pass row with its borders */
-    s->work = malloc((most + d->w[0][0] + VQ_FMOTION_MAX_TAPS) * sizeof(float));
-    return s->work ? 0 : VQ_ENOMEM;
+    b->work = malloc((most + d->w[0][0] + VQ_FMOTION_MAX_TAPS) * sizeof(float));
+    return b->work ? 0 : VQ_ENOMEM;
+}
+
+static void free_bufs(FMotionBufs *b)
+{
+    for (unsigned p = 0; p < VQ_FMOTION_MAX_PLANES; p++)
+        for (unsigned l = 0; l < 2; l++)
+            for (unsigned k = 0; k < 2; k++) {
+                free(b->blur[k][p][l]);
+                b->blur[k][p][l] = NULL;
+            }
+    free(b->work);
+    b->work = NULL;
+}
+
+void vq_float_motion_free_shared(void *state)
+{
+    free_bufs(state);
+    free(state);
 }
 
 void vq_float_motion_cpu_close(FMotionPriv *s)
 {
     for (unsigned p = 0; p < VQ_FMOTION_MAX_PLANES; p++) {
-        for (unsigned l = 0; l < 2; l++)
-            for (unsigned k = 0; k < 2; k++) {
-                free(s->blur[k][p][l]);
-                s->blur[k][p][l] = NULL;
-            }
         free(s->half_tab[p][0]);
         s->half_tab[p][0] = s->half_tab[p][1] = NULL;
     }
-    free(s->work);
-    s->work = NULL;
+    free_bufs(&s->bufs);
 }
 
 static void half(const float *src, unsigned w, const VqFResizeTap *tx,
@@ -75,34 +88,63 @@ static void half(const float *src, unsigned w, const VqFResizeTap *tx,
                 VQ_FRESIZE_BILINEAR, src, (ptrdiff_t)w, &tx[x], &ty[y]);
 }
 
+/* Frame index's sums into acc, on the buffers b. */
+static int fmotion_frame(VqFex *fex, FMotionBufs *b, const VqFrame *ref,
+                         unsigned index, void *acc)
+{
+    FMotionPriv *s = fex->priv;
+    if (!b->work && cpu_buffers(s, b)) {
+        free_bufs(b);
+        return vq_fail(fex->err, VQ_ENOMEM, "float_motion: out of memory");
+    }
+    const VqFloatMotionDims *d = &s->dims;
+    const float scale = vq_fpix_scale(fex->fmt.bpc);
+    const unsigned cur = index & 1, prev = cur ^ 1;
+    for (unsigned p = 0; p < d->np; p++) {
+        const unsigned w = d->w[p][0], h = d->h[p][0];
+        float *plane = b->work, *vrow = b->work + (size_t)w * h;
+        vq_plane_to_float(&ref->plane[p], fex->fmt.bytes_per_sample, scale,
+                          plane);
+        s->dsp.blur(plane, w, h, &s->taps, vrow, b->blur[cur][p][0]);
+        if (d->nl > 1)
+            half(b->blur[cur][p][0], w, s->half_tab[p][0], s->half_tab[p][1],
+                 d->w[p][1], d->h[p][1], b->blur[cur][p][1]);
+        if (index == 0)
+            continue;
+        for (unsigned l = 0; l < d->nl; l++)
+            s->dsp.sad_rows(b->blur[prev][p][l], b->blur[cur][p][l],
+                            d->w[p][l], d->h[p][l],
+                            (float *)acc + d->off[p][l]);
+    }
+    return 0;
+}
+
+typedef struct FMotionShared {
+    VqFex *fex;
+    const VqFrame *ref;
+    unsigned index;
+} FMotionShared;
+
+/* The ladder's computation (VqRefComputeFn) on the share's buffers. */
+static int fmotion_shared_frame(void *arg, void **state, void *rec)
+{
+    FMotionShared *m = arg;
+    if (!*state && !(*state = calloc(1, sizeof(FMotionBufs))))
+        return vq_fail(m->fex->err, VQ_ENOMEM, "float_motion: out of memory");
+    return fmotion_frame(m->fex, *state, m->ref, m->index, rec);
+}
+
 int vq_float_motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
-                       unsigned index, void *acc, void *scratch)
+                            unsigned index, void *acc, void *scratch)
 {
     (void)dis;
     (void)scratch;
     FMotionPriv *s = fex->priv;
     if (s->force_zero)
         return 0;
-    if (!s->work && cpu_buffers(s))
-        return vq_fail(fex->err, VQ_ENOMEM, "float_motion: out of memory");
-    const VqFloatMotionDims *d = &s->dims;
-    const float scale = vq_fpix_scale(fex->fmt.bpc);
-    const unsigned cur = index & 1, prev = cur ^ 1;
-    for (unsigned p = 0; p < d->np; p++) {
-        const unsigned w = d->w[p][0], h = d->h[p][0];
-        float *plane = s->work, *vrow = s->work + (size_t)w * h;
-        vq_plane_to_float(&ref->plane[p], fex->fmt.bytes_per_sample, scale,
-                          plane);
-        s->dsp.blur(plane, w, h, &s->taps, vrow, s->blur[cur][p][0]);
-        if (d->nl > 1)
-            half(s->blur[cur][p][0], w, s->half_tab[p][0], s->half_tab[p][1],
-                 d->w[p][1], d->h[p][1], s->blur[cur][p][1]);
-        if (index == 0)
-            continue;
-        for (unsigned l = 0; l < d->nl; l++)
-            s->dsp.sad_rows(s->blur[prev][p][l], s->blur[cur][p][l],
-                            d->w[p][l], d->h[p][l],
-                            (float *)acc + d->off[p][l]);
-    }
-    return 0;
+    if (!fex->share)
+        return fmotion_frame(fex, &s->bufs, ref, index, acc);
+    FMotionShared m = { fex, ref, index };
+    return vq_refshare_get(fex->share, fex->share_user, index, acc,
+                           fmotion_shared_frame, &m, fex->err);
 }

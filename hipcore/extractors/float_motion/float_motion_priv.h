@@ -9,6 +9,15 @@
 #include "../common/gpu_fn.h"
 #include "float_motion_dsp.h"
 
+/* The CPU path's buffers: the blurred planes of the last two frames, full
+ * and half size, and the plane as floats then one row of the vertical
+ * pass. A pair run's are in priv; a ladder's renditions share one set
+ * (fex->share: core/refshare.h). */
+typedef struct FMotionBufs {
+    float *blur[2][VQ_FMOTION_MAX_PLANES][2];
+    float *work;
+} FMotionBufs;
+
 typedef struct FMotionPriv {
     bool debug;
     bool force_zero;
@@ -23,10 +32,8 @@ typedef struct FMotionPriv {
     VqFloatMotionDims dims;
     VqFloatMotionTaps taps;
     VqFResizeTap *half_tab[VQ_FMOTION_MAX_PLANES][2]; /* x, y tables */
-    /* CPU path (a temporal extractor's frames run one at a time): the
-     * blurred planes of the last two frames, full and half size */
-    float *blur[2][VQ_FMOTION_MAX_PLANES][2];
-    float *work; /* the plane as floats, then one row of the vertical pass */
+    /* CPU path (a temporal extractor's frames run one at a time) */
+    FMotionBufs bufs;
     VqFloatMotionDsp dsp; /* row functions chosen at init */
     /* finalize state */
     unsigned n_frames;
@@ -36,6 +43,7 @@ typedef struct FMotionPriv {
 /* The half-size bilinear tables (motion_add_scale1), for both paths. */
 int vq_float_motion_tables(FMotionPriv *s);
 void vq_float_motion_cpu_close(FMotionPriv *s);
+void vq_float_motion_free_shared(void *state); /* desc->ref_state_free */
 int vq_float_motion_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                        unsigned index, void *acc, void *scratch);
 

@@ -168,7 +168,7 @@ static int motion_v2_flush(VqFex *fex)
 
 static void motion_v2_close(VqFex *fex)
 {
-    motion_v2_free_cpu_state(fex->priv);
+    motion_v2_free_kept(&((MotionV2Priv *)fex->priv)->cpu);
 }
 
 const VqFexDesc vq_fex_motion_v2 = {
@@ -176,7 +176,7 @@ const VqFexDesc vq_fex_motion_v2 = {
     .options = motion_v2_options,
     .priv_size = sizeof(MotionV2Priv),
     .outputs = motion_v2_outputs,
-    .flags = VQ_FEX_TEMPORAL,
+    .flags = VQ_FEX_TEMPORAL | VQ_FEX_REF_SHARED,
     .exactness = VQ_EXACT_BITWISE,
     .init = motion_v2_init,
     .cpu_run = motion_v2_cpu_run,
@@ -186,4 +186,5 @@ const VqFexDesc vq_fex_motion_v2 = {
     .finalize = motion_v2_finalize,
     .flush = motion_v2_flush,
     .close = motion_v2_close,
+    .ref_state_free = motion_v2_free_shared,
 };

@@ -1,6 +1,8 @@
 /* motion_v2's CPU stage. */
 #include "motion_v2_priv.h"
 
+#include "core/refshare.h"
+
 /* ---- CPU path ----------------------------------------------------------- */
 
 /* The SAD of a frame: per row the vertical pass, the mirrored taps, the
@@ -34,14 +36,65 @@ static uint64_t sad_cpu(const VqMotionV2Dsp *dsp, const Mv2Rows *f,
     return sad;
 }
 
-void motion_v2_free_cpu_state(MotionV2Priv *s)
+void motion_v2_free_kept(Mv2Kept *k)
 {
-    for (unsigned k = 0; k < MV2_MAX_KEPT; k++) {
-        free(s->kept[k]);
-        s->kept[k] = NULL;
+    for (unsigned i = 0; i < MV2_MAX_KEPT; i++) {
+        free(k->kept[i]);
+        k->kept[i] = NULL;
     }
-    free(s->vrow);
-    s->vrow = NULL;
+    free(k->vrow);
+    k->vrow = NULL;
+}
+
+void motion_v2_free_shared(void *state)
+{
+    motion_v2_free_kept(state);
+    free(state);
+}
+
+/* Frame index's SAD into acc, on the state k. */
+static int mv2_frame(VqFex *fex, Mv2Kept *k, const VqPlane *cur,
+                     unsigned index, void *acc)
+{
+    MotionV2Priv *s = fex->priv;
+    if (!k->kept[0]) {
+        bool ok = (k->vrow = malloc((cur->w + 4) * sizeof(int32_t))) != NULL;
+        for (unsigned i = 0; i < s->n_kept; i++)
+            ok = ok && (k->kept[i] = malloc(s->row_bytes * cur->h)) != NULL;
+        if (!ok) {
+            motion_v2_free_kept(k);
+            return vq_fail(fex->err, VQ_ENOMEM, "motion_v2: out of memory");
+        }
+    }
+    if (index >= s->window) {
+        const Mv2Rows f = {
+            .prev = k->kept[(index - s->window) % s->n_kept],
+            .prev_pitch = s->row_bytes, .cur = cur->data,
+            .cur_stride = cur->stride, .w = (int)cur->w, .h = (int)cur->h,
+            .bytes = (int)fex->fmt.bytes_per_sample, .bpc = (int)fex->fmt.bpc,
+        };
+        ((VqMotionV2Acc *)acc)->sad = sad_cpu(&s->dsp, &f, k->vrow);
+    }
+    uint8_t *store = k->kept[index % s->n_kept];
+    for (unsigned y = 0; y < cur->h; y++)
+        memcpy(store + y * s->row_bytes, cur->data + (ptrdiff_t)y * cur->stride,
+               s->row_bytes);
+    return 0;
+}
+
+typedef struct Mv2Shared {
+    VqFex *fex;
+    const VqPlane *cur;
+    unsigned index;
+} Mv2Shared;
+
+/* The ladder's computation (VqRefComputeFn) on the share's state. */
+static int mv2_shared_frame(void *arg, void **state, void *rec)
+{
+    Mv2Shared *m = arg;
+    if (!*state && !(*state = calloc(1, sizeof(Mv2Kept))))
+        return vq_fail(m->fex->err, VQ_ENOMEM, "motion_v2: out of memory");
+    return mv2_frame(m->fex, *state, m->cur, m->index, rec);
 }
 
 int motion_v2_cpu_run(VqFex *fex, const VqFrame *ref,
@@ -53,28 +106,9 @@ int motion_v2_cpu_run(VqFex *fex, const VqFrame *ref,
     MotionV2Priv *s = fex->priv;
     if (s->force_zero)
         return 0;
-    const VqPlane *cur = &ref->plane[0];
-    if (!s->kept[0]) {
-        bool ok = (s->vrow = malloc((cur->w + 4) * sizeof(int32_t))) != NULL;
-        for (unsigned k = 0; k < s->n_kept; k++)
-            ok = ok && (s->kept[k] = malloc(s->row_bytes * cur->h)) != NULL;
-        if (!ok) {
-            motion_v2_free_cpu_state(s);
-            return vq_fail(fex->err, VQ_ENOMEM, "motion_v2: out of memory");
-        }
-    }
-    if (index >= s->window) {
-        const Mv2Rows f = {
-            .prev = s->kept[(index - s->window) % s->n_kept],
-            .prev_pitch = s->row_bytes, .cur = cur->data,
-            .cur_stride = cur->stride, .w = (int)cur->w, .h = (int)cur->h,
-            .bytes = (int)fex->fmt.bytes_per_sample, .bpc = (int)fex->fmt.bpc,
-        };
-        ((VqMotionV2Acc *)acc)->sad = sad_cpu(&s->dsp, &f, s->vrow);
-    }
-    uint8_t *store = s->kept[index % s->n_kept];
-    for (unsigned y = 0; y < cur->h; y++)
-        memcpy(store + y * s->row_bytes, cur->data + (ptrdiff_t)y * cur->stride,
-               s->row_bytes);
-    return 0;
+    if (!fex->share)
+        return mv2_frame(fex, &s->cpu, &ref->plane[0], index, acc);
+    Mv2Shared m = { fex, &ref->plane[0], index };
+    return vq_refshare_get(fex->share, fex->share_user, index, acc,
+                           mv2_shared_frame, &m, fex->err);
 }

@@ -23,6 +23,13 @@ typedef struct Mv2Rows {
     int w, h, bytes, bpc;
 } Mv2Rows;
 
+/* The CPU path's state between frames. A pair run's is in priv; a
+ * ladder's renditions share one (fex->share: core/refshare.h). */
+typedef struct Mv2Kept {
+    uint8_t *kept[MV2_MAX_KEPT]; /* previous reference luma planes */
+    int32_t *vrow;               /* one row of vertical results + 4 */
+} Mv2Kept;
+
 typedef struct MotionV2Priv {
     bool force_zero;
     double blend_factor, blend_offset, fps_weight, max_val;
@@ -30,16 +37,16 @@ typedef struct MotionV2Priv {
     unsigned window;   /* 1, or 2 with the five-frame window */
     unsigned n_kept;   /* window + 1 */
     size_t row_bytes;
-    uint8_t *kept[MV2_MAX_KEPT]; /* CPU: previous reference luma planes */
+    Mv2Kept cpu;                 /* CPU: the state between frames */
     VqMotionV2Dsp dsp;           /* CPU: row functions chosen at init */
-    int32_t *vrow;               /* CPU: one row of vertical results + 4 */
     double score[MV2_RING];
     unsigned n_scored, n_done;
     double first, prev_processed;
 } MotionV2Priv;
 
 /* motion_v2_cpu.c */
-void motion_v2_free_cpu_state(MotionV2Priv *s);
+void motion_v2_free_kept(Mv2Kept *k);
+void motion_v2_free_shared(void *state); /* desc->ref_state_free */
 int motion_v2_cpu_run(VqFex *fex, const VqFrame *ref,
                       const VqFrame *dis, unsigned index, void *acc,
                       void *scratch);
