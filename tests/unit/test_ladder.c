@@ -78,19 +78,31 @@ static VqPicture pic(const Frame *f)
 
 /* What a case selects and how it runs. */
 typedef struct Case {
+    VqBackend backend;
     const char *model;
     unsigned threads;   /* VqConfig.n_threads */
     unsigned skip;      /* frames (bit t: frame t) rendition 2 leaves out */
     unsigned short_len; /* frames of the rendition that ends early */
 } Case;
 
-static Case cur = { "version=vmaf_v0.6.1", 0, 0, SHORT };
+static Case cur = { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT };
 
 /* Extractors whose reference work a ladder shares (docs/LADDER.md, "What
- * is shared"): the model's integer motion, float_motion, motion_v2. */
-static unsigned shared_extractors(void)
+ * is shared"): the model's integer motion, float_motion, motion_v2 when
+ * computed on the CPU; none on the GPU (not yet shared there). */
+static unsigned shared_extractors(VqContext *ctx)
 {
-    return 3;
+    const char *im = vq_output_backend(ctx, "integer_motion2");
+    const char *mb[3] = { im ? im : vq_output_backend(ctx,
+                                                      "integer_motion2_mmxv_18"),
+                          vq_output_backend(ctx, "motion2"),
+                          vq_output_backend(ctx, "motion2_v2_score") };
+    unsigned n = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        CHECK(mb[k], "no backend for motion output %u", k);
+        n += mb[k] && !strcmp(mb[k], "cpu");
+    }
+    return n;
 }
 
 static int select_all(VqContext *ctx)
@@ -128,7 +140,7 @@ static void take(VqContext *ctx, Values *out)
 static void pair_run(unsigned i, unsigned frames, Values *out)
 {
     VqConfig cfg = vq_default_config();
-    cfg.backend = VQ_BACKEND_CPU;
+    cfg.backend = cur.backend;
     cfg.n_threads = cur.threads;
     VqContext *ctx;
     memset(out, 0, sizeof(*out));
@@ -174,7 +186,7 @@ static void ladder_case(unsigned n, unsigned short_one)
 {
     static Values got[3], want;
     VqConfig cfg = vq_default_config();
-    cfg.backend = VQ_BACKEND_CPU;
+    cfg.backend = cur.backend;
     cfg.n_threads = cur.threads;
     VqLadder *l;
     int r = vq_ladder_open(&l, &cfg, n);
@@ -221,7 +233,7 @@ static void ladder_case(unsigned n, unsigned short_one)
     /* shared: once per frame and extractor (none with one rendition) */
     VqLadderShare sh;
     CHECK(!vq_ladder_share_info(l, &sh), "vq_ladder_share_info");
-    unsigned k = n > 1 ? shared_extractors() : 0;
+    unsigned k = n > 1 ? shared_extractors(vq_ladder_context(l, n - 1)) : 0;
     CHECK(sh.extractors == k && sh.computed == (uint64_t)k * FRAMES &&
           sh.used == (uint64_t)k * taken, "%s, ladder of %u: %u extractors "
           "shared, computed %llu times, used %llu; want %u, %u, %u",
@@ -276,9 +288,14 @@ int main(void)
     make_frames();
     log_path_cases();
     static const Case cases[] = {
-        { "version=vmaf_v0.6.1", 0, 0, SHORT },
-        { "version=vmaf_v0.6.1", 1, 0x24, SHORT },  /* one thread, skips */
-        { "version=vmaf_v1.0.16_3d0h", 3, 0x0a, 0 }, /* one ends at once */
+        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT },
+        /* one thread, skips */
+        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 1, 0x24, SHORT },
+        /* one ends at once */
+        { VQ_BACKEND_CPU, "version=vmaf_v1.0.16_3d0h", 3, 0x0a, 0 },
+        /* the GPU where there is one (nothing shared there yet), else the
+         * CPU */
+        { VQ_BACKEND_AUTO, "version=vmaf_v0.6.1", 2, 0, SHORT },
     };
     for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         cur = cases[c];
