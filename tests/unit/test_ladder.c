@@ -239,6 +239,9 @@ static void ladder_case(unsigned n, unsigned short_one)
           "shared, computed %llu times, used %llu; want %u, %u, %u",
           cur.model, n, sh.extractors, (unsigned long long)sh.computed,
           (unsigned long long)sh.used, k, k * FRAMES, k * taken);
+    if (cur.backend == VQ_BACKEND_AUTO && n > 1)
+        printf("automatic backend: %s, %u extractors shared\n",
+               vq_backend_name(vq_ladder_context(l, 0)), sh.extractors);
     vq_ladder_close(&l);
     CHECK(!l, "vq_ladder_close leaves the handle set");
 }
