@@ -148,12 +148,27 @@ int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
     return 0;
 }
 
-int vq_frame_check_range(const VqFrame *frame, const VqFormat *fmt,
-                         unsigned planes, const char *which, VqErrBuf *e)
+bool vq_format_range_checked(const VqFormat *fmt)
 {
     /* 8 and 16 bits have no spare values; P010-style samples are stored in
      * the high bits and converted by a shift, which drops the low ones. */
-    if (fmt->bytes_per_sample != 2 || fmt->bpc >= 16 || vq_format_converts(fmt))
+    return fmt->bytes_per_sample == 2 && fmt->bpc < 16 &&
+           !vq_format_converts(fmt);
+}
+
+int vq_range_fail(VqErrBuf *e, const VqFormat *fmt, const char *which,
+                  unsigned p, unsigned value, unsigned x, unsigned y)
+{
+    return vq_fail(e, VQ_EINVAL, "%s picture: plane %u has a sample of %u at "
+                   "(%u, %u), above %u, the largest %u-bit value (the "
+                   "picture is not %u-bit)", which, p, value, x, y,
+                   (1u << fmt->bpc) - 1, fmt->bpc, fmt->bpc);
+}
+
+int vq_frame_check_range(const VqFrame *frame, const VqFormat *fmt,
+                         unsigned planes, const char *which, VqErrBuf *e)
+{
+    if (!vq_format_range_checked(fmt))
         return 0;
     const unsigned max = (1u << fmt->bpc) - 1;
     for (unsigned p = 0; p < fmt->n_planes; p++) {
@@ -173,10 +188,7 @@ int vq_frame_check_range(const VqFrame *frame, const VqFormat *fmt,
             unsigned x = 0;
             while (r[x] <= max)
                 x++;
-            return vq_fail(e, VQ_EINVAL, "%s picture: plane %u has a sample "
-                           "of %u at (%u, %u), above %u, the largest %u-bit "
-                           "value (the picture is not %u-bit)", which, p,
-                           r[x], x, y, max, fmt->bpc, fmt->bpc);
+            return vq_range_fail(e, fmt, which, p, r[x], x, y);
         }
     }
     return 0;

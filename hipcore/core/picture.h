@@ -78,6 +78,12 @@ int vq_frame_from_picture(VqFrame *frame, const VqFormat *fmt,
  * reads: extractors would compute on values outside the format. */
 int vq_frame_check_range(const VqFrame *frame, const VqFormat *fmt,
                          unsigned planes, const char *which, VqErrBuf *e);
+/* Whether vq_frame_check_range scans pictures of fmt (10 and 12 planar
+ * bits); the refusal of sample `value` at (x, y) of plane p, the message
+ * of host and device pictures alike. */
+bool vq_format_range_checked(const VqFormat *fmt);
+int vq_range_fail(VqErrBuf *e, const VqFormat *fmt, const char *which,
+                  unsigned p, unsigned value, unsigned x, unsigned y);
 const char *vq_pix_fmt_name(VqPixFmt fmt);
 /* Writes plane p of a picture in the caller's layout (raw, from
  * vq_frame_from_picture) as planar low-bit samples: the stored

@@ -39,6 +39,8 @@ int vq_gpu_run_start(VqGpuRun *g, unsigned planes, unsigned slots,
 
 void vq_gpu_run_stop(VqGpuRun *g)
 {
+    if (g->gpu)
+        vq_gpu_range_free(g->gpu, &g->range);
     if (g->staging)
         vq_staging_close(&g->staging);
     for (unsigned i = 0; i < g->env->fexs->n; i++)

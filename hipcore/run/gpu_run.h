@@ -13,6 +13,7 @@
 #include "core/extractor.h"
 #include "core/picture.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_range.h"
 #include "gpu/staging.h"
 #include "host_bufs.h"
 #include "run_env.h"
@@ -40,6 +41,7 @@ typedef struct VqGpuRun {
     VqVerify verify;
     void *dl;                /* host copies of device pictures for the */
     size_t dl_size;          /* extractors on the CPU */
+    VqGpuRange range;        /* device pictures' sample range check */
     /* Where the time goes (VQHIP_STATS): host copies into staging,
      * enqueueing GPU work, waiting for GPU results; frames with GPU work. */
     double t_copy, t_enqueue, t_wait;

@@ -170,13 +170,23 @@ int vq_pipeline_submit_frame(VqPipeline *p, const VqPicture *ref,
     err = vq_frame_from_picture(&r, &p->fmt, ref, "reference", p->err);
     if (!err)
         err = vq_frame_from_picture(&d, &p->fmt, dis, "distorted", p->err);
-    /* (pictures in device memory: cambi checks its luma on the GPU) */
     if (!err && !dev)
         err = vq_frame_check_range(&r, &p->fmt, vq_pipeline_planes(p),
                                    "reference", p->err);
     if (!err && !dev)
         err = vq_frame_check_range(&d, &p->fmt, vq_pipeline_planes(p),
                                    "distorted", p->err);
+    /* device pictures: the same check and message, on the GPU (not after
+     * a fault: they are refused below) */
+    if (!err && dev && !p->fallback.fell_back) {
+        err = vq_gpu_check_range(p->gpu, &p->gpu_run.range, dev->producer,
+                                 &r, &d, &p->fmt, vq_pipeline_planes(p),
+                                 p->err);
+        if (err == VQ_EDEVICE && !vq_pipeline_fallback(p))
+            err = vq_fail(p->err, VQ_EDEVICE, "%s; pictures in device "
+                          "memory cannot be scored on the CPU after that",
+                          p->fallback.reason);
+    }
     if (err)
         return err;
     err = vq_color_pair(&p->color, &p->env, &p->fmt, ref, dis,
