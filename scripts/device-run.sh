@@ -150,6 +150,10 @@ if wants tests; then
     check "GPU faults, fallback, verify" $T/test_faults --gpu
     # device pictures read in place: scores, release, faults
     check "lent device pictures" $T/test_device_lent --gpu
+    # samples above the bit depth in device pictures: the host picture's
+    # refusal and message, found by the range kernel
+    check "device pictures, samples out of range" env VQHIP_MODEL_DIR="$PWD/models" \
+        $T/test_sample_range_device --gpu
 fi
 
 if wants parity; then
@@ -177,6 +181,8 @@ if wants lent; then
 fi
 
 if wants ladder; then
+    # the library's ladder with the automatic backend (the GPU here)
+    check "ladder = pair runs (library, GPU)" $T/test_ladder
     check "ladder = pair runs on the GPU (N = 1, 2, 5)" \
         env VQHIP_TEST_BACKEND=hip python3 tests/ladder/check_ladder.py \
         $B/tools/vqhip "$(mktemp -d)"
