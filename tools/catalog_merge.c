@@ -45,6 +45,7 @@ static int part_read(const char *dir, Part *p, VqContext *ctx, bool outputs,
         return part_fail(err, errsz, p->file, strerror(errno));
     size_t hl = 0, ol = 0;
     int ended = 0, bad = 0;
+    bool import_failed = false; /* the library refused a frame or sums */
     unsigned n_out = 0, lineno = 0;
     VqScore sc[256];
     char *names[256] = { 0 };
@@ -77,12 +78,8 @@ static int part_read(const char *dir, Part *p, VqContext *ctx, bool outputs,
                 bad |= *end != '\0';
             }
             if (!bad && ctx && vq_import_frame(ctx, g, n, sc)) {
-                snprintf(err, errsz, "part '%s': %s", p->file,
-                         vq_last_error(ctx));
-                fclose(f);
-                for (unsigned j = 0; j < n_out; j++)
-                    free(names[j]);
-                return -1;
+                import_failed = true;
+                break;
             }
             p->n_frames++;
             continue;
@@ -99,12 +96,8 @@ static int part_read(const char *dir, Part *p, VqContext *ctx, bool outputs,
                 bad = *end != '\0' || fl[3 + j][0] == '-';
             }
             if (!bad && ctx && vq_import_sums(ctx, i, &s)) {
-                snprintf(err, errsz, "part '%s': %s", p->file,
-                         vq_last_error(ctx));
-                fclose(f);
-                for (unsigned j = 0; j < n_out; j++)
-                    free(names[j]);
-                return -1;
+                import_failed = true;
+                break;
             }
             p->n_sums++;
             continue;
@@ -161,6 +154,10 @@ static int part_read(const char *dir, Part *p, VqContext *ctx, bool outputs,
     fclose(f);
     for (unsigned j = 0; j < n_out; j++)
         free(names[j]);
+    if (import_failed) {
+        snprintf(err, errsz, "part '%s': %s", p->file, vq_last_error(ctx));
+        return -1;
+    }
     if (bad || !ended) {
         snprintf(err, errsz, "part '%s': malformed or truncated at line %u",
                  p->file, lineno);
