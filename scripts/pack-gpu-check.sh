@@ -45,7 +45,7 @@ if [ ! -f "$nvbuild/build.ninja" ]; then
     meson setup "$nvbuild" "$repo" --buildtype=release $nvargs
 else
     # shellcheck disable=SC2086 # nvargs is a list of options
-    meson configure "$nvbuild" $nvargs >/dev/null
+    meson setup --reconfigure "$nvbuild" "$repo" --buildtype=release $nvargs >/dev/null
 fi
 ninja -C "$nvbuild" -j "$JOBS"
 
