@@ -180,6 +180,8 @@ typedef struct VQHIPContext {
     uint64_t nb_unscored;   ///< main frames passed on without a reference
     uint64_t nb_ref_repeats; ///< reference frames scored more than once
     uint64_t nb_after_range; ///< frames in enable= after the run ended
+    uint64_t nb_main_seen;  ///< main frames process_pair saw (enable=: the
+                            ///< log's frame numbers are the video's)
     int range_warned;       ///< bits: 1 colour ranges, 2 matrices differ
     int log_written;        ///< this run wrote the log at log_path
     int log_owed;           /**< the run started and its log is not written
@@ -1013,6 +1015,7 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
 {
     VQHIPContext *s = ctx->priv;
     int ret, skipped = 0;
+    uint64_t frame_num = s->nb_main_seen++;
 
     if (s->nb_submitted && s->state == STATE_RUNNING &&
         ((!disabled && !ref) || (disabled && s->lag))) {
@@ -1101,6 +1104,14 @@ static int process_pair(AVFilterContext *ctx, AVFrame *master, AVFrame *ref,
         s->range_warned |= 2;
     }
 
+    /* enable= scores part of the video: the log numbers its frames as the
+     * video does (the main input's count, as libvmaf's frameNum would on
+     * the whole video), not 0, 1, ... from the range's start */
+    if (ctx->enable_str && frame_num <= UINT_MAX &&
+        (ret = vq_set_next_frame_number(s->vq, (unsigned)frame_num)) < 0) {
+        av_frame_free(&master);
+        return report_error(ctx, ret, "vq_set_next_frame_number");
+    }
     if ((ret = live_skip(ctx, &skipped)) < 0 ||
         (ret = submit(ctx, ref, master)) < 0 ||
         (ret = submit_renditions(ctx, ref)) < 0) {

@@ -69,6 +69,7 @@ void vq_close(VqContext **pctx)
     free(ctx->frame_scores);
     vq_windows_api_free(ctx);
     vq_realign_notes_free(ctx);
+    vq_frame_numbers_free(ctx);
     vq_prom_free(ctx->prom);
     if (print)
         vq_stats_print_close(vq_now() - t_close);

@@ -26,6 +26,15 @@ typedef struct VqStatsSink {
     bool summary_done;
 } VqStatsSink;
 
+/* vq_set_next_frame_number's numbers (frame_numbers.c): pairs from
+ * seg[i].index on are numbered from seg[i].number on in the logs. */
+typedef struct VqFrameNumbers {
+    struct { unsigned index, number; } *seg;
+    unsigned n, cap;
+    bool pending;          /* `next` names the next pair accepted */
+    unsigned next;
+} VqFrameNumbers;
+
 struct VqContext {
     VqErrBuf err;          /* vq_last_error */
     VqSelection sel;       /* features and models chosen; their outputs */
@@ -50,6 +59,7 @@ struct VqContext {
     bool sync_applied;
     VqSyncResult sync;     /* its search's result */
     unsigned win_live;     /* windows whose line and rules are done */
+    VqFrameNumbers fnum;   /* vq_set_next_frame_number */
     struct {               /* import mode (import.c) */
         bool on, frames_begun, ended;
         unsigned n_frames;
@@ -67,6 +77,11 @@ struct VqContext {
 /* submit.c: VQ_ESTATE with a message when pictures come to a ladder's
  * rendition other than through the ladder; else 0. */
 int vq_ladder_guard(VqContext *ctx);
+/* frame_numbers.c: pair `index` was accepted (a pending number becomes
+ * its); the number the logs give pair `index`; vq_close's part. */
+int vq_frame_numbers_accepted(VqContext *ctx, unsigned index);
+unsigned vq_log_frame_number(const VqContext *ctx, unsigned index);
+void vq_frame_numbers_free(VqContext *ctx);
 
 /* live.c: frame `index` was delivered (its windows, frame rules, the
  * stream's lines; end: it was the last, as vq_live_end); the run ended

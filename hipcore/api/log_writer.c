@@ -168,7 +168,8 @@ static void write_xml(VqContext *ctx, FILE *f)
     for (unsigned i = 0; i < max_frames(ctx); i++) {
         if (frame_skipped(ctx, i) || !frame_count(ctx, i))
             continue;
-        fprintf(f, "    <frame frameNum=\"%u\" ", i);
+        fprintf(f, "    <frame frameNum=\"%u\" ",
+                vq_log_frame_number(ctx, i));
         for (unsigned j = 0; j < c->n; j++) {
             double v;
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
@@ -256,7 +257,7 @@ static void write_json(VqContext *ctx, FILE *f)
         if (!cnt)
             continue;
         fprintf(f, "%s    {\n      \"frameNum\": %u,\n      \"metrics\": {\n",
-                first ? "\n" : ",\n", i);
+                first ? "\n" : ",\n", vq_log_frame_number(ctx, i));
         first = 0;
         unsigned k = 0;
         for (unsigned j = 0; j < c->n; j++) {
@@ -316,7 +317,7 @@ static void write_csv(VqContext *ctx, FILE *f)
     for (unsigned i = 0; i < max_frames(ctx); i++) {
         if (frame_skipped(ctx, i) || !frame_count(ctx, i))
             continue;
-        fprintf(f, "%u,", i);
+        fprintf(f, "%u,", vq_log_frame_number(ctx, i));
         for (unsigned j = 0; j < c->n; j++) {
             double v;
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))
@@ -351,7 +352,8 @@ static void write_sub(VqContext *ctx, FILE *f)
     for (unsigned i = 0; i < max_frames(ctx); i++) {
         if (frame_skipped(ctx, i) || !frame_count(ctx, i))
             continue;
-        fprintf(f, "{%u}{%u}frame: %u|", i, i + 1, i);
+        unsigned n = vq_log_frame_number(ctx, i);
+        fprintf(f, "{%u}{%u}frame: %u|", n, n + 1, n);
         for (unsigned j = 0; j < c->n; j++) {
             double v;
             if (!vq_collector_get(c, vq_collector_nth(c, j), i, &v))

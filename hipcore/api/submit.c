@@ -21,7 +21,10 @@ static unsigned n_pairs(const VqContext *ctx)
  * the windows. */
 static int note_pts(VqContext *ctx, int err, unsigned before, const VqPicture *dis)
 {
-    if (err || n_pairs(ctx) != before + 1 || !dis)
+    if (err || n_pairs(ctx) != before + 1)
+        return err;
+    err = vq_frame_numbers_accepted(ctx, before);
+    if (err || !dis)
         return err;
     err = vq_windows_note_pts(&ctx->win, before, dis->pts);
     return err ? vq_fail(&ctx->err, err, "windows: the pairs' timestamps "

@@ -314,6 +314,18 @@ VQ_API int vq_submit(VqContext *ctx, const VqPicture *ref, const VqPicture *dis)
  * as once. Returns 0, VQ_EINVAL or VQ_ENOMEM (1 bit per frame is kept).
  */
 VQ_API int vq_skip_next(VqContext *ctx);
+/*
+ * The frame number the logs give the next pair accepted (by any vq_submit*
+ * call); the pairs after it count on from it (n + 1, ...) until it is set
+ * again. For a caller that scores part of a video (the filter's enable=):
+ * the log's frames then carry the video's numbers. Only the logs' frame
+ * numbers change (frameNum in JSON and XML, Frame in CSV, the subtitles'
+ * frames); VqFrameScores.index, the windows and the live outputs keep the
+ * submit order. Without it, pairs are numbered 0, 1, ... in submit order.
+ * A pair refused by its submit call takes no number. Returns 0 or
+ * VQ_EINVAL.
+ */
+VQ_API int vq_set_next_frame_number(VqContext *ctx, unsigned n);
 
 /*
  * As vq_submit, without the copy that vq_submit makes of every frame the

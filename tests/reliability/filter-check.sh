@@ -173,6 +173,26 @@ run "enable=, two ranges without a temporal feature" 0 "" -f lavfi -i "$(lav 4)"
 json_is "$tmp/two_psnr.json" "len(d['frames']) == 51" &&
     ok "enable=, two ranges, psnr: both scored (51 frames)" ||
     bad "two ranges psnr" "$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['frames']))" "$tmp/two_psnr.json" 2>&1)"
+# enable= scoring a range inside the video: the log numbers its frames as
+# the video does (10..19 here, not 0..9), each with the values of a run on
+# the same frames trimmed out of the video.
+nz="noise=alls=8:allf=t"
+run "enable=between(n,10,19)" 0 "" -f lavfi -i "$(lav 2),$nz" -f lavfi -i "$(lav 2)" \
+    -lavfi "vqhip=model=version=vmaf_v0.6.1:enable='between(n,10,19)':log_fmt=json:log_path=$tmp/n10.json" \
+    -f null -
+run "the same frames trimmed" 0 "" -f lavfi -i "$(lav 2),$nz,trim=start_frame=10:end_frame=20" \
+    -f lavfi -i "$(lav 2),trim=start_frame=10:end_frame=20" \
+    -lavfi "vqhip=model=version=vmaf_v0.6.1:log_fmt=json:log_path=$tmp/trim10.json" -f null -
+python3 - "$tmp/n10.json" "$tmp/trim10.json" >"$tmp/err" 2>&1 <<'PY'
+import json, sys
+a, b = (json.load(open(p))['frames'] for p in sys.argv[1:])
+nums = [f['frameNum'] for f in a]
+assert nums == list(range(10, 20)), nums
+assert [f['frameNum'] for f in b] == list(range(10)), [f['frameNum'] for f in b]
+assert [f['metrics'] for f in a] == [f['metrics'] for f in b], 'values differ'
+PY
+[ $? -eq 0 ] && ok "enable=between(n,10,19): frameNum 10..19, the trimmed run's values" ||
+    bad "enable= frame numbers" "see below"
 run "shortest=1 stops at the shorter" 0 "" -f lavfi -i "$(lav 2)" -f lavfi -i "$(lav 1)" \
     -lavfi "vqhip=feature=psnr:shortest=1:log_fmt=json:log_path=$tmp/short.json" -f null -
 json_is "$tmp/short.json" "len(d['frames']) == 25 and d['vqhip']['complete']" &&
