@@ -182,6 +182,14 @@ static inline void rel_run(RelScores *out, const VqConfig *cfg,
     rel_run_ex(out, cfg, features, model, fmt, bpc, w, h, n, 0);
 }
 
+/* Sample (x, y) of a high-bit-depth picture's plane. */
+static inline uint16_t *rel_sample16(VqPicture *p, unsigned plane, unsigned x,
+                                     unsigned y)
+{
+    return (uint16_t *)(void *)((uint8_t *)p->data[plane] +
+                                y * p->stride[plane]) + x;
+}
+
 /* Bitwise equality of every frame's scores; prints the first differences. */
 static inline int rel_same(const RelScores *a, const RelScores *b, const char *what)
 {

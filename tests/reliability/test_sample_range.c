@@ -23,12 +23,6 @@ static VqContext *open_run(const char *feature)
     return ctx;
 }
 
-static uint16_t *sample(VqPicture *p, unsigned plane, unsigned x, unsigned y)
-{
-    return (uint16_t *)(void *)((uint8_t *)p->data[plane] +
-                                y * p->stride[plane]) + x;
-}
-
 /* Pair 0 good, pair 1 with one bad sample in `plane` of the distorted
  * picture (refused, or accepted when want_ok), pair 2 good: the scores of
  * the pairs taken equal a run without the bad pair. */
@@ -47,7 +41,7 @@ static void one(const char *feature, VqPixFmt fmt, unsigned bpc,
         if (i != 1)
             CHECK(!vq_submit(clean, &f.ref, &f.dis));
         if (i == 1)
-            *sample(&f.dis, plane, 5, 7) = (uint16_t)value;
+            *rel_sample16(&f.dis, plane, 5, 7) = (uint16_t)value;
         int r = vq_submit(ctx, &f.ref, &f.dis);
         if (i != 1 || want_ok) {
             CHECK_MSG(!r, "%s %u-bit plane %u value %u: %s", feature, bpc,

@@ -35,12 +35,6 @@ static VqContext *open_run(VqBackend backend, const char *feature)
     return ctx;
 }
 
-static uint16_t *sample(VqPicture *p, unsigned plane, unsigned x, unsigned y)
-{
-    return (uint16_t *)(void *)((uint8_t *)p->data[plane] +
-                                y * p->stride[plane]) + x;
-}
-
 typedef struct Bad {
     unsigned k, plane, x, y, value; /* k: 0 reference, 1 distorted */
 } Bad;
@@ -61,7 +55,7 @@ static void one(const char *feature, unsigned bpc, const Bad *bad,
         rel_frame(&f, VQ_PIX_FMT_420, bpc, W, H, i);
         if (i == 1)
             for (unsigned b = 0; b < n_bad; b++)
-                *sample(bad[b].k ? &f.dis : &f.ref, bad[b].plane, bad[b].x,
+                *rel_sample16(bad[b].k ? &f.dis : &f.ref, bad[b].plane, bad[b].x,
                         bad[b].y) = (uint16_t)bad[b].value;
         int err = vq_test_dev_picture(gpu, &f.ref, 1, 0, &pic[i][0]);
         if (!err)
