@@ -100,19 +100,26 @@ static int feed(VqSync *s, YuvInput *in, int distorted, unsigned need,
 static int search(CliAlign *a, YuvInput *ref, YuvInput *dis,
                   FILE *out, int *offset)
 {
-    VqSyncConfig cfg = { .range = a->range, .frames = a->frames };
+    VqSyncConfig cfg = { .range = a->range, .frames = a->frames,
+                         .backend = a->backend, .device = a->device };
     VqSyncResult res;
     VqSync *s = NULL;
     memset(&res, 0, sizeof(res));
     int st = 0;
-    double t0 = tool_now();
+    double t0 = tool_now(), t_open = 0;
     unsigned runs = a->bench ? a->bench : 1, added = 0;
+    const char *where = "cpu";
     for (unsigned run = 0; !st && run < runs; run++) {
         vq_sync_close(&s);
+        double t1 = tool_now();
         if (vq_sync_open(&s, &cfg)) {
             fprintf(stderr, "vqhip: --sync: out of memory\n");
             return CLI_EXIT_ERROR;
         }
+        t_open += tool_now() - t1;
+        where = vq_sync_backend(s);
+        if (run == 0 && a->backend == VQ_BACKEND_HIP && !strcmp(where, "cpu"))
+            fprintf(stderr, "vqhip: --sync: %s\n", vq_sync_error(s));
         unsigned need = vq_sync_needed(s);
         st = feed(s, ref, 0, need, "reference");
         if (!st)
@@ -121,15 +128,17 @@ static int search(CliAlign *a, YuvInput *ref, YuvInput *dis,
             vq_sync_find(s, &res);
         added += need;
     }
-    double t = tool_now() - t0;
+    double t = tool_now() - t0 - t_open;
     vq_sync_close(&s);
     if (st)
         return st;
     if (a->bench)
         fprintf(stderr, "vqhip: --sync_bench: %u searches of up to %u frames "
                 "of each input in %.3f s: %.1f frames/s (both inputs' frames "
-                "read and reduced, offsets compared)\n", runs, added / runs,
-                t, t > 0 ? 2.0 * added / t : 0.0);
+                "read and reduced on the %s, offsets compared; opening each "
+                "search %.3f s more)\n", runs, added / runs, t,
+                t > 0 ? 2.0 * added / t : 0.0,
+                strcmp(where, "hip") ? "CPU" : "GPU", t_open / runs);
     if (res.found)
         fprintf(stderr, "vqhip: sync: offset %+d (%s), confidence %.3f: "
                 "mean squared luma difference %.3f, next best %.3f; offsets "

@@ -16,6 +16,9 @@ typedef struct CliAlign {
     int sync;           /* CLI_SYNC_* */
     unsigned range, frames; /* 0: the library's defaults (30, 30) */
     unsigned bench;     /* --sync_bench N: time N searches */
+    VqBackend backend;  /* the run's --backend and --device: where the
+                           search reduces the luma */
+    int device;
     CliRealign re;      /* --realign, --realign_window */
     int searched;       /* --sync searched: res is its result, for the
                            log (vq_note_sync) */

@@ -162,6 +162,8 @@ static int open_inputs(PairRun *p)
         cli_discard_log(a->log_path);
         return CLI_EXIT_INPUT;
     }
+    a->align.backend = a->cfg.backend;
+    a->align.device = a->cfg.device;
     int aligned = cli_align_inputs(&a->align, &p->ref, &p->dis, stdout);
     if (aligned) {
         /* 1: --sync only printed the offset; the log is not touched */

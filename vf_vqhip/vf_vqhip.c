@@ -1143,6 +1143,10 @@ static void sync_decide(AVFilterContext *ctx)
     VqSyncResult *r = &s->sync_res;
 
     vq_sync_find(s->vsync, r);
+    if (s->backend == VQ_BACKEND_HIP && strcmp(r->backend, "hip"))
+        av_log(ctx, AV_LOG_WARNING, "sync: %s\n", vq_sync_error(s->vsync));
+    av_log(ctx, AV_LOG_VERBOSE, "sync: the luma was reduced on the %s\n",
+           strcmp(r->backend, "hip") ? "CPU" : "GPU");
     vq_sync_close(&s->vsync);
     s->sync_decided = 1;
     if (r->found)
@@ -1916,7 +1920,8 @@ static av_cold int init(AVFilterContext *ctx)
     if (align_active(s)) {
         /* sync= holds sync_range + sync_frames frames of each input until
          * it decides; offset=N holds |N| frames of one input */
-        VqSyncConfig sc = { .range = s->sync_range, .frames = s->sync_frames };
+        VqSyncConfig sc = { .range = s->sync_range, .frames = s->sync_frames,
+                            .backend = s->backend, .device = s->device };
         VqRealignConfig rc = { .window = s->realign_window };
         s->align_main = av_fifo_alloc2(4, sizeof(AlignMain), AV_FIFO_FLAG_AUTO_GROW);
         s->align_ref = av_fifo_alloc2(4, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW);

@@ -60,12 +60,24 @@ static int set_geometry(VqAlign *a, const VqPicture *pic, char *why,
     return 0;
 }
 
-/* Block means of the luma plane, in 8-bit units. */
+/* The factor from a block's sample sum to its mean in 8-bit units. */
+static double sum_scale(const VqAlign *a, const VqPicture *pic)
+{
+    unsigned bits = is_msb(pic->fmt) ? 16 : pic->bpc;
+    return 1.0 / ((double)a->block * a->block * (double)(1u << (bits - 8)));
+}
+
+int vq_align_wide(const VqPicture *pic)
+{
+    return pic->bpc > 8 || is_msb(pic->fmt);
+}
+
+/* Block means of the luma plane, in 8-bit units: the same integer sums as
+ * the GPU's (kernels/block_sums.hip), made floats as vq_align_put_sums does. */
 static void reduce(const VqAlign *a, const VqPicture *pic, float *out)
 {
-    int wide = pic->bpc > 8 || is_msb(pic->fmt);
-    unsigned bits = is_msb(pic->fmt) ? 16 : pic->bpc;
-    double scale = 1.0 / ((double)a->block * a->block * (double)(1u << (bits - 8)));
+    int wide = vq_align_wide(pic);
+    double scale = sum_scale(a, pic);
     unsigned b = a->block;
     uint64_t *sum = a->sum;
     for (unsigned gy = 0; gy < a->gh; gy++) {
@@ -93,8 +105,8 @@ static void reduce(const VqAlign *a, const VqPicture *pic, float *out)
 
 /* A picture of luma samples of the first one's size (which sets the
  * grid): 0, or -1 and a message in why. */
-static int check_picture(VqAlign *a, const VqPicture *pic, char *why,
-                         size_t why_size)
+int vq_align_check(VqAlign *a, const VqPicture *pic, char *why,
+                   size_t why_size)
 {
     if (!pic || !pic->data[0] || !pic->w || !pic->h ||
         (pic->bpc != 8 && pic->bpc != 10 && pic->bpc != 12 && pic->bpc != 16)) {
@@ -115,7 +127,7 @@ static int check_picture(VqAlign *a, const VqPicture *pic, char *why,
 int vq_align_put(VqAlign *a, int distorted, unsigned slot,
                  const VqPicture *pic, char *why, size_t why_size)
 {
-    if (check_picture(a, pic, why, why_size))
+    if (vq_align_check(a, pic, why, why_size))
         return -1;
     reduce(a, pic, vq_align_grid(a, distorted, slot));
     return 0;
@@ -125,13 +137,32 @@ int vq_align_add(VqAlign *a, int distorted, const VqPicture *pic, char *why,
                  size_t why_size)
 {
     int i = distorted ? 1 : 0;
-    if (check_picture(a, pic, why, why_size))
+    if (vq_align_check(a, pic, why, why_size))
         return -1;
     if (a->n[i] >= a->need)
         return 0;
     reduce(a, pic, vq_align_grid(a, i, a->n[i]));
     a->n[i]++;
     return 0;
+}
+
+int vq_align_add_sums(VqAlign *a, int distorted, const VqPicture *pic,
+                      const uint64_t *sums)
+{
+    int i = distorted ? 1 : 0;
+    if (a->n[i] >= a->need)
+        return 0;
+    double scale = sum_scale(a, pic);
+    float *out = vq_align_grid(a, i, a->n[i]);
+    for (size_t k = 0; k < (size_t)a->gw * a->gh; k++)
+        out[k] = (float)(sums[k] * scale);
+    a->n[i]++;
+    return 0;
+}
+
+int vq_align_full(const VqAlign *a, int distorted)
+{
+    return a->n[distorted ? 1 : 0] >= a->need;
 }
 
 float *vq_align_grid(const VqAlign *a, int distorted, unsigned slot)

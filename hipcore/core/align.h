@@ -28,6 +28,17 @@ int vq_align_add(VqAlign *a, int distorted, const VqPicture *pic, char *why,
 int vq_align_put(VqAlign *a, int distorted, unsigned slot,
                  const VqPicture *pic, char *why, size_t why_size);
 float *vq_align_grid(const VqAlign *a, int distorted, unsigned slot);
+/* For a reduction done elsewhere (the GPU's, api/sync.c): whether pic is
+ * one the search takes (vq_align_check: 0, or -1 and a message; the first
+ * picture sets the geometry), whether its luma is 16-bit (vq_align_wide),
+ * whether an input's storage is full, and its next grid from the gw * gh
+ * block sums (made floats as the CPU's reduction makes them). */
+int vq_align_check(VqAlign *a, const VqPicture *pic, char *why,
+                   size_t why_size);
+int vq_align_wide(const VqPicture *pic);
+int vq_align_full(const VqAlign *a, int distorted);
+int vq_align_add_sums(VqAlign *a, int distorted, const VqPicture *pic,
+                      const uint64_t *sums);
 /* The mean squared difference of two grids (8-bit units squared). */
 double vq_align_mse(const VqAlign *a, const float *x, const float *y);
 void vq_align_find(const VqAlign *a, VqSyncResult *res);

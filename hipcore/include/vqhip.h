@@ -623,7 +623,7 @@ VQ_API int vq_receive_window(VqContext *ctx, VqWindow *out);
 
 /* Frame alignment at the start (docs/ALIGNMENT.md): which offset between
  * the reference and the distorted video makes their first frames match.
- * Independent of a VqContext; CPU only. Each input's first frames are
+ * Independent of a VqContext. Each input's first frames are
  * reduced, as they are added, to block means of their luma (a grid of
  * about 160..320 x 90..180 blocks), so the search holds
  * 2 * (range + frames) such grids, never the frames. For each offset k in
@@ -634,6 +634,11 @@ typedef struct VqSyncConfig {
     unsigned range;         /* offsets -range..range (0: 30) */
     unsigned frames;        /* frames compared at each offset (0: 30) */
     double min_confidence;  /* below it no offset is picked (0: 0.1) */
+    VqBackend backend;      /* where the luma is reduced to block means:
+                               AUTO and HIP the GPU `device` where it opens
+                               (else the CPU, vq_sync_error says why), CPU
+                               the CPU; the result is the same bit for bit */
+    int device;
 } VqSyncConfig;
 
 typedef struct VqSyncResult {
@@ -650,6 +655,7 @@ typedef struct VqSyncResult {
     unsigned compared;      /* frames compared at the best offset */
     int lo, hi;             /* offsets tried */
     char why[192];
+    const char *backend;    /* where the luma was reduced: "hip" or "cpu" */
 } VqSyncResult;
 
 typedef struct VqSync VqSync;
@@ -663,8 +669,11 @@ VQ_API int vq_sync_add(VqSync *sync, int distorted, const VqPicture *pic);
 /* Searches the frames added so far (all of them, or fewer at an input's
  * end). 0 and *res (res->found may be 0), or VQ_EINVAL. */
 VQ_API int vq_sync_find(VqSync *sync, VqSyncResult *res);
-/* What the last failed vq_sync_add said. */
+/* What the last failed vq_sync_add said, or why the GPU is not used. */
 VQ_API const char *vq_sync_error(const VqSync *sync);
+/* Where the luma is being reduced: "hip" or "cpu" (a GPU that fails
+ * mid-search leaves the rest to the CPU). */
+VQ_API const char *vq_sync_backend(const VqSync *sync);
 VQ_API void vq_sync_close(VqSync **sync);
 
 /* Drops and repeats mid-stream (docs/ALIGNMENT.md#drops-and-repeats): a

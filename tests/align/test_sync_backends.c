@@ -1,0 +1,135 @@
+/*
+ * The offset search reduces the luma on the GPU where one opens
+ * (api/sync.c): its result must be the CPU's bit for bit. Textured frames
+ * moving from frame to frame, a size that leaves a rest of columns and rows
+ * outside the blocks, 8-bit, 10-bit and P010, the distorted video k frames
+ * ahead or behind: both backends find k (the truth by construction) and
+ * every field of their results is equal. Exit 77 where no GPU opens.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vqhip.h"
+
+#define W 700 /* blocks of 4: 175 x 97, 0 columns and 2 rows left over */
+#define H 390
+#define RANGE 3
+#define FRAMES 6
+#define N (RANGE + FRAMES)
+
+/* frame t of the source: a texture that drifts, plus noise */
+static unsigned level(unsigned t, unsigned x, unsigned y)
+{
+    uint32_t h = (x * 73856093u) ^ (y * 19349663u) ^ (t * 83492791u);
+    h ^= h >> 13;
+    h *= 0x5bd1e995u;
+    h ^= h >> 15;
+    unsigned wave = ((x + 7 * t) / 9 + (y + 3 * t) / 11) % 2 ? 170 : 60;
+    return (wave + (h & 63)) & 255;
+}
+
+static void fill(VqPicture *p, void *buf, unsigned t, VqPixFmt fmt,
+                 unsigned bpc)
+{
+    memset(p, 0, sizeof(*p));
+    p->fmt = fmt;
+    p->bpc = bpc;
+    p->w = W;
+    p->h = H;
+    p->data[0] = buf;
+    if (bpc == 8) {
+        uint8_t *s = buf;
+        for (unsigned y = 0; y < H; y++)
+            for (unsigned x = 0; x < W; x++)
+                s[(size_t)y * W + x] = (uint8_t)level(t, x, y);
+        p->stride[0] = W;
+        return;
+    }
+    unsigned shift = fmt == VQ_PIX_FMT_P010 ? 8 : bpc - 8;
+    uint16_t *s = buf;
+    for (unsigned y = 0; y < H; y++)
+        for (unsigned x = 0; x < W; x++)
+            s[(size_t)y * W + x] = (uint16_t)((level(t, x, y) << shift) |
+                                              ((x + y + t) & 3));
+    p->stride[0] = 2 * W;
+}
+
+/* The search on one backend; the distorted video has k extra frames
+ * (k > 0) or lacks -k of the reference's first ones. */
+static int search(VqBackend backend, int k, VqPixFmt fmt, unsigned bpc,
+                  void *buf, VqSyncResult *res, const char **where)
+{
+    VqSyncConfig cfg = { .range = RANGE, .frames = FRAMES, .backend = backend };
+    VqSync *s = NULL;
+    if (vq_sync_open(&s, &cfg))
+        return -1;
+    *where = vq_sync_backend(s);
+    for (int i = 0; i < N; i++) {
+        /* an input's extra first frames are other content (frames 1000+) */
+        int r = k < 0 && i < -k ? 1000 + i : i + (k < 0 ? k : 0);
+        int d = k > 0 && i < k ? 2000 + i : i - (k > 0 ? k : 0);
+        VqPicture pic;
+        fill(&pic, buf, (unsigned)r, fmt, bpc);
+        if (vq_sync_add(s, 0, &pic))
+            goto fail;
+        fill(&pic, buf, (unsigned)d, fmt, bpc);
+        if (vq_sync_add(s, 1, &pic))
+            goto fail;
+    }
+    vq_sync_find(s, res);
+    *where = res->backend;
+    vq_sync_close(&s);
+    return 0;
+fail:
+    fprintf(stderr, "vq_sync_add: %s\n", vq_sync_error(s));
+    vq_sync_close(&s);
+    return -1;
+}
+
+int main(void)
+{
+    static const struct { VqPixFmt fmt; unsigned bpc; const char *name; } fmts[] = {
+        { VQ_PIX_FMT_420, 8, "8-bit" },
+        { VQ_PIX_FMT_420, 10, "10-bit" },
+        { VQ_PIX_FMT_P010, 10, "P010" },
+    };
+    void *buf = malloc((size_t)W * H * 2);
+    int failures = 0, cases = 0;
+    if (!buf)
+        return 1;
+    for (unsigned f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++)
+        for (int k = -2; k <= 2; k += 2) {
+            VqSyncResult cpu, gpu;
+            const char *wc, *wg;
+            if (search(VQ_BACKEND_CPU, k, fmts[f].fmt, fmts[f].bpc, buf, &cpu, &wc) ||
+                search(VQ_BACKEND_HIP, k, fmts[f].fmt, fmts[f].bpc, buf, &gpu, &wg)) {
+                free(buf);
+                return 1;
+            }
+            if (strcmp(wg, "hip")) {
+                printf("SKIP: no GPU for the search (it ran on the %s)\n", wg);
+                free(buf);
+                return 77;
+            }
+            cases++;
+            int bad = strcmp(wc, "cpu") || !cpu.found || cpu.offset != k ||
+                      gpu.found != cpu.found || gpu.offset != cpu.offset ||
+                      memcmp(&gpu.confidence, &cpu.confidence, sizeof(double)) ||
+                      memcmp(&gpu.best_mse, &cpu.best_mse, sizeof(double)) ||
+                      memcmp(&gpu.second_mse, &cpu.second_mse, sizeof(double)) ||
+                      memcmp(&gpu.motion, &cpu.motion, sizeof(double)) ||
+                      gpu.compared != cpu.compared || gpu.lo != cpu.lo ||
+                      gpu.hi != cpu.hi || strcmp(gpu.why, cpu.why);
+            printf("%s %-6s k=%+d: cpu offset %+d (found %d) mse %.17g motion "
+                   "%.17g; gpu offset %+d (found %d) mse %.17g motion %.17g\n",
+                   bad ? "FAIL" : "ok  ", fmts[f].name, k, cpu.offset,
+                   cpu.found, cpu.best_mse, cpu.motion, gpu.offset, gpu.found,
+                   gpu.best_mse, gpu.motion);
+            failures += bad;
+        }
+    free(buf);
+    printf("%d of %d cases differ or miss the offset\n", failures, cases);
+    return failures ? 1 : 0;
+}
