@@ -26,6 +26,11 @@ int av_input_open(YuvInput *in, const char *path, char *err, size_t errsz);
  * the start where not). *used_fast (may be NULL): whether it seeked. */
 int av_input_skip(YuvInput *in, unsigned k, int fast, int *used_fast,
                   char *err, size_t errsz);
+/* Back to the first frame from wherever the input is (frames read,
+ * frames skipped): the demuxer and decoder are opened again, so the next
+ * frame read is frame 0 exactly as a fresh open gives it (the count, when
+ * taken, is kept). 0, or -1 and a message. */
+int av_input_rewind(YuvInput *in, char *err, size_t errsz);
 /* FFmpeg's library versions, e.g. "libavformat 59.27.100, libavcodec
  * 59.37.100". */
 const char *av_input_versions(void);

@@ -233,3 +233,12 @@ int av_seek_skip(YuvInput *in, unsigned k, char *err, size_t errsz)
     return av_input_skip(in, k, 1, NULL, err, errsz);
 }
 
+int av_input_rewind(YuvInput *in, char *err, size_t errsz)
+{
+    AvIn *a = in->priv;
+    /* a seek to the start would do for most files, but not for those with
+     * no index or timestamps (an elementary stream): reopening is exact
+     * for every kind */
+    av_close_stream(a);
+    return av_open_stream(a, err, errsz);
+}

@@ -8,6 +8,9 @@
 #include "tool_clock.h"
 #include "cli_align.h"
 #include "cli_args.h"
+#ifdef VQHIP_HAVE_LIBAV
+#include "av_input.h"
+#endif
 
 #define MAX_OFFSET 100000
 
@@ -49,25 +52,43 @@ int cli_align_option(CliAlign *a, const char *opt, const char *arg)
     return cli_realign_option(&a->re, opt, arg);
 }
 
+/* Back to the first frame: a regular file seeks to pos (where its frames
+ * began), a video file read through FFmpeg is opened again. */
+static int go_back(YuvInput *in, off_t pos, const char *name)
+{
+    char err[512] = "";
+    if (in->f) {
+        clearerr(in->f);
+        if (!fseeko(in->f, pos, SEEK_SET))
+            return 0;
+        snprintf(err, sizeof(err), "%s", strerror(errno));
+    }
+#ifdef VQHIP_HAVE_LIBAV
+    else if (!av_input_rewind(in, err, sizeof(err)))
+        return 0;
+#endif
+    fprintf(stderr, "vqhip: --sync: cannot go back to the %s's first "
+            "frame: %s\n", name, err);
+    return CLI_EXIT_INPUT;
+}
+
 /* Reads the first frames' luma into the search and goes back to the
- * first frame: the inputs must be regular files. */
+ * first frame: the inputs must be regular files or video files read
+ * through FFmpeg (which are regular files too). */
 static int feed(VqSync *s, YuvInput *in, int distorted, unsigned need,
                 const char *name)
 {
     struct stat st;
-    if (!in->f) {
-        fprintf(stderr, "vqhip: --sync: the %s is read through FFmpeg: the "
-                "search, which reads its first frames and starts again, is "
-                "not done for such inputs yet (give --offset)\n", name);
-        return CLI_EXIT_USAGE;
-    }
-    off_t pos = ftello(in->f);
-    if (in->f == stdin || pos < 0 || fstat(fileno(in->f), &st) ||
-        !S_ISREG(st.st_mode) || in->n_prefix) {
-        fprintf(stderr, "vqhip: --sync: the %s is not a regular file: the "
-                "search reads its first frames and starts again (give "
-                "--offset instead)\n", name);
-        return CLI_EXIT_USAGE;
+    off_t pos = 0;
+    if (in->f) {
+        pos = ftello(in->f);
+        if (in->f == stdin || pos < 0 || fstat(fileno(in->f), &st) ||
+            !S_ISREG(st.st_mode) || in->n_prefix) {
+            fprintf(stderr, "vqhip: --sync: the %s is not a regular file: "
+                    "the search reads its first frames and starts again "
+                    "(give --offset instead)\n", name);
+            return CLI_EXIT_USAGE;
+        }
     }
     unsigned skip = in->skip;
     in->skip = in->fmt == VQ_PIX_FMT_GRAY ? 0 : 6; /* luma only */
@@ -86,13 +107,7 @@ static int feed(VqSync *s, YuvInput *in, int distorted, unsigned need,
         fprintf(stderr, "vqhip: --sync: the %s: %s\n", name, err);
     if (r < 0)
         return CLI_EXIT_INPUT;
-    clearerr(in->f);
-    if (fseeko(in->f, pos, SEEK_SET)) {
-        fprintf(stderr, "vqhip: --sync: cannot go back to the %s's first "
-                "frame: %s\n", name, strerror(errno));
-        return CLI_EXIT_INPUT;
-    }
-    return 0;
+    return go_back(in, pos, name);
 }
 
 /* The search, said on stderr; *offset is the one to apply (0 when none
