@@ -41,8 +41,9 @@
 #     live     vqhip_latency on the GPU: arrival to NDJSON line at 1080p25
 #              and 2160p25, every frame scored at 1080p25, and how many
 #              live 1080p25 streams at once keep every frame scored
-#     align    the offset search on the GPU host (tests/align/check_align.py
-#              with the GPU build; --sync_bench on 1080p and 4K luma)
+#     align    the offset search on the GPU (test_sync_backends: its result
+#              = the CPU's; check_align.py with the GPU build; --sync_bench
+#              at 1080p and 4K, the luma reduced on the GPU and on the CPU)
 #     item     plan / run-item / merge with the GPU build
 #              (tests/catalog/catalog_test.py: merged logs equal one run's)
 #     cpu      the CPU path against libvmaf's vmaf tool on 1 thread and all
@@ -207,6 +208,7 @@ if wants live; then
 fi
 
 if wants align; then
+    check "offset search, GPU reduction = CPU's" $T/test_sync_backends
     check "offset search (check_align.py), GPU build" \
         python3 tests/align/check_align.py $B/tools/vqhip "$(mktemp -d)"
     ff=$D/fate/build/ffmpeg
@@ -221,7 +223,9 @@ if wants align; then
         $B/tools/vqhip -r "$dir/ref.yuv" -d "$dir/dis.yuv" -w "$w" -h "$h" \
             -p 420 -b 8 --backend hip --sync only &&
         $B/tools/vqhip -r "$dir/ref.yuv" -d "$dir/dis.yuv" -w "$w" -h "$h" \
-            -p 420 -b 8 --backend hip --sync only --sync_bench 5
+            -p 420 -b 8 --backend hip --sync only --sync_bench 5 &&
+        $B/tools/vqhip -r "$dir/ref.yuv" -d "$dir/dis.yuv" -w "$w" -h "$h" \
+            -p 420 -b 8 --backend cpu --sync only --sync_bench 5
     }
     check "offset search cost, 1080p" sync_one 1920x1080
     check "offset search cost, 2160p" sync_one 3840x2160

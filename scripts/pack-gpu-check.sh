@@ -70,7 +70,8 @@ mkdir -p "$dev/build/tests" "$dev/build/tools" \
 gpu_tests="checkgpu layout_test acc_parity adm_check motion_test vif_libvmaf
            cambi_libvmaf golden_check speed/speed_test speed/motion_v2_test
            s2_golden reliability/test_faults reliability/test_device_lent
-           reliability/test_sample_range_device test_ladder"
+           reliability/test_sample_range_device test_ladder
+           test_sync_backends"
 for t in $gpu_tests; do
     cp "$nvbuild/tests/$t" "$dev/build/tests/"
 done
