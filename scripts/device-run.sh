@@ -104,6 +104,7 @@ fi
 record "GPU present and opens" "$gpu" 0
 
 if wants fate; then
+    $D/fate/build/ffmpeg -hide_banner -version | head -n 1
     check "FATE, CPU backend" $D/fate/run.sh cpu
     check "FATE, GPU backend (+CUDA frames)" $D/fate/run.sh hip
 fi

@@ -4,7 +4,8 @@
 #   .device/build/        NVIDIA builds of tests/checkgpu, tools/vqhip_bench
 #                         and tools/vqhip (static libvqhip with its built-in
 #                         models, static json-c and CUDA runtime)
-#   .device/fate/build/   a static FFmpeg (newest series) linked with the
+#   .device/fate/build/   a static FFmpeg (the newest series, or with
+#                         FATE_SERIES=debian Debian 12's 5.1) linked with the
 #                         NVIDIA libvqhip, and FATE's helper programs
 #                         (tests/base64, ...) that fate-run.sh calls
 #   .device/fate/build/src/tests/  fate-run.sh, its awk scripts, the
@@ -33,6 +34,9 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dev=$repo/.device
 arch=${NVIDIA_ARCH:-sm_90}
+# One FFmpeg travels (64 MB a call): run the FATE check once per series.
+series=${FATE_SERIES:-newest}
+case $series in debian|newest) ;; *) echo "FATE_SERIES: debian or newest" >&2; exit 2 ;; esac
 # -Dlibav=disabled: the CLI's video-file input would need FFmpeg's shared
 # libraries, which the GPU machine does not have (raw and Y4M stay).
 nvargs="-Dhip_platform=nvidia -Dnvidia_arch=$arch -Dprefer_static=true -Dlibav=disabled"
@@ -53,9 +57,9 @@ ninja -C "$nvbuild" -j "$JOBS"
 # Without zlib (its shared library would be one more dependency; the FATE
 # tests do not use it).
 VQHIP_VARIANT=nvidia VQHIP_MESON_ARGS="$nvargs" FFMPEG_EXTRA_ARGS=--disable-zlib VQHIP_FFMPEG_CUDA=1 \
-    "$repo/scripts/build-ffmpeg.sh" newest
-ffbuild=$repo/.ffmpeg/build/newest-nvidia
-ffsrc=$repo/.ffmpeg/src/newest
+    "$repo/scripts/build-ffmpeg.sh" "$series"
+ffbuild=$repo/.ffmpeg/build/$series-nvidia
+ffsrc=$repo/.ffmpeg/src/$series
 # FATE's helper programs (fate-run.sh reports through tests/base64)
 utils="base64 tiny_psnr tiny_ssim audiomatch"
 # shellcheck disable=SC2046 # one make target per helper
