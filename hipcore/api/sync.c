@@ -12,6 +12,7 @@
 struct VqSync {
     VqAlign align;
     VqGpu *gpu;              /* NULL: the CPU reduces */
+    int device;
     VqGpuBlockSums sums;
     VqErrBuf gpu_err;
     char error[VQ_ERR_MSG_SIZE + 128];
@@ -23,7 +24,8 @@ static void open_gpu(VqSync *s, const VqSyncConfig *cfg)
 {
     if (!cfg || cfg->backend == VQ_BACKEND_CPU)
         return;
-    if (vq_gpu_open(&s->gpu, cfg->device, 0, &s->gpu_err)) {
+    if (vq_gpu_open(&s->gpu, cfg->device, cfg->use_current_context != 0,
+                    &s->gpu_err)) {
         snprintf(s->error, sizeof(s->error), "no GPU for the search, it runs "
                  "on the CPU: %.1000s", s->gpu_err.msg);
         s->gpu = NULL;
@@ -43,6 +45,7 @@ int vq_sync_open(VqSync **sync, const VqSyncConfig *cfg)
     if (!*sync)
         return VQ_ENOMEM;
     vq_align_init(&(*sync)->align, cfg);
+    (*sync)->device = cfg ? cfg->device : 0;
     open_gpu(*sync, cfg);
     return 0;
 }
@@ -97,6 +100,47 @@ int vq_sync_find(VqSync *sync, VqSyncResult *res)
     vq_align_find(&sync->align, res);
     res->backend = sync->gpu ? "hip" : "cpu";
     return 0;
+}
+
+int vq_sync_add_device(VqSync *sync, int distorted, const VqDevicePicture *dp)
+{
+    if (!sync || !dp)
+        return VQ_EINVAL;
+    VqAlign *a = &sync->align;
+    const VqPicture *pic = &dp->pic;
+    if (!sync->gpu) {
+        snprintf(sync->error, sizeof(sync->error), "a device picture, but the "
+                 "search runs on the CPU (open it with backend auto or hip on "
+                 "that GPU)");
+        return VQ_ESTATE;
+    }
+    if (dp->device != sync->device) {
+        snprintf(sync->error, sizeof(sync->error), "a device picture on GPU "
+                 "%d, but the search uses GPU %d", dp->device, sync->device);
+        return VQ_EINVAL;
+    }
+    if (vq_align_check(a, pic, sync->error, sizeof(sync->error)))
+        return VQ_EINVAL;
+    if (pic->stride[0] <= 0) {
+        snprintf(sync->error, sizeof(sync->error), "a device picture with a "
+                 "stride of %td bytes", pic->stride[0]);
+        return VQ_EINVAL;
+    }
+    if (vq_align_full(a, distorted))
+        return 0;
+    const uint64_t *sums;
+    int err = vq_gpu_bind(sync->gpu);
+    if (!err)
+        err = vq_gpu_block_sums_device(sync->gpu, &sync->sums, pic->data[0],
+                                       (size_t)pic->stride[0],
+                                       (VqStream)dp->stream, vq_align_wide(pic),
+                                       a->block, a->gw, a->gh, &sums);
+    if (err) {
+        snprintf(sync->error, sizeof(sync->error), "the GPU's reduction "
+                 "failed: %.1000s", sync->gpu_err.msg);
+        return err;
+    }
+    return vq_align_add_sums(a, distorted, pic, sums);
 }
 
 const char *vq_sync_backend(const VqSync *sync)

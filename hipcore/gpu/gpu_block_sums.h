@@ -1,7 +1,8 @@
 /*
- * Block sums of a host picture's luma on the GPU, for the offset search
- * (api/sync.c): the plane is uploaded, kernels/block_sums.hip sums it, the
- * integer sums come back (equal to the CPU's, core/align.c).
+ * Block sums of a picture's luma on the GPU, for the offset search
+ * (api/sync.c): a host plane is uploaded, a device plane read in place,
+ * kernels/block_sums.hip sums it, the integer sums come back (equal to the
+ * CPU's, core/align.c).
  */
 #ifndef VQHIP_GPU_BLOCK_SUMS_H
 #define VQHIP_GPU_BLOCK_SUMS_H
@@ -17,6 +18,7 @@ typedef struct VqGpuBlockSums {
     void *dev_sums;
     uint64_t *host_sums; /* pinned: gw * gh sums */
     size_t row, rows, cells;
+    VqEvent produced;    /* device planes: their producer's work done */
 } VqGpuBlockSums;
 
 /* The gw * gh sums of blocks of side `block` of the luma at data (rows
@@ -26,6 +28,12 @@ typedef struct VqGpuBlockSums {
 int vq_gpu_block_sums(VqGpu *gpu, VqGpuBlockSums *b, const void *data,
                       ptrdiff_t stride, int wide, unsigned block, unsigned gw,
                       unsigned gh, const uint64_t **sums);
+/* The same for a luma plane in device memory (rows stride bytes apart),
+ * read in place once the work on `producer` (NULL: none) is done. */
+int vq_gpu_block_sums_device(VqGpu *gpu, VqGpuBlockSums *b, const void *dev,
+                             size_t stride, VqStream producer, int wide,
+                             unsigned block, unsigned gw, unsigned gh,
+                             const uint64_t **sums);
 void vq_gpu_block_sums_free(VqGpu *gpu, VqGpuBlockSums *b);
 
 #endif

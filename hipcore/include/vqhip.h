@@ -639,6 +639,8 @@ typedef struct VqSyncConfig {
                                (else the CPU, vq_sync_error says why), CPU
                                the CPU; the result is the same bit for bit */
     int device;
+    int use_current_context; /* the GPU of the context current on the
+                               calling thread (as VqConfig's) */
 } VqSyncConfig;
 
 typedef struct VqSyncResult {
@@ -669,6 +671,12 @@ VQ_API int vq_sync_add(VqSync *sync, int distorted, const VqPicture *pic);
 /* Searches the frames added so far (all of them, or fewer at an input's
  * end). 0 and *res (res->found may be 0), or VQ_EINVAL. */
 VQ_API int vq_sync_find(VqSync *sync, VqSyncResult *res);
+/* As vq_sync_add, for a picture in the search's GPU's memory (a hardware
+ * decoder's frame), read where it is after the work on pic->stream (NULL:
+ * none) is done. VQ_ESTATE when the search has no GPU (vq_sync_backend
+ * "cpu"), VQ_EDEVICE when the GPU fails (the search cannot go on). */
+VQ_API int vq_sync_add_device(VqSync *sync, int distorted,
+                              const VqDevicePicture *pic);
 /* What the last failed vq_sync_add said, or why the GPU is not used. */
 VQ_API const char *vq_sync_error(const VqSync *sync);
 /* Where the luma is being reduced: "hip" or "cpu" (a GPU that fails
