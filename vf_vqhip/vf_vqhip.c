@@ -1135,6 +1135,22 @@ static int align_active(const VQHIPContext *s)
     return s->offset || s->sync != SYNC_OFF || s->realign;
 }
 
+/* A frame into the offset search: CUDA frames where they are (activate
+ * made their context current), host frames as they are. */
+static int sync_add(VQHIPContext *s, int distorted, const AVFrame *f)
+{
+    VqPicture pic;
+    wrap_picture(&pic, f, s);
+#if CONFIG_CUDA
+    if (s->cuda) {
+        VqDevicePicture dp = { .pic = pic, .device = s->device,
+                               .stream = s->cuda->stream };
+        return vq_sync_add_device(s->vsync, distorted, &dp);
+    }
+#endif
+    return vq_sync_add(s->vsync, distorted, &pic);
+}
+
 /* The search's result, said once; the offset it picked is dropped from
  * the start of one input (none: the pairs are scored as given). */
 static void sync_decide(AVFilterContext *ctx)
@@ -1444,14 +1460,9 @@ static int align_take(AVFilterContext *ctx, AVFrame *master,
         return ret;
     }
     if (s->vsync) {
-        VqPicture pic;
-        int err;
-        wrap_picture(&pic, master, s);
-        err = vq_sync_add(s->vsync, 1, &pic);
-        if (!err && r) {
-            wrap_picture(&pic, r, s);
-            err = vq_sync_add(s->vsync, 0, &pic);
-        }
+        int err = sync_add(s, 1, master);
+        if (!err && r)
+            err = sync_add(s, 0, r);
         if (err < 0) {
             av_log(ctx, AV_LOG_ERROR, "sync: %s\n", vq_sync_error(s->vsync));
             return AVERROR(EINVAL);
@@ -1513,6 +1524,39 @@ static int hw_input(AVFilterContext *ctx)
         return 0;
     desc = av_pix_fmt_desc_get(ctx->inputs[0]->format);
     return desc && (desc->flags & AV_PIX_FMT_FLAG_HWACCEL);
+}
+
+/* sync= on hardware frames: the search reads CUDA frames where they are,
+ * on the GPU of the CUDA context the filter works in (init opened it for
+ * host frames: opened again here, in that context). */
+static int sync_on_device(AVFilterContext *ctx)
+{
+    VQHIPContext *s = ctx->priv;
+#if CONFIG_CUDA
+    if (s->cuda) {
+        VqSyncConfig sc = { .range = s->sync_range, .frames = s->sync_frames,
+                            .backend = VQ_BACKEND_HIP, .device = s->device,
+                            .use_current_context = 1 };
+        int ret = cuda_enter(ctx);
+        if (ret < 0)
+            return ret;
+        vq_sync_close(&s->vsync);
+        ret = vq_sync_open(&s->vsync, &sc);
+        cuda_leave(ctx);
+        if (ret < 0)
+            return AVERROR(ENOMEM);
+        if (strcmp(vq_sync_backend(s->vsync), "hip")) {
+            av_log(ctx, AV_LOG_ERROR, "sync= on CUDA frames needs the GPU: "
+                   "%s\n", vq_sync_error(s->vsync));
+            return AVERROR(ENOSYS);
+        }
+        return 0;
+    }
+#endif
+    av_log(ctx, AV_LOG_ERROR, "sync= reads hardware frames on the GPU only "
+           "as CUDA frames: download these (hwdownload) or give the offset "
+           "with offset=.\n");
+    return AVERROR(ENOSYS);
 }
 
 /* Opens *vq on the given backend and selects the features and models. */
@@ -2347,12 +2391,8 @@ static int configure_output(AVFilterLink *outlink)
                "CPU: not from hardware frames. Download them (hwdownload).\n");
         return AVERROR(ENOSYS);
     }
-    if (s->sync != SYNC_OFF && hw_input(ctx)) {
-        av_log(ctx, AV_LOG_ERROR, "sync= reads the first frames' luma on the "
-               "CPU: not from hardware frames. Download them (hwdownload) or "
-               "give the offset with offset=.\n");
-        return AVERROR(ENOSYS);
-    }
+    if (s->sync != SYNC_OFF && hw_input(ctx) && (ret = sync_on_device(ctx)) < 0)
+        return ret;
     for (int i = 1; i <= REF_INPUT(s); i++)
         if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
             av_cmp_q(ctx->inputs[i]->time_base, outlink->time_base)) {

@@ -388,6 +388,33 @@ grep -v "backend\|pts" "$tmp/v.txt" > "$tmp/v.m"
 cmp -s "$tmp/cpu.m" "$tmp/v.m" && grep -q "1 mismatched" "$tmp/err" &&
     ok "verify=2 catches lost GPU results (drop@6)" || bad "verify" "$(grep verify "$tmp/err" | head -3)"
 
+# --- sync= on CUDA frames (GPU only) -----------------------------------------
+# The search reads the frames where they are, on the GPU: the offset and
+# the confidence it says equal the search's on the same frames in host
+# memory (the main input has 3 extra frames at its start).
+if [ "$gpu" = --gpu ]; then
+    src="testsrc2=s=320x240:r=25:d=3"
+    for how in host cuda; do
+        if [ $how = cuda ]; then
+            up=",hwupload" dev="-init_hw_device cuda=vq -filter_hw_device vq"
+        else
+            up= dev=
+        fi
+        # shellcheck disable=SC2086 # dev is a list of options
+        "$ff" -nostdin -v info $dev -f lavfi -i "$src" -f lavfi -i "$src" -lavfi \
+            "[0]noise=alls=8:allf=t,format=yuv420p$up[d];[1]trim=start_frame=3,setpts=PTS-STARTPTS,format=yuv420p$up[r];[d][r]vqhip=sync=only:backend=hip" \
+            -f null - 2>"$tmp/sync_$how.err"
+        grep -o "sync: offset=[-0-9]* confidence=[0-9.]* found=[01]" \
+            "$tmp/sync_$how.err" > "$tmp/sync_$how.txt"
+    done
+    if grep -q "offset=3 .*found=1" "$tmp/sync_host.txt" &&
+       cmp -s "$tmp/sync_host.txt" "$tmp/sync_cuda.txt"; then
+        ok "sync=only on CUDA frames: $(cat "$tmp/sync_cuda.txt"), as in host memory"
+    else
+        bad "sync=only on CUDA frames" "host: $(cat "$tmp/sync_host.txt"); cuda: $(cat "$tmp/sync_cuda.txt"); $(grep -i "error\|sync" "$tmp/sync_cuda.err" | head -3)"
+    fi
+fi
+
 # --- frame pairs that arrive while the GPU opens ---------------------------
 # They wait (up to hold_mb) and are scored in order once it is open: the
 # same frames and scores as a CPU run. The fake or emulated device's open is
