@@ -1531,8 +1531,8 @@ static int hw_input(AVFilterContext *ctx)
  * host frames: opened again here, in that context). */
 static int sync_on_device(AVFilterContext *ctx)
 {
-    VQHIPContext *s = ctx->priv;
 #if CONFIG_CUDA
+    VQHIPContext *s = ctx->priv;
     if (s->cuda) {
         VqSyncConfig sc = { .range = s->sync_range, .frames = s->sync_frames,
                             .backend = VQ_BACKEND_HIP, .device = s->device,
