@@ -36,16 +36,15 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
+checks.show_passes()
 W, H, N = 176, 144, 50
 RANGE, FRAMES = 30, 30
 FS = W * H * 3 // 2
-failures = []
-
-
-def check(cond, what):
-    print('ok  ' if cond else 'FAIL', what)
-    if not cond:
-        failures.append(what)
 
 
 def texture():
@@ -363,9 +362,8 @@ def main():
     p = run(vqhip, ['-r', ref, '-d', ref, '--sync', 'auto', '--offset', '1']
             + geo, rc=2)
     check(True, '--offset with --sync is refused (2)')
-    if failures:
-        raise SystemExit('%d failures' % len(failures))
+    return checks.finish()
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

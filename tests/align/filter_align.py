@@ -28,18 +28,14 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
 from ffmpeg_filters import missing_filters  # noqa: E402
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_align as ca  # noqa: E402
 import numpy as np  # noqa: E402
 
+checks.show_passes()
 N = ca.N
-failures = ca.failures
-
-
-def check(cond, what):
-    print('ok  ' if cond else 'FAIL', what)
-    if not cond:
-        failures.append(what)
 
 
 def ffmpeg(ff, inputs, graph, rc=0):
@@ -420,10 +416,7 @@ def main():
     if not cli:
         print('note: no CLI given: realign=1 is not compared with --realign')
     check_realign(ff, work, cli)
-    if failures:
-        print('%d failures' % len(failures))
-        return 1
-    return 0
+    return checks.finish()
 
 
 sys.exit(main())

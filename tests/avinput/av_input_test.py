@@ -23,15 +23,13 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
 VQHIP, AV_FRAMES, WORK = (os.path.abspath(a) for a in sys.argv[1:4])
 N = 37  # frames: neither GOP (10, 12) nor the segments divide it
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print('FAIL:', what)
 
 
 def run(args):
@@ -81,12 +79,10 @@ def fnv(data):
 
 
 if not shutil.which('ffmpeg'):
-    print('no ffmpeg program: skipped')
-    sys.exit(77)
+    checks.skip('no ffmpeg program')
 enc = run(['ffmpeg', '-hide_banner', '-encoders']).stdout
 if 'libx264' not in enc or ' mpeg4 ' not in enc:
-    print('ffmpeg has no libx264 or mpeg4 encoder: skipped')
-    sys.exit(77)
+    checks.skip('ffmpeg has no libx264 or mpeg4 encoder')
 if os.path.isdir(WORK):
     shutil.rmtree(WORK)
 os.makedirs(WORK)
@@ -221,7 +217,4 @@ for name, words in REFUSED.items():
               '(d) %s: %d %s' % (name, r.returncode, r.stderr))
     print('%s: %s' % (name, r.stderr.strip().split('\n')[-1]))
 
-if failures:
-    print('%d failures' % len(failures))
-    sys.exit(1)
-print('ok')
+sys.exit(checks.finish())

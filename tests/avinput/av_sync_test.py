@@ -29,17 +29,15 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
 VQHIP, WORK = (os.path.abspath(a) for a in sys.argv[1:3])
 W, H, K = 176, 144, 3
 N = 40  # frames of the shorter input
 FS = W * H * 3 // 2
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print('FAIL:', what)
 
 
 def run(args):
@@ -70,11 +68,9 @@ def read(path):
 
 
 if not shutil.which('ffmpeg'):
-    print('no ffmpeg program: skipped')
-    sys.exit(77)
+    checks.skip('no ffmpeg program')
 if ' ffv1 ' not in run(['ffmpeg', '-hide_banner', '-encoders']).stdout:
-    print('ffmpeg has no ffv1 encoder: skipped')
-    sys.exit(77)
+    checks.skip('ffmpeg has no ffv1 encoder')
 if os.path.isdir(WORK):
     shutil.rmtree(WORK)
 os.makedirs(WORK)
@@ -186,7 +182,4 @@ if 'libx264' in run(['ffmpeg', '-hide_banner', '-encoders']).stdout:
 else:
     print('(d) skipped: no libx264 encoder')
 
-if failures:
-    print('%d failures' % len(failures))
-    sys.exit(1)
-print('ok')
+sys.exit(checks.finish())

@@ -17,16 +17,13 @@ import subprocess
 import sys
 
 import clips
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 VQHIP, MODELS, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 W, H, N = 224, 160, 27
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print('FAIL:', what)
 
 
 def clip(path, seed, y4m=False):
@@ -237,5 +234,4 @@ r = run(['plan', os.path.join(WORK, 'bad.tsv'), '--out',
 check(r.returncode == 65 and 'whole number' in r.stderr, 'plan of a bad title: %d %r' % (r.returncode,
                                                           r.stderr))
 
-print('%d failures' % len(failures))
-sys.exit(1 if failures else 0)
+sys.exit(checks.finish())

@@ -1,16 +1,13 @@
 """Shared by the engine tests: the single runs the merged logs must equal,
-the one field masked, the failures collected."""
+the one field masked (their checks go to tests/common/checks.py)."""
 import os
 import re
 import subprocess
+import sys
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print('FAIL:', what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from checks import check  # noqa: E402
 
 
 def normalise(text):

@@ -20,16 +20,18 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'catalog'))
 import clips  # noqa: E402
-from engine_common import check, failures  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 VQHIP, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 K8S = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'k8s')
 VALIDATE = os.path.join(K8S, 'validate_job.mjs')
 if not shutil.which('node') or \
         not os.path.isdir(os.path.join(K8S, 'node_modules', 'kubernetes-models')):
-    print('SKIP: node or tests/engines/k8s/node_modules missing '
-          '(scripts/install-deps.sh)')
-    sys.exit(77)
+    checks.skip('node or tests/engines/k8s/node_modules missing '
+                '(scripts/install-deps.sh)')
 if os.path.isdir(WORK):
     shutil.rmtree(WORK)
 os.makedirs(WORK)
@@ -122,5 +124,4 @@ for what, mutate, where in broken:
     check(rc == 1 and where in out, 'broken (%s) is refused, naming %s'
           % (what, where))
 
-print('%d failures' % len(failures))
-sys.exit(1 if failures else 0)
+sys.exit(checks.finish())

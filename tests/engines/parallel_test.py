@@ -17,14 +17,17 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'catalog'))
 import clips  # noqa: E402
-from engine_common import normalise, single_logs, check, failures  # noqa
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+from engine_common import normalise, single_logs  # noqa: E402
 
 VQHIP, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 r = subprocess.run(['parallel', '--version'], capture_output=True, text=True)\
     if shutil.which('parallel') else None
 if not r or 'GNU parallel' not in r.stdout:
-    print('SKIP: GNU parallel is not installed')
-    sys.exit(77)
+    checks.skip('GNU parallel is not installed')
 if os.path.isdir(WORK):
     shutil.rmtree(WORK)
 os.makedirs(WORK)
@@ -85,5 +88,4 @@ for t in titles:
     got = normalise(open(p).read()) if os.path.exists(p) else None
     check(got == singles[t[0]], 'title %s: the merged log differs from the '
           'single run (%s)' % (t[0], p))
-print('%d failures' % len(failures))
-sys.exit(1 if failures else 0)
+sys.exit(checks.finish())

@@ -27,7 +27,11 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'catalog'))
 import clips  # noqa: E402
-from engine_common import normalise, single_logs, check, failures  # noqa
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+from engine_common import normalise, single_logs  # noqa: E402
 
 VQHIP, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 TOOLS = ['slurmctld', 'slurmd', 'sbatch', 'squeue', 'scontrol', 'munged',
@@ -35,13 +39,11 @@ TOOLS = ['slurmctld', 'slurmd', 'sbatch', 'squeue', 'scontrol', 'munged',
 missing = [t for t in TOOLS if not shutil.which(t) and
            not os.path.exists('/usr/sbin/' + t)]
 if os.geteuid() != 0 or missing:
-    print('SKIP: needs root and %s' % (missing or 'root'))
-    sys.exit(77)
+    checks.skip('needs root and %s' % (missing or 'root'))
 try:
     pwd.getpwnam('munge')
 except KeyError:
-    print('SKIP: no munge user (package munge)')
-    sys.exit(77)
+    checks.skip('no munge user (package munge)')
 DEADLINE = time.time() + 170
 PIDS = []
 
@@ -240,10 +242,9 @@ finally:
     if PIDS:
         sh(['scancel', '--full', '-u', 'root'])
     stop_all()
-    if not failures:
+    if not checks.failures:
         shutil.rmtree(D, ignore_errors=True)
     else:
         print('daemon logs kept in', D)
 
-print('%d failures' % len(failures))
-sys.exit(1 if failures else 0)
+sys.exit(checks.finish())

@@ -38,6 +38,11 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
 W, H, FRAMES, SHORT = 256, 144, 10, 6
 # VQHIP_TEST_BACKEND=hip: the same checks on the GPU (the GPU run's ladder
 # check); the default is the CPU path.
@@ -46,14 +51,6 @@ FEATURES = ['--backend', os.environ.get('VQHIP_TEST_BACKEND', 'cpu'),
             '--feature', 'float_ssim', '--feature', 'ssim',
             '--feature', 'float_motion',
             '--feature', 'cambi']
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print('FAIL', what)
 
 
 def ref_frames():
@@ -242,11 +239,7 @@ def main():
     refused(vqhip, base + ['-d', paths['blur'], '--realign', '-o',
                            os.path.join(work, 'r%d.json')],
             ['--realign', 'several'], '--realign with a ladder')
-    if failures:
-        print('%d failure(s)' % len(failures))
-        return 1
-    print('ladder: all checks passed')
-    return 0
+    return checks.finish()
 
 
 if __name__ == '__main__':

@@ -27,17 +27,14 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
 FFMPEG, FFPROBE = '/usr/bin/ffmpeg', '/usr/bin/ffprobe'
 LADDER = [(360, 600), (180, 300), (120, 150), (90, 80)]
 W, H = 320, 180
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print('FAIL', what)
 
 
 def sh(cmd):
@@ -51,11 +48,9 @@ def sh(cmd):
 def main():
     script, vqhip, work = sys.argv[1:4]
     if not (os.access(FFMPEG, os.X_OK) and os.access(FFPROBE, os.X_OK)):
-        print('SKIP: no', FFMPEG)
-        sys.exit(77)
+        checks.skip('no ' + FFMPEG)
     if 'libx264' not in sh([FFMPEG, '-hide_banner', '-encoders']):
-        print('SKIP: no libx264 in', FFMPEG)
-        sys.exit(77)
+        checks.skip('no libx264 in ' + FFMPEG)
     shutil.rmtree(work, ignore_errors=True)
     out = os.path.join(work, 'out')
     table = sh([sys.executable, script, '--out', out, '--vqhip', vqhip,
@@ -100,11 +95,8 @@ def main():
         want = ['%.3f' % v for v in (x.mean(), np.percentile(x, 5), x.min())]
         check(row[4:7] == want, '%s mean/p5/min %s, numpy over the pair run %s'
               % (label, row[4:7], want))
-    if failures:
-        print('%d failure(s)' % len(failures))
-        sys.exit(1)
-    print('ladder example: all match')
+    return checks.finish()
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

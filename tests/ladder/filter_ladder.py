@@ -28,6 +28,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
 from ffmpeg_filters import missing_filters  # noqa: E402
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 W, H, FRAMES = 256, 144, 12
 SHORT = 7
@@ -42,14 +44,7 @@ RENDITIONS = [
     'noise=alls=14,avgblur=sizeX=2',
     'scale=192:108:flags=bicubic,scale=%d:%d:flags=bicubic' % (W, H),
 ]
-
-failures = []
-
-
-def check(cond, what):
-    print('ok  ' if cond else 'FAIL', what)
-    if not cond:
-        failures.append(what)
+checks.show_passes()
 
 
 def run(ff, args, rc=0):
@@ -237,11 +232,7 @@ def main():
     check('window= does not work with inputs=2' in p.stderr,
           'window= with inputs=2: refused')
 
-    if failures:
-        print('%d failed' % len(failures))
-        return 1
-    print('all passed')
-    return 0
+    return checks.finish()
 
 
 if __name__ == '__main__':

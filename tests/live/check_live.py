@@ -28,9 +28,12 @@ import subprocess
 import sys
 import threading
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import live_common as lc  # noqa: E402
-from live_common import check  # noqa: E402
 
 
 def base_args(work, log):
@@ -211,11 +214,7 @@ def main():
           re.search(r'stats stream: \d+ lines were not written', p.stderr),
           'dropped peer: exit %d, %d frames, %r' % (p.returncode, n_log,
                                                     p.stderr[-600:]))
-    if lc.failures:
-        print('%d failures' % len(lc.failures))
-        return 1
-    print('all live checks passed')
-    return 0
+    return checks.finish()
 
 
 if __name__ == '__main__':

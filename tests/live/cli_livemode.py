@@ -30,14 +30,10 @@ import threading
 
 import numpy as np
 
-FAILS = []
-
-
-def check(cond, msg):
-    if not cond:
-        FAILS.append(msg)
-        print('FAIL: ' + msg)
-    return cond
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 
 def write_clip(path_ref, path_dis, w, h, n):
@@ -224,10 +220,8 @@ def main():
     os.makedirs(work, exist_ok=True)
     case_fast(vqhip, work)
     case_slow(vqhip, work)
-    if FAILS:
-        raise SystemExit('%d checks failed' % len(FAILS))
-    print('cli live mode: ok')
+    return checks.finish()
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

@@ -30,7 +30,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_live as cl  # noqa: E402
 import live_common as lc  # noqa: E402
 from filter_windows import read_metadata  # noqa: E402
-from live_common import check  # noqa: E402
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 
 def graph(work, tag, url, rules=None, frames=0):
@@ -115,11 +116,7 @@ def main():
     check(p.returncode != 0 and 'stats_url=tcp://127.0.0.1:%d: cannot open'
           % port in p.stderr, 'unreachable url: exit %d %r'
           % (p.returncode, p.stderr[-400:]))
-    if lc.failures:
-        print('%d failures' % len(lc.failures))
-        return 1
-    print('all filter live checks passed')
-    return 0
+    return checks.finish()
 
 
 if __name__ == '__main__':

@@ -29,17 +29,11 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
 from ffmpeg_filters import missing_filters  # noqa: E402
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'windows'))
 from filter_windows import read_metadata  # noqa: E402
-
-FAILS = []
-
-
-def check(cond, msg):
-    if not cond:
-        FAILS.append(msg)
-        print('FAIL: ' + msg)
 
 
 def run(ff, work, tag, size, secs, model, live, fps=25):
@@ -152,8 +146,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     keeps_up(ff, work)
     falls_behind(ff, work)
-    print('%s: %d failure(s)' % (os.path.basename(sys.argv[0]), len(FAILS)))
-    return 1 if FAILS else 0
+    return checks.finish()
 
 
 if __name__ == '__main__':

@@ -14,6 +14,9 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from checks import check  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'windows'))
 import check_windows as cw  # noqa: E402
 
@@ -30,15 +33,6 @@ RULES = [
     ('p5=vmaf.perc5 < 55', 'p5', 'vmaf', 'perc5', True, 55, 1, 55),
     ('never=psnr_y.max>99 for 1 clear<90', 'never', 'psnr_y', 'max', False, 99, 1, 90),
 ]
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print('FAIL', what)
-    return cond
 
 
 def write_clip(ref_path, dis_path):

@@ -34,6 +34,10 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'windows'))
 import check_windows as cw  # noqa: E402
 
@@ -42,13 +46,6 @@ STATS = ['mean', 'min', 'max', 'harmonic_mean', 'median', 'perc1', 'perc5',
 THRESHOLDS = ['75.5', '90']
 LABELS = 'job=enc|instance=ch "5" \\ left'
 LABEL_VALUES = {'job': 'enc', 'instance': 'ch "5" \\ left'}
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print('FAIL', what)
 
 
 def unescape(v):
@@ -270,10 +267,7 @@ def main():
     fails_at_start(vqhip, work, 'label without a value',
                    ['--prom-file', work + '/x.prom', '--prom-labels',
                     'job'], 2, "prometheus label 'job'")
-    if failures:
-        print('%d failures' % len(failures))
-        return 1
-    return 0
+    return checks.finish()
 
 
 if __name__ == '__main__':

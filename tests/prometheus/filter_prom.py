@@ -20,13 +20,16 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_prom_file as cpf  # noqa: E402
 
 cw = cpf.cw
 STATS = ['mean', 'min', 'max', 'harmonic_mean', 'median', 'perc5']
 LABELS = {'job': 'enc', 'instance': 'ch5'}
-check = cpf.check
 
 
 def ffmpeg(ff, work, opts):
@@ -96,10 +99,7 @@ def main():
     p = ffmpeg(ff, work, 'window=10:prom_file=%s/no/such/dir/x.prom' % work)
     check(p.returncode != 0 and 'prometheus file' in p.stderr,
           'unwritable folder: exit %d, %s' % (p.returncode, p.stderr[-500:]))
-    if cpf.failures:
-        print('%d failures' % len(cpf.failures))
-        return 1
-    return 0
+    return checks.finish()
 
 
 if __name__ == '__main__':

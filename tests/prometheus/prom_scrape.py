@@ -30,14 +30,16 @@ import time
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_prom_file as cpf  # noqa: E402
 
 cw = cpf.cw
 STATS = ['mean', 'min', 'max', 'harmonic_mean', 'median', 'perc5', 'below30']
 DEADLINE = 60
-failures = cpf.failures
-check = cpf.check
 daemons = []
 
 
@@ -186,12 +188,9 @@ def main():
         run(vqhip, tmp)
     finally:
         stop_all()
-    if not failures:  # kept for the daemons' logs otherwise
+    if not checks.failures:  # kept for the daemons' logs otherwise
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d failures' % len(failures))
-        return 1
-    return 0
+    return checks.finish()
 
 
 if __name__ == '__main__':

@@ -34,18 +34,15 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mini_schema  # noqa: E402
 
+checks.show_passes()
 W, H = 320, 180
-failed = 0
-
-
-def check(cond, what):
-    global failed
-    print('%s %s' % ('ok  ' if cond else 'FAIL', what))
-    failed += not cond
-    return cond
 
 
 def run(vqhip, args, want=0, env=None):
@@ -330,8 +327,7 @@ def main(argv):
     test_provenance(vqhip, src, work, schema, clip)
     test_precision(vqhip, tool, work, schema, clip, (ref, dis))
     test_verify_log(vqhip, src, work, clip, ref, dis)
-    print('%d failed' % failed)
-    return 1 if failed else 0
+    return checks.finish()
 
 
 if __name__ == '__main__':

@@ -33,17 +33,9 @@ sys.dont_write_bytecode = True  # nothing left in the source tree
 import bdrate_reference  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FAILS = []
-PASSES = 0
-
-
-def check(cond, what):
-    global PASSES
-    if cond:
-        PASSES += 1
-    else:
-        FAILS.append(what)
-        print("FAIL:", what, flush=True)
+sys.path.insert(0, os.path.join(HERE, "..", "common"))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 
 def run(tool, *args, timeout=60):
@@ -402,8 +394,7 @@ def test_heatmaps(tool, tmp):
 def test_browser(tool, logdir, tmp, keep):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
-        print("SKIP: no chromium (scripts/install-deps.sh installs it)")
-        sys.exit(77)
+        checks.skip("no chromium (scripts/install-deps.sh installs it)")
     a, b = os.path.join(tmp, "enc_a.json"), os.path.join(tmp, "enc_b.json")
     synth(a, 3000, "--windows", "--seed", "11")
     synth(b, 3000, "--seed", "12", "--level", "80")
@@ -500,8 +491,7 @@ def main():
                     if os.path.exists(os.path.join(tmp, n)):
                         shutil.copy(os.path.join(tmp, n), keep)
     print("%.1f s" % (time.time() - t0))
-    print("%d passed, %d failed" % (PASSES, len(FAILS)))
-    return 1 if FAILS else 0
+    return checks.finish()
 
 
 if __name__ == "__main__":

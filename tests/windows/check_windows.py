@@ -28,19 +28,16 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
 W, H, FRAMES, FPS = 176, 144, 37, 25
 STATS = ['mean', 'min', 'max', 'harmonic_mean', 'median', 'perc1', 'perc5',
          'perc10', 'perc20', 'perc95']
 THRESHOLDS = ['60', '75.5', '90']
 POOLS = ['mean', 'perc5', 'min', 'median', 'perc20', 'below80', 'perc1']
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print('FAIL', what)
 
 
 def write_clip(ref_path, dis_path):
@@ -228,10 +225,7 @@ def main():
         for p in ('perc5', 'median'):
             want = '"%s": %.6f' % (p, stat(p, xs))
             check(want in text, 'default log: %s not in the log' % want)
-    if failures:
-        print('%d failures' % len(failures))
-        return 1
-    return 0
+    return checks.finish()
 
 
 if __name__ == '__main__':

@@ -29,18 +29,13 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
 from ffmpeg_filters import missing_filters  # noqa: E402
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_windows as cw  # noqa: E402
 
 STATS = ['mean', 'min', 'max', 'harmonic_mean', 'median', 'perc5', 'perc20']
 POOLS = ['mean', 'perc5', 'min', 'below80']
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print('FAIL', what)
 
 
 def read_metadata(path):
@@ -152,10 +147,7 @@ def main():
         'slots': [i // 4 for i in range(n)],
         'partial': lambda w: len(w['frames']) < 4,
         'frame': lambda w, last: w['frames'][-1]}, 3)
-    if failures:
-        print('%d failures' % len(failures))
-        return 1
-    return 0
+    return checks.finish()
 
 
 if __name__ == '__main__':
