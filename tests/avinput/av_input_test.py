@@ -20,28 +20,16 @@ libx264 and mpeg4)
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
 import checks  # noqa: E402
+from subproc import ffmpeg, run  # noqa: E402
 from checks import check  # noqa: E402
 
 VQHIP, AV_FRAMES, WORK = (os.path.abspath(a) for a in sys.argv[1:4])
 N = 37  # frames: neither GOP (10, 12) nor the segments divide it
-
-
-def run(args):
-    return subprocess.run(args, capture_output=True, text=True)
-
-
-def ffmpeg(*args):
-    r = run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-y'] +
-            list(args))
-    if r.returncode:
-        print('ffmpeg failed:', ' '.join(args), r.stderr)
-        sys.exit(1)
 
 
 def normalise(text):

@@ -26,30 +26,18 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
 import checks  # noqa: E402
+from subproc import ffmpeg, run  # noqa: E402
 from checks import check  # noqa: E402
 
 VQHIP, WORK = (os.path.abspath(a) for a in sys.argv[1:3])
 W, H, K = 176, 144, 3
 N = 40  # frames of the shorter input
 FS = W * H * 3 // 2
-
-
-def run(args):
-    return subprocess.run(args, capture_output=True, text=True)
-
-
-def ffmpeg(*args):
-    r = run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-y'] +
-            list(args))
-    if r.returncode:
-        print('ffmpeg failed:', ' '.join(args), r.stderr)
-        sys.exit(1)
 
 
 def raw_in(path):
