@@ -1526,21 +1526,26 @@ static int hw_input(AVFilterContext *ctx)
     return desc && (desc->flags & AV_PIX_FMT_FLAG_HWACCEL);
 }
 
-/* sync= on hardware frames: the search reads CUDA frames where they are,
- * on the GPU of the CUDA context the filter works in (init opened it for
- * host frames: opened again here, in that context). */
-static int sync_on_device(AVFilterContext *ctx)
+/* sync=: the search, opened once the inputs are known (not in init: ffmpeg
+ * initialises a graph it never configures, and the search may open the
+ * GPU). Host frames are reduced on the run's backend; CUDA frames are read
+ * where they are, on the GPU of the CUDA context the filter works in;
+ * other hardware frames are refused. */
+static int sync_open(AVFilterContext *ctx)
 {
-#if CONFIG_CUDA
     VQHIPContext *s = ctx->priv;
+    VqSyncConfig sc = { .range = s->sync_range, .frames = s->sync_frames,
+                        .backend = s->backend, .device = s->device };
+
+    if (!hw_input(ctx))
+        return vq_sync_open(&s->vsync, &sc) < 0 ? AVERROR(ENOMEM) : 0;
+#if CONFIG_CUDA
     if (s->cuda) {
-        VqSyncConfig sc = { .range = s->sync_range, .frames = s->sync_frames,
-                            .backend = VQ_BACKEND_HIP, .device = s->device,
-                            .use_current_context = 1 };
-        int ret = cuda_enter(ctx);
-        if (ret < 0)
+        int ret;
+        sc.backend = VQ_BACKEND_HIP;
+        sc.use_current_context = 1;
+        if ((ret = cuda_enter(ctx)) < 0)
             return ret;
-        vq_sync_close(&s->vsync);
         ret = vq_sync_open(&s->vsync, &sc);
         cuda_leave(ctx);
         if (ret < 0)
@@ -1964,13 +1969,10 @@ static av_cold int init(AVFilterContext *ctx)
     if (align_active(s)) {
         /* sync= holds sync_range + sync_frames frames of each input until
          * it decides; offset=N holds |N| frames of one input */
-        VqSyncConfig sc = { .range = s->sync_range, .frames = s->sync_frames,
-                            .backend = s->backend, .device = s->device };
         VqRealignConfig rc = { .window = s->realign_window };
         s->align_main = av_fifo_alloc2(4, sizeof(AlignMain), AV_FIFO_FLAG_AUTO_GROW);
         s->align_ref = av_fifo_alloc2(4, sizeof(AVFrame *), AV_FIFO_FLAG_AUTO_GROW);
         if (!s->align_main || !s->align_ref ||
-            (s->sync != SYNC_OFF && vq_sync_open(&s->vsync, &sc) < 0) ||
             (s->realign && vq_realign_open(&s->vrealign, &rc) < 0))
             return AVERROR(ENOMEM);
         s->realign_ahead = vq_realign_ahead(s->vrealign);
@@ -2391,7 +2393,8 @@ static int configure_output(AVFilterLink *outlink)
                "CPU: not from hardware frames. Download them (hwdownload).\n");
         return AVERROR(ENOSYS);
     }
-    if (s->sync != SYNC_OFF && hw_input(ctx) && (ret = sync_on_device(ctx)) < 0)
+    if (s->sync != SYNC_OFF && !s->vsync && !s->sync_decided &&
+        (ret = sync_open(ctx)) < 0)
         return ret;
     for (int i = 1; i <= REF_INPUT(s); i++)
         if (av_cmp_q(mainlink->time_base, outlink->time_base) ||
