@@ -27,7 +27,11 @@
 #                      VQHIP_MESON_ARGS="-Dhip_platform=nvidia -Dprefer_static=true"
 #   VQHIP_FFMPEG_CUDA  1: FFmpeg with CUDA hardware frames (ffnvcodec headers
 #                      from Debian's nv-codec-headers, hwupload_cuda,
-#                      hwdownload), for a libvqhip built for NVIDIA
+#                      hwdownload), for a libvqhip built for NVIDIA; and
+#                      NVDEC (h264_nvdec, hevc_nvdec: the CLI's --hwdec cuda)
+#   VQHIP_FFMPEG_LIBS  a folder: FFmpeg's static libraries, headers and
+#                      pkg-config files are installed there (configure's
+#                      --prefix), for a CLI linked with them
 set -eu
 
 newer() { [ -n "$(find "$1" -prune -newer "$2" 2>/dev/null)" ]; }
@@ -105,7 +109,12 @@ fi
 if [ "${VQHIP_FFMPEG_CUDA:-0}" = 1 ]; then
     nvpc=$(ffsrc_nvcodec)
     export PKG_CONFIG_PATH="$nvpc:$PKG_CONFIG_PATH"
-    set -- "$@" --enable-ffnvcodec --enable-filter=hwupload_cuda,hwupload,hwdownload
+    set -- "$@" --enable-ffnvcodec --enable-filter=hwupload_cuda,hwupload,hwdownload \
+        --enable-nvdec --enable-hwaccel=h264_nvdec,hevc_nvdec \
+        --enable-decoder=hevc --enable-parser=hevc --enable-demuxer=matroska,hevc
+fi
+if [ -n "${VQHIP_FFMPEG_LIBS:-}" ]; then
+    set -- "$@" --prefix="$VQHIP_FFMPEG_LIBS"
 fi
 mkdir -p "$build"
 want="$*"
@@ -130,6 +139,9 @@ make -C "$build" -j "$JOBS" >"$build/make.out" 2>&1 ||
     { tail -n 40 "$build/make.out"; exit 1; }
 grep -E 'warning:' "$build/make.out" | grep vf_vqhip || true
 record make "$t"
+if [ -n "${VQHIP_FFMPEG_LIBS:-}" ]; then
+    make -C "$build" install-libs install-headers >/dev/null
+fi
 
 "$build/ffmpeg" -hide_banner -h filter=vqhip >/dev/null
 echo "build-ffmpeg: $build/ffmpeg ($(cat "$src/.vqhip-source"))"

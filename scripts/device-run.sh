@@ -44,6 +44,10 @@
 #     align    the offset search on the GPU (test_sync_backends: its result
 #              = the CPU's; check_align.py with the GPU build; --sync_bench
 #              at 1080p and 4K, the luma reduced on the GPU and on the CPU)
+#     decode   the CLI's --hwdec cuda (NVDEC) against software decoding: an
+#              8-bit H.264 pair, a 10-bit HEVC pair, a ladder of three
+#              renditions and their pair runs, logs equal, wall times
+#              (tests/avinput/check_hwdec.sh)
 #     item     plan / run-item / merge with the GPU build
 #              (tests/catalog/catalog_test.py: merged logs equal one run's)
 #     cpu      the CPU path against libvmaf's vmaf tool on 1 thread and all
@@ -61,7 +65,7 @@ if [ ! -d $D/build ]; then
 fi
 B=$D/build
 T=$B/tests
-[ $# -gt 0 ] || set -- bundle fate filter tests parity digest junk ladder live align item bench soak io
+[ $# -gt 0 ] || set -- bundle fate filter tests parity digest junk ladder live align decode item bench soak io
 summary=$(mktemp)
 fail=0
 
@@ -231,6 +235,11 @@ if wants align; then
     check "offset search cost, 1080p" sync_one 1920x1080
     check "offset search cost, 2160p" sync_one 3840x2160
     rm -rf "$dir"
+fi
+
+if wants decode; then
+    check "NVDEC decoding = software decoding" tests/avinput/check_hwdec.sh \
+        $B/tools/vqhip $D/decode "$(mktemp -d)"
 fi
 
 if wants item; then

@@ -3,7 +3,9 @@
 # into the repository's ignored .device/ folder:
 #   .device/build/        NVIDIA builds of tests/checkgpu, tools/vqhip_bench
 #                         and tools/vqhip (static libvqhip with its built-in
-#                         models, static json-c and CUDA runtime)
+#                         models, static json-c and CUDA runtime; the CLI
+#                         with the static FFmpeg below: video files, NVDEC)
+#   .device/decode/       H.264 and 10-bit HEVC clips for --hwdec cuda
 #   .device/fate/build/   a static FFmpeg (the newest series, or with
 #                         FATE_SERIES=debian Debian 12's 5.1) linked with the
 #                         NVIDIA libvqhip, and FATE's helper programs
@@ -37,13 +39,26 @@ arch=${NVIDIA_ARCH:-sm_90}
 # One FFmpeg travels (64 MB a call): run the FATE check once per series.
 series=${FATE_SERIES:-newest}
 case $series in debian|newest) ;; *) echo "FATE_SERIES: debian or newest" >&2; exit 2 ;; esac
-# -Dlibav=disabled: the CLI's video-file input would need FFmpeg's shared
-# libraries, which the GPU machine does not have (raw and Y4M stay).
-nvargs="-Dhip_platform=nvidia -Dnvidia_arch=$arch -Dprefer_static=true -Dlibav=disabled"
+nvargs="-Dhip_platform=nvidia -Dnvidia_arch=$arch -Dprefer_static=true"
 export JOBS=${JOBS:-2}
 
+# --- FFmpeg with the NVIDIA libvqhip -------------------------------------------
+# Without zlib (its shared library would be one more dependency; the FATE
+# tests do not use it). Its static libraries (with NVDEC) are installed for
+# the CLI below; the filter's libvqhip needs no FFmpeg (-Dlibav=disabled).
+avlibs=$repo/.ffmpeg/avlibs-$series-nvidia
+VQHIP_VARIANT=nvidia VQHIP_MESON_ARGS="$nvargs -Dlibav=disabled" \
+    FFMPEG_EXTRA_ARGS=--disable-zlib VQHIP_FFMPEG_CUDA=1 \
+    VQHIP_FFMPEG_LIBS="$avlibs" "$repo/scripts/build-ffmpeg.sh" "$series"
+ffbuild=$repo/.ffmpeg/build/$series-nvidia
+ffsrc=$repo/.ffmpeg/src/$series
+
 # --- the tools, built for NVIDIA ---------------------------------------------
+# The CLI reads video files through that FFmpeg, linked statically (the GPU
+# machine has no FFmpeg libraries), with --hwdec cuda (NVDEC).
 nvbuild=$repo/build-nv-pack
+# (meson keeps pkg_config_path across reconfigurations, PKG_CONFIG_PATH not)
+nvargs="$nvargs -Dlibav=enabled -Dlibav_static=true -Dpkg_config_path=$avlibs/lib/pkgconfig"
 if [ ! -f "$nvbuild/build.ninja" ]; then
     # shellcheck disable=SC2086 # nvargs is a list of options
     meson setup "$nvbuild" "$repo" --buildtype=release $nvargs
@@ -52,14 +67,6 @@ else
     meson setup --reconfigure "$nvbuild" "$repo" --buildtype=release $nvargs >/dev/null
 fi
 ninja -C "$nvbuild" -j "$JOBS"
-
-# --- FFmpeg with the NVIDIA libvqhip -------------------------------------------
-# Without zlib (its shared library would be one more dependency; the FATE
-# tests do not use it).
-VQHIP_VARIANT=nvidia VQHIP_MESON_ARGS="$nvargs" FFMPEG_EXTRA_ARGS=--disable-zlib VQHIP_FFMPEG_CUDA=1 \
-    "$repo/scripts/build-ffmpeg.sh" "$series"
-ffbuild=$repo/.ffmpeg/build/$series-nvidia
-ffsrc=$repo/.ffmpeg/src/$series
 # FATE's helper programs (fate-run.sh reports through tests/base64)
 utils="base64 tiny_psnr tiny_ssim audiomatch"
 # shellcheck disable=SC2046 # one make target per helper
@@ -113,6 +120,31 @@ for c in g01_576x324_420p_plasma_crf35 g06_960x540_444p_spectrum_shift1 \
         gzip -1 -c "$clips/${c}_$k.yuv" > "$dev/golden/clips/${c}_$k.yuv.gz"
     done
 done
+# Video files for the hardware-decoding check (tests/avinput/check_hwdec.sh),
+# encoded once with Debian's ffmpeg (libx264, libx265) and kept.
+dclips=$nvbuild/decode-clips
+if [ ! -f "$dclips/done" ]; then
+    rm -rf "$dclips"
+    mkdir -p "$dclips"
+    enc() { /usr/bin/ffmpeg -nostdin -v error -y "$@"; }
+    src=testsrc2=size=1920x1080:rate=25
+    enc -f lavfi -i "$src" -frames:v 48 -pix_fmt yuv420p -c:v libx264 \
+        -crf 8 -g 24 -bf 2 "$dclips/ref.mp4" &&
+    i=1 && for q in 24 32 40; do
+        enc -i "$dclips/ref.mp4" -vf noise=alls=6:allf=t -c:v libx264 -crf $q \
+            -g 24 -bf 2 "$dclips/r$i.mp4" || exit 1
+        i=$((i + 1))
+    done &&
+    enc -f lavfi -i "$src" -frames:v 24 -pix_fmt yuv420p10le -c:v libx265 \
+        -x265-params log-level=error -crf 6 "$dclips/ref10.mkv" &&
+    enc -i "$dclips/ref10.mkv" -vf gblur=sigma=1.5 -pix_fmt yuv420p10le \
+        -c:v libx265 -x265-params log-level=error -crf 30 "$dclips/dis10.mkv" &&
+    touch "$dclips/done" ||
+        { echo "pack-gpu-check: the decode clips could not be made" >&2; exit 1; }
+fi
+mkdir -p "$dev/decode"
+cp "$dclips/"*.mp4 "$dclips/"*.mkv "$dev/decode/"
+
 cp "$ffsrc/tests/"*.sh "$ffsrc/tests/"*.awk "$fsrc/tests/"
 cp "$ffsrc/tests/ref/fate/filter-vqhip-"* "$fsrc/tests/ref/fate/"
 cp "$ffbuild/ffmpeg" "$ffbuild/ffprobe" "$dev/fate/build/"

@@ -13,6 +13,7 @@
 #include <libavformat/avformat.h>
 #include <libavutil/pixdesc.h>
 
+#include "av_hwdec.h"
 #include "av_input.h"
 #include "av_input_priv.h"
 
@@ -133,6 +134,8 @@ int av_open_stream(AvIn *a, char *err, size_t errsz)
         return av_err(err, errsz, a, "decoder parameters", r);
     a->dec->pkt_timebase = s->time_base;
     a->dec->thread_count = 0; /* FFmpeg's choice; the output is the same */
+    if (av_hwdec_attach(a, codec, err, errsz))
+        return -1;
     if ((r = avcodec_open2(a->dec, codec, NULL)) < 0)
         return av_err(err, errsz, a, "cannot open the decoder", r);
     a->draining = 0;
@@ -142,17 +145,28 @@ int av_open_stream(AvIn *a, char *err, size_t errsz)
     return 0;
 }
 
-/* The decoder's next frame in a->frame: 1, 0 at the end, -1. */
+static int decode_error(const AvIn *a, char *err, size_t errsz, int r)
+{
+    if (!a->hw_refused)
+        return av_err(err, errsz, a, "decoding", r);
+    snprintf(err, errsz, "'%s': --hwdec %s: the hardware does not decode "
+             "this stream (its profile or size); --hwdec auto falls back "
+             "to software", a->path, av_hwdec_mode());
+    return -1;
+}
+
+/* The decoder's next frame in a->frame (in host memory): 1, 0 at the
+ * end, -1. */
 int av_decode_next(AvIn *a, char *err, size_t errsz)
 {
     for (;;) {
         int r = avcodec_receive_frame(a->dec, a->frame);
         if (r >= 0)
-            return 1;
+            return av_hwdec_to_host(a, err, errsz) ? -1 : 1;
         if (r == AVERROR_EOF || (r == AVERROR(EAGAIN) && a->draining))
             return 0;
         if (r != AVERROR(EAGAIN))
-            return av_err(err, errsz, a, "decoding", r);
+            return decode_error(a, err, errsz, r);
         r = av_read_frame(a->fmt, a->pkt);
         if (r == AVERROR_EOF) {
             a->draining = 1;
@@ -178,7 +192,7 @@ int av_decode_next(AvIn *a, char *err, size_t errsz)
         r = avcodec_send_packet(a->dec, a->pkt);
         av_packet_unref(a->pkt);
         if (r < 0)
-            return av_err(err, errsz, a, "decoding", r);
+            return decode_error(a, err, errsz, r);
     }
 }
 
@@ -206,7 +220,7 @@ static int next_frame(YuvInput *in, char *err, size_t errsz)
             return -1;
         }
         if (f->width != (int)in->w || f->height != (int)in->h ||
-            f->format != a->pix) {
+            !av_hwdec_layout_ok(a, f)) {
             snprintf(err, errsz, "'%s': frame %u is %dx%d %s, the stream "
                      "began %ux%u %s: a change mid-stream is not supported",
                      a->path, no, f->width, f->height,
@@ -240,13 +254,25 @@ static int av_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic,
     unsigned bps = in->bpc > 8 ? 2 : 1;
     size_t off = 0;
     /* the decoder's planes, rows packed (planes the extractors skip are
-     * not copied: the buffer's zeros stay) */
+     * not copied: the buffer's zeros stay); a hardware decoder's layout
+     * (NV12, P010 ...) unpacked */
+    const AVFrame *f = a->frame;
     for (unsigned p = 0; p < (in->fmt == VQ_PIX_FMT_GRAY ? 1u : 3u); p++) {
         size_t row = (size_t)in->plane_w[p] * bps;
-        if (!(in->skip & (1u << p)))
+        if (f->format == a->pix && !(in->skip & (1u << p)))
             for (unsigned y = 0; y < in->plane_h[p]; y++)
-                memcpy(buf + off + y * row, a->frame->data[p] +
-                       (ptrdiff_t)y * a->frame->linesize[p], row);
+                memcpy(buf + off + y * row, f->data[p] +
+                       (ptrdiff_t)y * f->linesize[p], row);
+        else if (!(in->skip & (1u << p)) &&
+                 av_hwdec_unpack(f, p, in->plane_w[p], in->plane_h[p],
+                                 in->bpc, buf + off)) {
+            snprintf(err, errsz, "'%s': frame %u: the hardware decoder's %s "
+                     "samples have bits set below the stream's %u bits",
+                     a->path, a->next - 1, av_get_pix_fmt_name(f->format),
+                     in->bpc);
+            av_frame_unref(a->frame);
+            return -1;
+        }
         pic->data[p] = buf + off;
         pic->stride[p] = (ptrdiff_t)row;
         off += in->plane_size[p];
@@ -261,6 +287,7 @@ static void av_close(YuvInput *in)
     if (!a)
         return;
     av_close_stream(a);
+    av_hwdec_free(a);
     free(a->tab);
     free(a->sorted);
     free(a);

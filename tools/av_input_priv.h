@@ -33,6 +33,13 @@ typedef struct AvIn {
     int check;         /* frames checked against `sorted` */
     unsigned next_pkt; /* after a seek: the table's next packet */
     int check_pkt;
+    /* hardware decoding (av_hwdec.c) */
+    AVBufferRef *hw_dev;  /* the device, kept across reopenings */
+    int hw_pix;           /* the decoder's hardware pixel format */
+    int hw_state;         /* 0 not tried, 1 device open, -1 software */
+    int hw_noted;         /* the software fallback was said */
+    int hw_refused;       /* a named type's decoder refused the stream */
+    AVFrame *hw_host;     /* a transferred frame */
 } AvIn;
 
 /* "'path': what: FFmpeg's message" in err; -1. */

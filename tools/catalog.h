@@ -32,6 +32,7 @@ typedef struct CatOpts {
     VqBackend backend;
     VqLogFmt log_fmt;
     int no_prediction;
+    const char *hwdec;     /* --hwdec (default none), checked */
     const char *model[CAT_MAX_SPECS], *feature[CAT_MAX_SPECS];
     unsigned n_model, n_feature;
     char buf[CAT_FIELD];   /* the tokens the pointers point into */

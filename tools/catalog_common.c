@@ -6,6 +6,7 @@
 
 #include "catalog.h"
 #include "cli_args.h"
+#include "cli_input.h"
 
 unsigned cat_split(char *line, char **field, unsigned max)
 {
@@ -43,6 +44,7 @@ int cat_opts_parse(const char *text, CatOpts *o, char *err, size_t errsz)
     o->fmt = VQ_PIX_FMT_420;
     o->backend = VQ_BACKEND_AUTO;
     o->log_fmt = VQ_LOG_XML;
+    o->hwdec = "none";
     if (strlen(text) >= sizeof(o->buf)) {
         snprintf(err, errsz, "options too long");
         return -1;
@@ -74,7 +76,11 @@ int cat_opts_parse(const char *text, CatOpts *o, char *err, size_t errsz)
             bad = parse_u(v, 1, 1u << 30, &o->subsample);
         else if (!strcmp(t, "--precision"))
             bad = parse_u(v, 0, 17, &o->precision);
-        else if (!strcmp(t, "--backend")) {
+        else if (!strcmp(t, "--hwdec")) {
+            if (cli_input_hwdec(v, err, errsz))
+                return -1;
+            o->hwdec = v;
+        } else if (!strcmp(t, "--backend")) {
             if (!strcmp(v, "auto")) o->backend = VQ_BACKEND_AUTO;
             else if (!strcmp(v, "hip")) o->backend = VQ_BACKEND_HIP;
             else if (!strcmp(v, "cpu")) o->backend = VQ_BACKEND_CPU;

@@ -217,7 +217,8 @@ static int open_input(const char *path, const CatOpts *o, YuvInput *in,
         snprintf(err, errsz, "'%s': not there (yet)", path);
         return CAT_EXIT_TEMPFAIL;
     }
-    if (cli_input_open(in, path, o->fmt, o->bpc, o->w, o->h, err, errsz) ||
+    if (cli_input_hwdec(o->hwdec, err, errsz) ||
+        cli_input_open(in, path, o->fmt, o->bpc, o->w, o->h, err, errsz) ||
         cat_count_frames(in, path, n, err, errsz))
         return CAT_EXIT_DATAERR;
     return 0;

@@ -28,7 +28,8 @@ static void resolve(char *out, size_t size, const char *manifest,
 static int frames_of(const char *path, const CatOpts *o, YuvInput *in,
                      unsigned *n, char *err, size_t errsz)
 {
-    if (cli_input_open(in, path, o->fmt, o->bpc, o->w, o->h, err, errsz))
+    if (cli_input_hwdec(o->hwdec, err, errsz) ||
+        cli_input_open(in, path, o->fmt, o->bpc, o->w, o->h, err, errsz))
         return -1;
     return cat_count_frames(in, path, n, err, errsz);
 }

@@ -4,6 +4,9 @@
 
 #include "cli_input.h"
 #ifdef VQHIP_HAVE_LIBAV
+#include <libavutil/hwcontext.h>
+
+#include "av_hwdec.h"
 #include "av_input.h"
 #endif
 
@@ -29,11 +32,29 @@ int cli_input_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
     return r;
 }
 
+int cli_input_hwdec(const char *mode, char *err, size_t errsz)
+{
+#ifdef VQHIP_HAVE_LIBAV
+    return av_hwdec_select(mode, err, errsz);
+#else
+    if (!strcmp(mode, "none"))
+        return 0;
+    snprintf(err, errsz, "--hwdec %s: this vqhip is built without FFmpeg's "
+             "libraries (meson -Dlibav=enabled), so it decodes no video "
+             "files", mode);
+    return -1;
+#endif
+}
+
 void cli_input_about(FILE *f)
 {
 #ifdef VQHIP_HAVE_LIBAV
     fprintf(f, "video files: MP4, MKV and the rest FFmpeg reads (%s); "
-            "software decoding\n", av_input_versions());
+            "hardware decoding with --hwdec:", av_input_versions());
+    enum AVHWDeviceType t = AV_HWDEVICE_TYPE_NONE;
+    while ((t = av_hwdevice_iterate_types(t)) != AV_HWDEVICE_TYPE_NONE)
+        fprintf(f, " %s", av_hwdevice_get_type_name(t));
+    fprintf(f, "\n");
 #else
     fprintf(f, "video files: raw YUV and Y4M only (built without FFmpeg's "
             "libraries: meson -Dlibav)\n");

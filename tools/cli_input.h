@@ -11,6 +11,9 @@
  * bpc, w and h are the stream's, the given ones ignored). */
 int cli_input_open(YuvInput *in, const char *path, VqPixFmt fmt, unsigned bpc,
                    unsigned w, unsigned h, char *err, size_t errsz);
+/* --hwdec for every video file opened after it: none, auto or one of
+ * FFmpeg's hardware types (tools/av_hwdec.h). 0, or -1 and a message. */
+int cli_input_hwdec(const char *mode, char *err, size_t errsz);
 /* One line: whether video files are read through FFmpeg, its versions. */
 void cli_input_about(FILE *f);
 

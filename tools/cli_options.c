@@ -22,7 +22,7 @@ int cli_parse_args(CliArgs *a, int argc, char **argv)
            O_LIST, O_HELP, O_VERIFY, O_ZEROCOPY, O_HOLD, O_WINDOW, O_WSTATS,
            O_THRESH, O_FPS, O_POOL, O_PRECISION, O_VERIFY_LOG, O_ALIGN, O_PROM,
            O_PROM_LABELS, O_ALERT, O_STATS_URL, O_STATS_FRAMES, O_LIVE,
-           O_VERSION };
+           O_VERSION, O_HWDEC };
     static const struct option longopts[] = {
         { "reference", required_argument, NULL, 'r' },
         { "distorted", required_argument, NULL, 'd' },
@@ -73,6 +73,7 @@ int cli_parse_args(CliArgs *a, int argc, char **argv)
         { "list", no_argument, NULL, O_LIST },
         { "help", no_argument, NULL, O_HELP },
         { "version", no_argument, NULL, O_VERSION },
+        { "hwdec", required_argument, NULL, O_HWDEC },
         { NULL, 0, NULL, 0 },
     };
     int c, li = 0;
@@ -217,6 +218,14 @@ int cli_parse_args(CliArgs *a, int argc, char **argv)
             if (cli_parse_precision(optarg, &a->precision))
                 return CLI_EXIT_USAGE;
             break;
+        case O_HWDEC: {
+            char err[512];
+            if (cli_input_hwdec(optarg, err, sizeof(err))) {
+                fprintf(stderr, "vqhip: %s\n", err);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        }
         case O_HELP: cli_usage(stdout); return 0;
         case O_VERSION:
             printf("vqhip %s (%s)\n", vq_version(), vq_revision());

@@ -12,7 +12,12 @@
     from the start, at every start frame; the seek is taken where a
     closed GOP allows it;
 (d) audio only, garbage, a truncated MP4, an RGB stream are refused with a
-    message, no crash.
+    message, no crash;
+(e) --hwdec: auto gives the software decode's log (hardware where it opens,
+    else software with a one-line note), a named type either does too or
+    fails with its message (never another log), an unknown type is a usage
+    error that lists this FFmpeg's types; a catalog item's --hwdec auto
+    merges to the same log.
 
 usage: av_input_test.py VQHIP AV_FRAMES WORKDIR (exit 77: no ffmpeg with
 libx264 and mpeg4)
@@ -204,5 +209,48 @@ for name, words in REFUSED.items():
         check(r.returncode == 3 and words in r.stderr,
               '(d) %s: %d %s' % (name, r.returncode, r.stderr))
     print('%s: %s' % (name, r.stderr.strip().split('\n')[-1]))
+
+# (e) hardware decoding: the same frames wherever it runs
+for ext in ('mp4', 'h264'):
+    single = 'ref.mp4.single.json' if ext == 'mp4' else 'h264.single.json'
+    for mode in ('auto', 'cuda', 'vaapi'):
+        log = 'hw_%s_%s.json' % (mode, ext)
+        r = run([VQHIP, '-r', 'ref.' + ext, '-d', 'dis.' + ext, '-q', '-o', log,
+                 '--json', '--hwdec', mode] + OPTS)
+        if r.returncode == 0:
+            check(normalise(read(log)) == normalise(read(single)),
+                  '(e) --hwdec %s %s: a log other than software decoding\'s'
+                  % (mode, ext))
+            software = 'decoding in software' in r.stderr
+            check(mode == 'auto' or not software,
+                  '(e) --hwdec %s fell back to software' % mode)
+        else:
+            check(mode != 'auto' and r.returncode == 3 and
+                  ("--hwdec %s:" % mode) in r.stderr,
+                  '(e) --hwdec %s %s: exit %d, %s' % (mode, ext, r.returncode,
+                                                     r.stderr))
+        print('--hwdec %s %s: %s' % (mode, ext, 'ok' if not r.returncode else
+                                     r.stderr.strip().split('\n')[-1]))
+r = run([VQHIP, '-r', 'ref.mp4', '-d', 'dis.mp4', '--hwdec', 'no-such'])
+check(r.returncode == 2 and "'no-such'" in r.stderr and 'none, auto' in
+      r.stderr, '(e) unknown --hwdec: %d %s' % (r.returncode, r.stderr))
+with open('hw.tsv', 'w') as f:
+    f.write('hw\tref.mp4\tdis.mp4\thw.json\t--json --hwdec auto %s\n'
+            % ' '.join(OPTS))
+r = run([VQHIP, 'plan', 'hw.tsv', '--out', 'hwplan', '--cuts', '20'])
+check(r.returncode == 0, '(e) plan --hwdec auto: %s' % r.stderr)
+for i in range(2):
+    r = run([VQHIP, 'run-item', 'hwplan', '--index', str(i)])
+    check(r.returncode == 0, '(e) run-item --hwdec auto %d: %s' % (i, r.stderr))
+r = run([VQHIP, 'merge', 'hwplan', '--title', 'hw', '--log', 'hwplan/hw.json',
+         '--log-fmt', 'json'])
+check(r.returncode == 0 and os.path.exists('hwplan/hw.json') and
+      normalise(read('hwplan/hw.json')) == normalise(read('ref.mp4.single.json')),
+      '(e) the --hwdec auto items merge to another log: %s' % r.stderr)
+with open('hwbad.tsv', 'w') as f:
+    f.write('hw\tref.mp4\tdis.mp4\thw.json\t--hwdec no-such\n')
+r = run([VQHIP, 'plan', 'hwbad.tsv', '--out', 'hwbadplan'])
+check(r.returncode != 0 and "'no-such'" in r.stderr,
+      '(e) a plan with --hwdec no-such: %d %s' % (r.returncode, r.stderr))
 
 sys.exit(checks.finish())
