@@ -179,6 +179,7 @@ typedef struct VQHIPContext {
     uint64_t nb_before_ref; ///< main frames before the reference's first
     uint64_t nb_unscored;   ///< main frames passed on without a reference
     uint64_t nb_ref_repeats; ///< reference frames scored more than once
+    uint64_t nb_past_ref_end; ///< of those, pairs after the reference ended
     uint64_t nb_after_range; ///< frames in enable= after the run ended
     uint64_t nb_main_seen;  ///< main frames process_pair saw (enable=: the
                             ///< log's frame numbers are the video's)
@@ -363,6 +364,8 @@ static int use_each(AVFilterContext *ctx, VqContext *vq, const char *list,
 
 /* The input index of the reference: after the N renditions. */
 #define REF_INPUT(s) ((s)->nb_renditions)
+/* a held reference frame that framesync repeated after the reference ended */
+#define PAST_REF_END "vqhip.past_reference_end"
 
 static void set_meta(AVDictionary **metadata, const char *name, double d)
 {
@@ -1387,6 +1390,8 @@ static int align_drain(AVFilterContext *ctx)
             av_dict_set_int(&m.frame->metadata, "lavfi.vqhip.sync.found",
                             s->sync_res.found, 0);
         }
+        if (ref && av_dict_get(ref->metadata, PAST_REF_END, NULL, 0))
+            s->nb_past_ref_end++;
         ret = process_pair(ctx, m.frame, ref, m.disabled);
         av_frame_free(&ref);
         if (ret < 0)
@@ -1424,6 +1429,15 @@ static int align_take(AVFilterContext *ctx, AVFrame *master,
     if (ref && !(r = av_frame_clone(ref))) {
         av_frame_free(&master);
         return AVERROR(ENOMEM);
+    }
+    /* the reference's last frame again after its end: the copy held says
+     * so in its own metadata (reference frames are never output), for the
+     * pairing below to count */
+    if (r && ref_again && !s->fs.in[REF_INPUT(s)].sync &&
+        (ret = av_dict_set(&r->metadata, PAST_REF_END, "1", 0)) < 0) {
+        av_frame_free(&master);
+        av_frame_free(&r);
+        return ret;
     }
     /* framesync takes an input's sync level to 0 once it has its end; the
      * main frame of a later event is a copy of its last one */
@@ -1792,6 +1806,12 @@ static int do_vqhip(FFFrameSync *fs)
         return 0;
     }
     s->nb_taken++;
+    /* framesync drops an input's sync level to 0 at its end: main frames
+     * after it (a longer main input, or one whose chain still held frames
+     * when ffmpeg was interrupted) are paired with the reference's last
+     * frame again (alignment leaves them out instead) */
+    if (ref_again && !ctx->is_disabled && !s->fs.in[REF_INPUT(s)].sync)
+        s->nb_past_ref_end++;
     ret = process_pair(ctx, master, ref, ctx->is_disabled);
     if (ret >= 0 && s->nb_renditions > 1)
         ret = end_renditions(ctx, 0);
@@ -2451,6 +2471,18 @@ static int end_run(AVFilterContext *ctx)
                    "at some of the main input's times); its log holds "
                    "those\n", s->label[k], s->r_submitted[k],
                    s->nb_submitted);
+    /* Pairs against the reference's last frame after its end are not
+     * pairs of the two videos: the log says so (marked incomplete), as the
+     * summary does. */
+    if (s->nb_past_ref_end) {
+        snprintf(s->why, sizeof(s->why), "%"PRIu64" main frames after the "
+                 "reference's end were scored against its last frame "
+                 "(repeatlast=1; shortest=1 ends the run with the reference)",
+                 s->nb_past_ref_end);
+        for (int k = 0; k < s->nb_renditions; k++)
+            if (k ? s->rvq[k] : s->vq)
+                vq_set_incomplete(k ? s->rvq[k] : s->vq, s->why);
+    }
     /* The log is written now, while a failure (a full disk) can still stop
      * ffmpeg with an error; uninit writes it only for runs cut short. */
     if (s->log_path) {
