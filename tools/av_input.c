@@ -57,34 +57,6 @@ static int map_format(enum AVPixelFormat pf, VqPixFmt *fmt, unsigned *bpc)
     return 0;
 }
 
-static VqMatrix map_matrix(enum AVColorSpace s)
-{
-    switch (s) {
-    case AVCOL_SPC_UNSPECIFIED: return VQ_MATRIX_UNSPECIFIED;
-    case AVCOL_SPC_BT709: return VQ_MATRIX_BT709;
-    case AVCOL_SPC_BT470BG:
-    case AVCOL_SPC_SMPTE170M: return VQ_MATRIX_BT601;
-    case AVCOL_SPC_SMPTE240M: return VQ_MATRIX_SMPTE240M;
-    case AVCOL_SPC_FCC: return VQ_MATRIX_FCC;
-    case AVCOL_SPC_BT2020_NCL: return VQ_MATRIX_BT2020_NCL;
-    case AVCOL_SPC_YCGCO: return VQ_MATRIX_YCGCO;
-    default: return VQ_MATRIX_OTHER;
-    }
-}
-
-static VqChromaLoc map_loc(enum AVChromaLocation l)
-{
-    switch (l) {
-    case AVCHROMA_LOC_LEFT: return VQ_CHROMA_LOC_LEFT;
-    case AVCHROMA_LOC_CENTER: return VQ_CHROMA_LOC_CENTER;
-    case AVCHROMA_LOC_TOPLEFT: return VQ_CHROMA_LOC_TOPLEFT;
-    case AVCHROMA_LOC_TOP: return VQ_CHROMA_LOC_TOP;
-    case AVCHROMA_LOC_BOTTOMLEFT: return VQ_CHROMA_LOC_BOTTOMLEFT;
-    case AVCHROMA_LOC_BOTTOM: return VQ_CHROMA_LOC_BOTTOM;
-    default: return VQ_CHROMA_LOC_UNSPECIFIED;
-    }
-}
-
 void av_close_stream(AvIn *a)
 {
     avcodec_free_context(&a->dec);
@@ -246,11 +218,11 @@ static int av_read_into(YuvInput *in, unsigned char *buf, VqPicture *pic,
     pic->bpc = in->bpc;
     pic->w = in->w;
     pic->h = in->h;
-    pic->matrix = a->matrix;
-    pic->range = a->frame->color_range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL
-               : a->frame->color_range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED
-               : a->range;
-    pic->chroma_loc = a->loc;
+    /* the frame's range, else the stream's */
+    vq_picture_set_color(pic, a->matrix_code,
+                         a->frame->color_range != AVCOL_RANGE_UNSPECIFIED
+                         ? (int)a->frame->color_range : a->range_code,
+                         a->loc_code);
     unsigned bps = in->bpc > 8 ? 2 : 1;
     size_t off = 0;
     /* the decoder's planes, rows packed (planes the extractors skip are
@@ -328,12 +300,14 @@ int av_input_open(YuvInput *in, const char *path, char *err, size_t errsz)
                  in->w, in->h);
         return -1;
     }
-    a->range = cp->color_range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL
-             : cp->color_range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED
-             : VQ_RANGE_UNSPECIFIED;
-    in->range = a->range == VQ_RANGE_FULL ? 2 : a->range == VQ_RANGE_LIMITED;
-    a->matrix = map_matrix(cp->color_space);
-    a->loc = in->chroma_loc = map_loc(cp->chroma_location);
+    a->matrix_code = cp->color_space;
+    a->range_code = cp->color_range;
+    a->loc_code = cp->chroma_location;
+    VqPicture stream = { 0 };
+    vq_picture_set_color(&stream, a->matrix_code, a->range_code, a->loc_code);
+    in->range = stream.range == VQ_RANGE_FULL ? 2
+              : stream.range == VQ_RANGE_LIMITED;
+    in->chroma_loc = stream.chroma_loc;
     AVRational fr = a->fmt->streams[a->si]->avg_frame_rate;
     if (fr.num > 0 && fr.den > 0) {
         in->fps_num = (unsigned)fr.num;

@@ -22,9 +22,7 @@ typedef struct AvIn {
     AVPacket *pkt;
     AVFrame *frame;
     int si, pix, draining;
-    VqRange range;
-    VqMatrix matrix;
-    VqChromaLoc loc;
+    int matrix_code, range_code, loc_code; /* the stream's, FFmpeg's numbers */
     Pkt *tab;          /* the stream's packets in decode order (counted) */
     unsigned n_tab, n_frames, counted, ranked;
     int64_t *sorted;   /* the frames' pts in presentation order (ranked) */

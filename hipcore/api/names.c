@@ -33,6 +33,30 @@ const char *vq_strerror(int err)
     }
 }
 
+void vq_picture_set_color(VqPicture *pic, int matrix_coefficients,
+                          int range, int chroma_location)
+{
+    /* H.273 MatrixCoefficients (Table 4); 0 (identity: RGB) and the rest
+     * are not a YCbCr matrix vqhip converts */
+    switch (matrix_coefficients) {
+    case 1: pic->matrix = VQ_MATRIX_BT709; break;
+    case 2: pic->matrix = VQ_MATRIX_UNSPECIFIED; break;
+    case 4: pic->matrix = VQ_MATRIX_FCC; break;
+    case 5:
+    case 6: pic->matrix = VQ_MATRIX_BT601; break;
+    case 7: pic->matrix = VQ_MATRIX_SMPTE240M; break;
+    case 8: pic->matrix = VQ_MATRIX_YCGCO; break;
+    case 9: pic->matrix = VQ_MATRIX_BT2020_NCL; break;
+    default: pic->matrix = VQ_MATRIX_OTHER; break;
+    }
+    pic->range = range == 1 ? VQ_RANGE_LIMITED : range == 2 ? VQ_RANGE_FULL
+                                                            : VQ_RANGE_UNSPECIFIED;
+    /* VqChromaLoc is numbered as AVChromaLocation */
+    pic->chroma_loc = chroma_location >= VQ_CHROMA_LOC_LEFT &&
+                      chroma_location <= VQ_CHROMA_LOC_BOTTOM
+                      ? (VqChromaLoc)chroma_location : VQ_CHROMA_LOC_UNSPECIFIED;
+}
+
 int vq_gpu_count(char *why, size_t why_size)
 {
     return vq_gpu_devices(why, why_size);

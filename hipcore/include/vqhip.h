@@ -234,6 +234,18 @@ typedef struct VqPicture {
     int64_t pts;
 } VqPicture;
 
+/*
+ * Sets pic's matrix, range and chroma_loc from the numbers FFmpeg's AVFrame
+ * and most containers carry: matrix_coefficients as ITU-T H.273 (1 BT.709,
+ * 2 unspecified, 4 FCC, 5 and 6 BT.601, 7 SMPTE 240M, 8 YCgCo, 9 BT.2020
+ * NCL; other known values are VQ_MATRIX_OTHER), range as AVColorRange (1
+ * limited, 2 full, else unspecified), chroma_location as AVChromaLocation
+ * (H.264's chroma_sample_loc_type + 1: 1 left ... 6 bottom, else
+ * unspecified).
+ */
+VQ_API void vq_picture_set_color(VqPicture *pic, int matrix_coefficients,
+                                 int range, int chroma_location);
+
 typedef struct VqScore {
     const char *name;  /* log name, e.g. "psnr_y", "integer_vif_scale0", "vmaf" */
     double value;      /* may be +-inf or NaN (written "null" in logs) */

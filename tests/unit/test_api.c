@@ -266,6 +266,33 @@ static void test_names(void)
     CHECK(vq_pool_from_name("median", &p) == VQ_EINVAL);
     CHECK(!vq_log_fmt_from_name("sub", &f) && f == VQ_LOG_SUB);
     CHECK(vq_log_fmt_from_name("yaml", &f) == VQ_EINVAL);
+    /* vq_picture_set_color against ITU-T H.273's MatrixCoefficients table
+     * and FFmpeg's AVColorRange / AVChromaLocation numbers */
+    static const struct { int mc; VqMatrix m; } mcs[] = {
+        { 0, VQ_MATRIX_OTHER }, { 1, VQ_MATRIX_BT709 },
+        { 2, VQ_MATRIX_UNSPECIFIED }, { 3, VQ_MATRIX_OTHER },
+        { 4, VQ_MATRIX_FCC }, { 5, VQ_MATRIX_BT601 }, { 6, VQ_MATRIX_BT601 },
+        { 7, VQ_MATRIX_SMPTE240M }, { 8, VQ_MATRIX_YCGCO },
+        { 9, VQ_MATRIX_BT2020_NCL }, { 10, VQ_MATRIX_OTHER },
+        { 14, VQ_MATRIX_OTHER }, { -1, VQ_MATRIX_OTHER },
+    };
+    for (unsigned i = 0; i < sizeof(mcs) / sizeof(*mcs); i++) {
+        VqPicture pic = { .range = VQ_RANGE_FULL };
+        vq_picture_set_color(&pic, mcs[i].mc, 0, 0);
+        CHECK(pic.matrix == mcs[i].m && pic.range == VQ_RANGE_UNSPECIFIED &&
+              pic.chroma_loc == VQ_CHROMA_LOC_UNSPECIFIED);
+    }
+    static const VqChromaLoc locs[] = { VQ_CHROMA_LOC_UNSPECIFIED,
+        VQ_CHROMA_LOC_LEFT, VQ_CHROMA_LOC_CENTER, VQ_CHROMA_LOC_TOPLEFT,
+        VQ_CHROMA_LOC_TOP, VQ_CHROMA_LOC_BOTTOMLEFT, VQ_CHROMA_LOC_BOTTOM,
+        VQ_CHROMA_LOC_UNSPECIFIED };
+    for (int l = -1; l < 8; l++) {
+        VqPicture pic;
+        vq_picture_set_color(&pic, 1, l == 1 ? 1 : l == 2 ? 2 : l, l);
+        CHECK(pic.chroma_loc == (l < 0 ? VQ_CHROMA_LOC_UNSPECIFIED : locs[l]));
+        CHECK(pic.range == (l == 1 ? VQ_RANGE_LIMITED : l == 2 ? VQ_RANGE_FULL
+                                                            : VQ_RANGE_UNSPECIFIED));
+    }
     size_t n = vq_list_features(NULL, 0);
     char *buf = malloc(n + 1);
     CHECK(buf && vq_list_features(buf, n + 1) == n);
