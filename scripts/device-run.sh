@@ -245,6 +245,26 @@ fi
 if wants item; then
     check "work items and merge, GPU build" python3 tests/catalog/catalog_test.py \
         $B/tools/vqhip "$PWD/models" "$(mktemp -d)"
+    # one item's whole cost on a GPU node (start-up included): 25 1080p
+    # frames scored by `run-item` on the GPU and on the CPU
+    item_startup() {
+        dir=$(mktemp -d) vq=$PWD/$B/tools/vqhip
+        ff=$D/fate/build/ffmpeg
+        src=testsrc2=s=1920x1080:r=25:d=1
+        $ff -nostdin -v error -f lavfi -i $src -pix_fmt yuv420p -y "$dir/ref.y4m" &&
+        $ff -nostdin -v error -f lavfi -i "$src,gblur=sigma=1.5" -pix_fmt yuv420p \
+            -y "$dir/dis.y4m" || return 1
+        printf 'gpu\tref.y4m\tdis.y4m\tg.json\t--json --backend hip\n' > "$dir/m.tsv"
+        printf 'cpu\tref.y4m\tdis.y4m\tc.json\t--json --backend cpu\n' >> "$dir/m.tsv"
+        (cd "$dir" && "$vq" plan m.tsv --out p) || return 1
+        for i in 0 1; do
+            t0=$(date +%s.%N)
+            (cd "$dir" && "$vq" run-item p --index $i) || return 1
+            echo "run-item $i ($(sed -n "$((i + 2))p" "$dir/m.tsv" | cut -f1) backend): $(echo "$(date +%s.%N) $t0" | awk '{ printf "%.2f", $1 - $2 }') s"
+        done
+        rm -rf "$dir"
+    }
+    check "work item start-up, 25 1080p frames" item_startup
 fi
 
 if wants bench; then
@@ -262,6 +282,12 @@ if wants bench; then
         check "bench: $n streams of 1080p" $B/tools/vqhip_bench \
             --backend hip --streams $n --size 1920x1080 --seconds 2 \
             --model version=vmaf_v0.6.1
+    done
+    # 10-bit pictures in device memory: the range check on the GPU
+    for bpc in 8 10; do
+        check "bench: vmaf_v0.6.1, lent $bpc-bit frames" $B/tools/vqhip_bench \
+            --backend hip --input lent --bpc $bpc --size 1920x1080 \
+            --size 3840x2160 --seconds "$s" --model version=vmaf_v0.6.1
     done
     check "bench: CPU, all cores" $B/tools/vqhip_bench --backend cpu \
         --size 1920x1080 --seconds 2 --model version=vmaf_v0.6.1
