@@ -1,14 +1,18 @@
 #!/bin/sh
-# Adapts vf_vqhip.c, which is written for the newest FFmpeg (9.0), to the
-# libavfilter API of an older FFmpeg tree (5.1 onwards). The filter carries
-# no version checks of its own: each rule below looks in the tree for one
-# API change and, where the tree predates it, rewrites what the filter
-# spells the new way into the old spelling.
+# Adapts the filter's sources (vf_vqhip/: vf_vqhip.c, vf_vqhip_*.c and the
+# private header vf_vqhip.h), which are written for the newest FFmpeg (9.0),
+# to the libavfilter API of an older FFmpeg tree (5.1 onwards). The filter
+# carries no version checks of its own: each rule below looks in the tree
+# for one API change and, where the tree predates it, rewrites what the
+# filter spells the new way into the old spelling.
 #
-# Usage: libavfilter_patch/adapt.sh FFMPEG_SOURCE_DIR < vf_vqhip.c > OUT
+# Usage: libavfilter_patch/adapt.sh FFMPEG_SOURCE_DIR OUT_DIR FILE...
 #
-# The names of the rules applied go to stderr, one line. For the newest
-# FFmpeg no rule applies and the output is the input.
+# Every FILE is written, adapted, to OUT_DIR under its own name; the rules
+# apply to each file, and what a rule must find is looked for in all of
+# them (the filter as a whole). The names of the rules applied go to
+# stderr, one line. For the newest FFmpeg no rule applies and each output
+# is its input.
 #
 #   rule          the tree lacks                     FFmpeg before
 #   internal.h    filters.h with the filter API      7.1: add internal.h
@@ -21,7 +25,11 @@
 #   pix_fmts      some AV_PIX_FMT_* of the table     (dropped from the table)
 set -eu
 
-src=${1:?usage: $0 FFMPEG_SOURCE_DIR < vf_vqhip.c > OUT}
+usage="usage: $0 FFMPEG_SOURCE_DIR OUT_DIR FILE..."
+[ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
+src=$1
+outdir=$2
+shift 2
 lavfi=$src/libavfilter
 
 die() {
@@ -31,7 +39,12 @@ die() {
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cat > "$tmp/in.c"
+for f in "$@"; do
+    [ -f "$f" ] || die "$f: no such file"
+done
+[ -d "$outdir" ] || die "$outdir: no such directory"
+# all of the filter, for the rules that read it (pix_fmts' table)
+cat "$@" > "$tmp/in.c"
 : > "$tmp/rules.sed"
 applied=
 
@@ -134,7 +147,12 @@ if [ -n "$missing" ]; then
     echo '/^static const enum AVPixelFormat pix_fmts/,/^};$/{/^ *$/d}' >> "$tmp/rules.sed"
 fi
 
-sed -f "$tmp/rules.sed" "$tmp/in.c" > "$tmp/out.c"
+mkdir "$tmp/out"
+for f in "$@"; do
+    sed -f "$tmp/rules.sed" "$f" > "$tmp/out/$(basename "$f")"
+done
+# the adapted filter, for the checks that look at it as a whole
+cat "$tmp"/out/* > "$tmp/out.c"
 
 # Each rule must have found what it rewrites: a filter edited past a rule's
 # pattern fails here, not in the compiler of an older FFmpeg.
@@ -142,7 +160,7 @@ check() { # check RULE GREP_ARGS...: fails when grep finds the pattern
     r=$1
     shift
     case " $applied " in *" $r "*) ;; *) return 0 ;; esac
-    if grep -n "$@" "$tmp/out.c" >&2; then
+    if grep -n "$@" "$tmp"/out/* >&2; then
         die "rule $r left the lines above unadapted"
     fi
 }
@@ -164,5 +182,5 @@ case $applied in *color*)
         die "rule color: query_color_props() was not reduced to 'return 0;'" ;;
 esac
 
-cat "$tmp/out.c"
+cp "$tmp"/out/* "$outdir"/
 echo "adapt.sh: rules applied:${applied:- none}" >&2

@@ -8,7 +8,8 @@
 #
 #   --only PART  one part of the wiring (repeatable; default: all three):
 #                  filter  configure, libavfilter/Makefile, allfilters.c,
-#                          libavfilter/vf_vqhip.c
+#                          the filter's sources: libavfilter/vf_vqhip.c,
+#                          vf_vqhip_*.c and vf_vqhip.h (from vf_vqhip/)
 #                  doc     doc/filters.texi
 #                  fate    tests/fate/vqhip.mak, tests/Makefile, the
 #                          references, a helper in tests/fate-run.sh
@@ -122,8 +123,7 @@ wire_filter() {
     insert_line configure before '^enabled libvo_amrwbenc ' \
         'enabled libvqhip          && require_pkg_config libvqhip libvqhip vqhip.h vq_open'
 
-    insert_line libavfilter/Makefile before '^OBJS-\$\(CONFIG_VSTACK_FILTER\)' \
-        'OBJS-$(CONFIG_VQHIP_FILTER)                  += vf_vqhip.o framesync.o'
+    wire_makefile
 
     # From 8.0 on, allfilters.c lists FFFilter (which wraps AVFilter).
     if grep -q '^extern const FFFilter ff_vf_psnr;' "$src/libavfilter/allfilters.c"; then
@@ -134,18 +134,57 @@ wire_filter() {
     insert_line libavfilter/allfilters.c before '^extern const (AV|FF)Filter ff_vf_vstack;' \
         "extern const $filter_type ff_vf_vqhip;"
 
-    if ! "$here/adapt.sh" "$src" < "$repo/vf_vqhip/vf_vqhip.c" \
-            > "$tmp/vf_vqhip.c" 2> "$tmp/adapt.log"; then
+    # the sources, each adapted to the tree's API
+    mkdir "$tmp/filter"
+    if ! "$here/adapt.sh" "$src" "$tmp/filter" "$repo"/vf_vqhip/vf_vqhip*.[ch] \
+            2> "$tmp/adapt.log"; then
         cat "$tmp/adapt.log" >&2
-        die "libavfilter/vf_vqhip.c: adapt.sh failed"
+        die "the filter's sources: adapt.sh failed"
     fi
-    sed 's/^adapt.sh: /apply.sh: vf_vqhip.c for this tree: /' "$tmp/adapt.log"
-    replace "$src/libavfilter/vf_vqhip.c" "$tmp/vf_vqhip.c"
+    sed 's/^adapt.sh: /apply.sh: the filter for this tree: /' "$tmp/adapt.log"
+    for f in "$tmp"/filter/*; do
+        replace "$src/libavfilter/${f##*/}" "$f"
+    done
 
     if [ $upstream = 1 ]; then
         changelog
         bump_minor
     fi
+}
+
+# libavfilter/Makefile: the filter's objects (vf_vqhip.o, then one per
+# vf_vqhip_*.c) and framesync's, in FFmpeg's layout (continuation lines at
+# the column of the first object), before vstack's line. A line or block of
+# an earlier run is replaced.
+wire_makefile() {
+    objs=vf_vqhip.o
+    for f in "$repo"/vf_vqhip/vf_vqhip_*.c; do
+        [ -f "$f" ] || continue
+        f=${f##*/}
+        objs="$objs ${f%.c}.o"
+    done
+    objs="$objs framesync.o"
+    block=$(echo "$objs" | awk '{
+        line = "OBJS-$(CONFIG_VQHIP_FILTER)                  +="
+        indent = sprintf("%48s", "")
+        for (i = 1; i <= NF; i++) {
+            if (i > 1 && length(line " " $i " \\") > 80) {
+                print line " \\"
+                line = indent $i
+            } else {
+                line = line " " $i
+            }
+        }
+        print line
+    }')
+    block=$block awk '
+        /^OBJS-\$\(CONFIG_VQHIP_FILTER\)/ { skip = 1 }
+        skip { if (!/\\$/) skip = 0; next }
+        !done && /^OBJS-\$\(CONFIG_VSTACK_FILTER\)/ { print ENVIRON["block"]; done = 1 }
+        { print }
+        END { if (!done) exit 3 }' "$src/libavfilter/Makefile" > "$tmp/edit" ||
+        die "libavfilter/Makefile: no vstack line (unsupported FFmpeg version?)"
+    replace "$src/libavfilter/Makefile" "$tmp/edit"
 }
 
 # A new filter is a Changelog entry under "version <next>:" (added above

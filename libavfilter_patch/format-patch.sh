@@ -3,7 +3,8 @@
 # FFmpeg reviews (git format-patch, one change a patch):
 #
 #   0001-avfilter-add-vqhip-filter.patch          configure, libavfilter/Makefile,
-#        allfilters.c, vf_vqhip.c, Changelog, libavfilter's minor version
+#        allfilters.c, the filter's sources (vf_vqhip.c, vf_vqhip_*.c,
+#        vf_vqhip.h), Changelog, libavfilter's minor version
 #   0002-doc-filters-document-the-vqhip-filter.patch   doc/filters.texi
 #   0003-tests-fate-add-vqhip-filter-tests.patch       tests/fate/vqhip.mak,
 #        tests/Makefile, tests/ref/fate/filter-vqhip-*, tests/fate-run.sh

@@ -48,11 +48,17 @@ g commit --quiet -m base
 check "the series applies with git am" g am --quiet "$tmp"/out/*.patch
 check "three patches, three commits" \
     test "$(g rev-list --count HEAD)" -eq 4
-for f in libavfilter/vf_vqhip.c tests/fate/vqhip.mak; do
+# the filter's sources (vf_vqhip.c, vf_vqhip_*.c, vf_vqhip.h), each as
+# apply.sh installs it and as the repository has it (no adaptation for the
+# newest release)
+for src in "$repo"/vf_vqhip/vf_vqhip*.[ch]; do
+    f=libavfilter/${src##*/}
+    check "$f as apply.sh installs it" cmp -s "$tmp/target/$f" "$applied/$f"
+    check "$f is the repository's" cmp -s "$tmp/target/$f" "$src"
+done
+for f in libavfilter/Makefile tests/fate/vqhip.mak; do
     check "$f as apply.sh installs it" cmp -s "$tmp/target/$f" "$applied/$f"
 done
-check "the filter's source is the repository's (no adaptation for the newest release)" \
-    cmp -s "$tmp/target/libavfilter/vf_vqhip.c" "$repo/vf_vqhip/vf_vqhip.c"
 check "allfilters.c registers it" \
     grep -q 'ff_vf_vqhip;' "$tmp/target/libavfilter/allfilters.c"
 check "configure knows --enable-libvqhip" \
