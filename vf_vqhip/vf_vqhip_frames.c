@@ -40,36 +40,6 @@
 #include "libavutil/hwcontext_drm.h"
 #endif
 
-/* The frame's colour description in libvqhip's terms (ssimulacra2 converts
- * to RGB with it); what libvqhip does not know is VQ_MATRIX_OTHER. */
-static VqMatrix matrix_map(enum AVColorSpace cs)
-{
-    switch (cs) {
-    case AVCOL_SPC_UNSPECIFIED: return VQ_MATRIX_UNSPECIFIED;
-    case AVCOL_SPC_BT709:       return VQ_MATRIX_BT709;
-    case AVCOL_SPC_BT470BG:
-    case AVCOL_SPC_SMPTE170M:   return VQ_MATRIX_BT601;
-    case AVCOL_SPC_SMPTE240M:   return VQ_MATRIX_SMPTE240M;
-    case AVCOL_SPC_FCC:         return VQ_MATRIX_FCC;
-    case AVCOL_SPC_BT2020_NCL:  return VQ_MATRIX_BT2020_NCL;
-    case AVCOL_SPC_YCGCO:       return VQ_MATRIX_YCGCO;
-    default:                    return VQ_MATRIX_OTHER;
-    }
-}
-
-static VqChromaLoc chroma_loc_map(enum AVChromaLocation loc)
-{
-    switch (loc) {
-    case AVCHROMA_LOC_LEFT:       return VQ_CHROMA_LOC_LEFT;
-    case AVCHROMA_LOC_CENTER:     return VQ_CHROMA_LOC_CENTER;
-    case AVCHROMA_LOC_TOPLEFT:    return VQ_CHROMA_LOC_TOPLEFT;
-    case AVCHROMA_LOC_TOP:        return VQ_CHROMA_LOC_TOP;
-    case AVCHROMA_LOC_BOTTOMLEFT: return VQ_CHROMA_LOC_BOTTOMLEFT;
-    case AVCHROMA_LOC_BOTTOM:     return VQ_CHROMA_LOC_BOTTOM;
-    default:                      return VQ_CHROMA_LOC_UNSPECIFIED;
-    }
-}
-
 /* The yuvj formats are full range whatever the frame says. */
 int ff_vqhip_is_yuvj(int format)
 {
@@ -82,15 +52,12 @@ enum AVColorRange ff_vqhip_frame_range(const AVFrame *f)
     return ff_vqhip_is_yuvj(f->format) ? AVCOL_RANGE_JPEG : f->color_range;
 }
 
+/* The frame's colour description (ssimulacra2 converts to RGB with it):
+ * AVFrame's numbers are the ones vq_picture_set_color takes. */
 static void set_color(VqPicture *pic, const AVFrame *f)
 {
-    enum AVColorRange range = ff_vqhip_frame_range(f);
-
-    pic->matrix     = matrix_map(f->colorspace);
-    pic->range      = range == AVCOL_RANGE_JPEG ? VQ_RANGE_FULL :
-                      range == AVCOL_RANGE_MPEG ? VQ_RANGE_LIMITED :
-                                                  VQ_RANGE_UNSPECIFIED;
-    pic->chroma_loc = chroma_loc_map(f->chroma_location);
+    vq_picture_set_color(pic, f->colorspace, ff_vqhip_frame_range(f),
+                         f->chroma_location);
 }
 
 void ff_vqhip_wrap_picture(VqPicture *pic, const AVFrame *f,
