@@ -257,10 +257,11 @@ if wants item; then
         printf 'gpu\tref.y4m\tdis.y4m\tg.json\t--json --backend hip\n' > "$dir/m.tsv"
         printf 'cpu\tref.y4m\tdis.y4m\tc.json\t--json --backend cpu\n' >> "$dir/m.tsv"
         (cd "$dir" && "$vq" plan m.tsv --out p) || return 1
+        # (not t0: check's own variable; sh has no local ones)
         for i in 0 1; do
-            t0=$(date +%s.%N)
+            i0=$(date +%s.%N)
             (cd "$dir" && "$vq" run-item p --index $i) || return 1
-            echo "run-item $i ($(sed -n "$((i + 2))p" "$dir/m.tsv" | cut -f1) backend): $(echo "$(date +%s.%N) $t0" | awk '{ printf "%.2f", $1 - $2 }') s"
+            echo "run-item $i ($(sed -n "$((i + 1))p" "$dir/m.tsv" | cut -f1) backend): $(echo "$(date +%s.%N) $i0" | awk '{ printf "%.2f", $1 - $2 }') s"
         done
         rm -rf "$dir"
     }

@@ -39,6 +39,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
 import checks  # noqa: E402
+import schema  # noqa: E402
 from checks import check  # noqa: E402
 
 checks.show_passes()
@@ -149,11 +150,7 @@ def as_said(rec):
 
 
 def schema_errors(doc, name):
-    import jsonschema
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
-                           '..', 'docs', name)) as f:
-        v = jsonschema.Draft202012Validator(json.load(f))
-    return [e.message for e in v.iter_errors(doc)]
+    return schema.errors(doc, name)
 
 
 def check_sync_record(tool_run, work, tag, numpy_mse=None):

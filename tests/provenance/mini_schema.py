@@ -1,13 +1,15 @@
 """A validator for the part of JSON Schema (2020-12) that docs/log.schema.json
-uses: type, enum, pattern, minLength, minimum, maximum, properties,
-required, additionalProperties, items and local $ref. Any other keyword in
+and docs/stats.schema.json use: type, enum, const, pattern, minLength,
+minimum, maximum, properties, required, additionalProperties, items,
+minItems, allOf, if/then/else and local $ref. Any other keyword in
 the schema is an error, so the schema cannot quietly rely on one this does
 not check. Only the Python standard library (Debian 12's python3)."""
 import re
 
 KNOWN = {'$schema', '$id', '$defs', 'title', 'description', 'type', 'enum',
          'pattern', 'minLength', 'minimum', 'maximum', 'properties',
-         'required', 'additionalProperties', 'items', '$ref'}
+         'required', 'additionalProperties', 'items', '$ref', 'const',
+         'minItems', 'allOf', 'if', 'then', 'else'}
 
 
 def _is_type(value, name):
@@ -48,6 +50,15 @@ def errors(schema, value, root=None, path='$'):
         types = schema['type'] if isinstance(schema['type'], list) else [schema['type']]
         if not any(_is_type(value, t) for t in types):
             return ['%s: %r is not %s' % (path, value, ' or '.join(types))]
+    if 'const' in schema and not (value == schema['const'] and
+                                  type(value) is type(schema['const'])):
+        out.append('%s: %r is not %r' % (path, value, schema['const']))
+    for i, part in enumerate(schema.get('allOf', [])):
+        out += errors(part, value, root, path)
+    if 'if' in schema:
+        taken = 'then' if not errors(schema['if'], value, root, path) else 'else'
+        if taken in schema:
+            out += errors(schema[taken], value, root, path)
     if 'enum' in schema and value not in schema['enum']:
         out.append('%s: %r not one of %r' % (path, value, schema['enum']))
     if isinstance(value, str):
@@ -74,6 +85,8 @@ def errors(schema, value, root=None, path='$'):
                 out.append('%s: key not allowed' % sub)
             elif isinstance(extra, dict):
                 out += errors(extra, item, root, sub)
+    if isinstance(value, list) and len(value) < schema.get('minItems', 0):
+        out.append('%s: fewer than %d items' % (path, schema['minItems']))
     if isinstance(value, list) and 'items' in schema:
         for i, item in enumerate(value):
             out += errors(schema['items'], item, root, '%s[%d]' % (path, i))
