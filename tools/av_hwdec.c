@@ -12,6 +12,28 @@
 enum { HW_NONE, HW_AUTO, HW_NAMED };
 static int hw_mode = HW_NONE;
 static enum AVHWDeviceType hw_type = AV_HWDEVICE_TYPE_NONE;
+/* One device of each type for the whole process: every input of a run (a
+ * ladder's too) decodes on it, and its start-up (a few tenths of a second
+ * for CUDA) is paid once. A type that did not open is not tried again. */
+enum { MAX_TYPES = 32 };
+static AVBufferRef *devices[MAX_TYPES];
+static char failed[MAX_TYPES];
+
+static int device_of_type(enum AVHWDeviceType t, AVBufferRef **dev)
+{
+    if ((unsigned)t >= MAX_TYPES)
+        return av_hwdevice_ctx_create(dev, t, NULL, NULL, 0);
+    if (!devices[t] && !failed[t]) {
+        int r = av_hwdevice_ctx_create(&devices[t], t, NULL, NULL, 0);
+        if (r < 0) {
+            failed[t] = 1;
+            return r;
+        }
+    }
+    if (!devices[t])
+        return AVERROR(ENODEV);
+    return (*dev = av_buffer_ref(devices[t])) ? 0 : AVERROR(ENOMEM);
+}
 
 int av_hwdec_select(const char *mode, char *err, size_t errsz)
 {
@@ -94,8 +116,7 @@ static int open_device(AvIn *a, const AVCodec *codec, char *err, size_t errsz)
         if (!(cfg->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX) ||
             (hw_mode == HW_NAMED && cfg->device_type != hw_type))
             continue;
-        int r = av_hwdevice_ctx_create(&a->hw_dev, cfg->device_type, NULL,
-                                       NULL, 0);
+        int r = device_of_type(cfg->device_type, &a->hw_dev);
         if (r >= 0) {
             a->hw_pix = cfg->pix_fmt;
             a->hw_state = 1;
