@@ -13,18 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/unit_check.h"
 #include "vqhip.h"
 
-static int fails;
-
-#define CHECK(cond, ...)                  \
-    do {                                  \
-        if (!(cond)) {                    \
-            printf("FAIL: " __VA_ARGS__); \
-            printf("\n");                 \
-            fails++;                      \
-        }                                 \
-    } while (0)
 
 /* A deterministic pair: a smooth pattern plus noise as reference, the
  * reference with a crude blur and an offset as distorted. */
@@ -168,7 +159,7 @@ static void test_rejects(void)
     for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         Pair p;
         if (make_pair(&p, cases[i].w, cases[i].h, 8, 1, 7)) {
-            CHECK(0, "out of memory");
+            CHECK_MSG(0, "out of memory");
             return;
         }
         const char *names[1] = { "integer_adm2" };
@@ -176,9 +167,9 @@ static void test_rejects(void)
         char err[512] = "";
         int r = score(&p, cases[i].spec, names, 0, v, err, sizeof(err));
         if (cases[i].ok)
-            CHECK(r == 0, "%ux%u %s: %s", cases[i].w, cases[i].h, cases[i].spec, err);
+            CHECK_MSG(r == 0, "%ux%u %s: %s", cases[i].w, cases[i].h, cases[i].spec, err);
         else
-            CHECK(r == VQ_EUNSUPPORTED && strstr(err, "adm"),
+            CHECK_MSG(r == VQ_EUNSUPPORTED && strstr(err, "adm"),
                   "%ux%u %s: expected a clear VQ_EUNSUPPORTED, got %d '%s'",
                   cases[i].w, cases[i].h, cases[i].spec, r, err);
         free_pair(&p);
@@ -188,10 +179,10 @@ static void test_rejects(void)
     cfg.backend = VQ_BACKEND_CPU;
     VqContext *ctx = NULL;
     if (vq_open(&ctx, &cfg) == 0) {
-        CHECK(vq_use_feature(ctx, "name=adm:adm_enhn_gain_limit=0.5") < 0,
+        CHECK_MSG(vq_use_feature(ctx, "name=adm:adm_enhn_gain_limit=0.5") < 0,
               "egl below 1 accepted");
-        CHECK(vq_use_feature(ctx, "name=adm:adm_csf_mode=4") < 0, "csf 4 accepted");
-        CHECK(vq_use_feature(ctx, "name=adm:adm_norm_view_dist=0.5") < 0,
+        CHECK_MSG(vq_use_feature(ctx, "name=adm:adm_csf_mode=4") < 0, "csf 4 accepted");
+        CHECK_MSG(vq_use_feature(ctx, "name=adm:adm_norm_view_dist=0.5") < 0,
               "nvd 0.5 accepted");
     }
     vq_close(&ctx);
@@ -243,11 +234,11 @@ static void test_values(void)
         const AdmExpect *e = expect_for(c->name);
         Pair p;
         if (!e) {
-            CHECK(0, "%s: no expected values", c->name);
+            CHECK_MSG(0, "%s: no expected values", c->name);
             continue;
         }
         if (make_pair(&p, c->w, c->h, c->bpc, N_FRAMES, c->seed)) {
-            CHECK(0, "out of memory");
+            CHECK_MSG(0, "out of memory");
             return;
         }
         unsigned n = 0;
@@ -258,10 +249,10 @@ static void test_values(void)
         double v[N_FRAMES][MAX_KEYS];
         char err[512] = "";
         int r = score(&p, spec, e->keys, n, v, err, sizeof(err));
-        CHECK(r == 0, "%s: %s", c->name, err);
+        CHECK_MSG(r == 0, "%s: %s", c->name, err);
         for (unsigned f = 0; !r && f < N_FRAMES; f++)
             for (unsigned k = 0; k < n; k++)
-                CHECK(!memcmp(&v[f][k], &e->value[f][k], sizeof(double)),
+                CHECK_MSG(!memcmp(&v[f][k], &e->value[f][k], sizeof(double)),
                       "%s frame %u %s: %.17g, libvmaf %.17g", c->name, f,
                       e->keys[k], v[f][k], e->value[f][k]);
         free_pair(&p);
@@ -307,6 +298,6 @@ int main(int argc, char **argv)
         return dump(argv[2]);
     test_rejects();
     test_values();
-    printf("%s: %d failure(s)\n", fails ? "FAIL" : "PASS", fails);
-    return fails ? 1 : 0;
+    printf("%s: %d failure(s)\n", n_fail ? "FAIL" : "PASS", n_fail);
+    return n_fail ? 1 : 0;
 }

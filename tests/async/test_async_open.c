@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../unit/test.h"
+#include "../common/unit_check.h"
 #include "vqhip.h"
 
 #define W 176

@@ -93,13 +93,13 @@ static void check_unpack(const char *name, const AVFrame *f, const Planes *pl)
     for (unsigned p = 0; p < 3; p++) {
         memset(out, 0xa5, sizeof(out));
         int r = av_hwdec_unpack(f, p, pl->pw[p], pl->ph[p], pl->depth, out);
-        CHECK(r == 0, "%s plane %u: refused", name, p);
+        CHECK_MSG(r == 0, "%s plane %u: refused", name, p);
         unsigned bad = 0;
         for (unsigned i = 0; i < pl->pw[p] * pl->ph[p]; i++) {
             unsigned v = pl->depth > 8 ? ((uint16_t *)(void *)out)[i] : out[i];
             bad += v != pl->s[p][i];
         }
-        CHECK(!bad, "%s plane %u: %u of %u samples differ", name, p, bad,
+        CHECK_MSG(!bad, "%s plane %u: %u of %u samples differ", name, p, bad,
               pl->pw[p] * pl->ph[p]);
     }
 }
@@ -120,9 +120,9 @@ int main(void)
     /* a bit under the 10 bits set: refused, not rounded away */
     uint8_t out[W * H * 2];
     f->data[1][f->linesize[1]] |= 1; /* row 1's first Cb */
-    CHECK(av_hwdec_unpack(f, 1, pl.pw[1], pl.ph[1], 10, out) == -1,
+    CHECK_MSG(av_hwdec_unpack(f, 1, pl.pw[1], pl.ph[1], 10, out) == -1,
           "p010 with a low bit set: taken");
-    CHECK(av_hwdec_unpack(f, 0, pl.pw[0], pl.ph[0], 10, out) == 0,
+    CHECK_MSG(av_hwdec_unpack(f, 0, pl.pw[0], pl.ph[0], 10, out) == 0,
           "p010 luma refused for a chroma bit");
     av_frame_free(&f);
 
@@ -160,29 +160,29 @@ int main(void)
         a.pix = lay[i].stream;
         a.hw_state = lay[i].hw;
         probe.format = lay[i].frame;
-        CHECK(av_hwdec_layout_ok(&a, &probe) == lay[i].ok,
+        CHECK_MSG(av_hwdec_layout_ok(&a, &probe) == lay[i].ok,
               "stream %d, hardware %d, frame %d: %s expected", lay[i].stream,
               lay[i].hw, lay[i].frame, lay[i].ok ? "taken" : "refused");
     }
 
     /* the mode parser */
     char err[512];
-    CHECK(!av_hwdec_select("auto", err, sizeof(err)) &&
+    CHECK_MSG(!av_hwdec_select("auto", err, sizeof(err)) &&
           !strcmp(av_hwdec_mode(), "auto"), "auto refused");
-    CHECK(!av_hwdec_select("none", err, sizeof(err)) &&
+    CHECK_MSG(!av_hwdec_select("none", err, sizeof(err)) &&
           !strcmp(av_hwdec_mode(), "none"), "none refused");
     enum AVHWDeviceType t = av_hwdevice_iterate_types(AV_HWDEVICE_TYPE_NONE);
     if (t != AV_HWDEVICE_TYPE_NONE) {
         const char *name = av_hwdevice_get_type_name(t);
-        CHECK(!av_hwdec_select(name, err, sizeof(err)) &&
+        CHECK_MSG(!av_hwdec_select(name, err, sizeof(err)) &&
               !strcmp(av_hwdec_mode(), name), "%s refused", name);
     }
     const char *before = av_hwdec_mode();
     err[0] = 0;
-    CHECK(av_hwdec_select("no-such-hardware", err, sizeof(err)) == -1 &&
+    CHECK_MSG(av_hwdec_select("no-such-hardware", err, sizeof(err)) == -1 &&
           strstr(err, "'no-such-hardware'") && strstr(err, "none, auto"),
           "an unknown type: '%s'", err);
-    CHECK(!strcmp(av_hwdec_mode(), before), "a refused mode replaced %s",
+    CHECK_MSG(!strcmp(av_hwdec_mode(), before), "a refused mode replaced %s",
           before);
 
     printf("av_hwdec: %u checks, %u failed\n", n_checks, n_fail);

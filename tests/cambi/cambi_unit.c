@@ -117,15 +117,15 @@ static void test_topk(const float *recip)
                 want += vq_cambi_fixed(vq_cambi_key(s[i]));
             cambi_topk_level1(c, n, t);
             uint64_t got = cambi_topk_sum(c, n, k, t);
-            CHECK(got == want, "top %llu of %u (%u distinct): %llu, sorted %llu",
+            CHECK_MSG(got == want, "top %llu of %u (%u distinct): %llu, sorted %llu",
                   (unsigned long long)k, n, distinct, (unsigned long long)got,
                   (unsigned long long)want);
             runs++;
         }
     }
     /* fixed point: exact for every c-value, and summing it is exact */
-    CHECK(vq_cambi_fixed(vq_cambi_key(0.5f)) == 1u << 23, "fixed(0.5)");
-    CHECK(vq_cambi_fixed(vq_cambi_key(9506.25f)) == (uint64_t)(9506.25 * 16777216.0),
+    CHECK_MSG(vq_cambi_fixed(vq_cambi_key(0.5f)) == 1u << 23, "fixed(0.5)");
+    CHECK_MSG(vq_cambi_fixed(vq_cambi_key(9506.25f)) == (uint64_t)(9506.25 * 16777216.0),
           "fixed(9506.25)");
     printf("top-k pooling: %u arrays against a sort\n", runs);
     free(t);
@@ -146,7 +146,7 @@ static void test_cvalues(void)
     for (unsigned o = 0; o < sizeof(opts) / sizeof(opts[0]); o++) {
         Inst in;
         int e = inst_open(&in, opts[o], 640, 480, 10);
-        CHECK(!e, "init %s: %s", opts[o], in.err.msg);
+        CHECK_MSG(!e, "init %s: %s", opts[o], in.err.msg);
         if (e)
             continue;
         const CambiPriv *s = in.fex.priv;
@@ -203,7 +203,7 @@ static void test_cvalues(void)
                     float got = c[y * w + x];
                     if (memcmp(&got, &want, sizeof(float))) {
                         bad++;
-                        CHECK(0, "[%s] %ux%u pad %u: c(%u, %u) = %.9g, direct count %.9g",
+                        CHECK_MSG(0, "[%s] %ux%u pad %u: c(%u, %u) = %.9g, direct count %.9g",
                               opts[o], w, h, pad, x, y, got, want);
                         break;
                     }
@@ -229,7 +229,7 @@ static void test_tables(const float *recip)
     for (unsigned e = 0; e < 2; e++)
         for (int d = 1; d <= VQ_CAMBI_MAX_DIFFS; d++) {
             int carried = -2, got = cambi_tvi_for_diff(d, 0.019, eotfs[e], &carried);
-            CHECK(got == carried, "tvi %s diff %d: computed %d, libvmaf %d",
+            CHECK_MSG(got == carried, "tvi %s diff %d: computed %d, libvmaf %d",
                   eotfs[e], d, got, carried);
         }
     unsigned differ = 0;
@@ -237,11 +237,11 @@ static void test_tables(const float *recip)
         float r = 1.0f / (float)i;
         if (r != recip[i]) {
             differ++;
-            CHECK(fabsf(r - recip[i]) <= nextafterf(r, 1.0f) - r,
+            CHECK_MSG(fabsf(r - recip[i]) <= nextafterf(r, 1.0f) - r,
                   "reciprocal of %d more than one ulp from 1/%d", i, i);
         }
     }
-    CHECK(differ == 42 && recip[0] == 0.0f, "%u reciprocals differ from 1/i",
+    CHECK_MSG(differ == 42 && recip[0] == 0.0f, "%u reciprocals differ from 1/i",
           differ);
     printf("tables: tvi (2 EOTFs x 32 steps) as carried; %u reciprocals one "
            "ulp from 1/i, as libvmaf's table\n", differ);
@@ -264,7 +264,7 @@ static void test_simd(void)
             vq_cpu_set_mask(base ? 0 : VQ_CPU_ALL);
             Inst in;
             if (inst_open(&in, cfgs[k].opts, cfgs[k].w, cfgs[k].h, cfgs[k].bpc)) {
-                CHECK(0, "init: %s", in.err.msg);
+                CHECK_MSG(0, "init: %s", in.err.msg);
                 break;
             }
             size = in.fex.acc_size;
@@ -291,7 +291,7 @@ static void test_simd(void)
             inst_close(&in);
         }
         vq_cpu_set_mask(VQ_CPU_ALL);
-        CHECK(acc[0] && acc[1] && !memcmp(acc[0], acc[1], size),
+        CHECK_MSG(acc[0] && acc[1] && !memcmp(acc[0], acc[1], size),
               "%ux%u: the record with %s differs from the C record",
               cfgs[k].w, cfgs[k].h, flags);
         free(acc[0]);

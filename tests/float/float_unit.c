@@ -89,13 +89,13 @@ static void test_vif_rows(const VqFloatVifDsp *fn, const char *name)
                 ref[3][j] = vq_fconv_dot(taps, N, bb, 1);
                 ref[4][j] = vq_fconv_dot(taps, N, ab, 1);
                 for (int q = 0; q < 5; q++)
-                    CHECK(same(o[q][j], ref[q][j]), "%s vif vert w %u q %d",
+                    CHECK_MSG(same(o[q][j], ref[q][j]), "%s vif vert w %u q %d",
                           name, w, q);
             }
             /* horizontal over a row with 8 values of border each side */
             fn->horiz(o[0], w > 16 ? w - 16 : 1, taps, N, hout);
             for (unsigned j = 0; w > 16 && j < w - 16; j++)
-                CHECK(same(hout[j], vq_fconv_dot(taps, N, o[0] + j - 8, 1)),
+                CHECK_MSG(same(hout[j], vq_fconv_dot(taps, N, o[0] + j - 8, 1)),
                       "%s vif horiz w %u j %u", name, w, j);
             float num[W], den[W];
             fn->stats(&c, 2.0f, o[0], o[1], o[2], o[3], o[4], w, num, den);
@@ -103,7 +103,7 @@ static void test_vif_rows(const VqFloatVifDsp *fn, const char *name)
                 float n1, d1;
                 vq_float_vif_terms(&c, o[0][j], o[1][j], o[2][j], o[3][j], o[4][j],
                               &n1, &d1);
-                CHECK(same(num[j], n1) && same(den[j], d1),
+                CHECK_MSG(same(num[j], n1) && same(den[j], d1),
                       "%s vif stats w %u j %u", name, w, j);
             }
         }
@@ -146,7 +146,7 @@ static void test_adm_rows(const VqFloatAdmDsp *fn, const char *name)
                         vq_float_adm_decouple(&d, vq_float_adm_rcp_tab, ov, tv, rr, aa);
                         for (int b = 0; b < 3; b++) {
                             float ca = rf[b] * aa[b], cr = rf[b] * rr[b];
-                            CHECK(same(csf_rows[r][b][j], ca) &&
+                            CHECK_MSG(same(csf_rows[r][b][j], ca) &&
                                   same(csf_rows[r][3 + b][j],
                                        vq_float_adm_csf_f(ca)) &&
                                   same(csf_rows[r][6 + b][j], cr) &&
@@ -172,7 +172,7 @@ static void test_adm_rows(const VqFloatAdmDsp *fn, const char *name)
                                                m[6 + b][j], j - 1, j, j + 1);
                     }
                     for (int b = 0; b < 3; b++)
-                        CHECK(same(term[b][j],
+                        CHECK_MSG(same(term[b][j],
                                    vq_float_adm_cm_term(&d, m[6 + b][j], tn)) &&
                               same(term[3 + b][j],
                                    vq_float_adm_cm_term(&d, m[b][j], ta)),
@@ -183,7 +183,7 @@ static void test_adm_rows(const VqFloatAdmDsp *fn, const char *name)
                 fn->den_row(&d, rf, ref, 0, w, t3);
                 for (int j = 0; j < w; j++)
                     for (int b = 0; b < 3; b++)
-                        CHECK(same(term[6 + b][j],
+                        CHECK_MSG(same(term[6 + b][j],
                                    vq_float_adm_den_term(&d, rf[b], ref[b][j])),
                               "%s adm den w %d j %d", name, w, j);
             }
@@ -228,7 +228,7 @@ static void test_rcp(void)
         n++;
     }
     if (__builtin_cpu_is("intel")) {
-        CHECK(diff == 0, "RCPSS emulation differs from this Intel CPU on %u "
+        CHECK_MSG(diff == 0, "RCPSS emulation differs from this Intel CPU on %u "
               "of %u inputs", diff, n);
         printf("rcp: equals this Intel CPU's RCPSS on %u inputs\n", n);
     } else {
@@ -291,7 +291,7 @@ static void test_refusals(void)
     };
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
         int err = first_frame(t[i].spec, t[i].w, t[i].h, msg, sizeof(msg));
-        CHECK(err == t[i].err && strstr(msg, t[i].says),
+        CHECK_MSG(err == t[i].err && strstr(msg, t[i].says),
               "%s at %ux%u: %d '%s'", t[i].spec, t[i].w, t[i].h, err, msg);
     }
 }

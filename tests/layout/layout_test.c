@@ -17,7 +17,7 @@
 #include "../common/dev_picture.h"
 #include "../common/gpu_present.h"
 #include "gpu/gpu.h"
-#include "test.h"
+#include "../common/unit_check.h"
 #include "vqhip.h"
 
 #define N_FRAMES 3

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../unit/test.h"
+#include "../common/unit_check.h"
 #include "vqhip.h"
 
 #define REL_MAX_FRAMES 64

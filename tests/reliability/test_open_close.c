@@ -52,7 +52,7 @@ int main(int argc, char **argv)
         CHECK(one_run(i, &f) == 0);
         if (i == n - n / 4)
             rss_q3 = peak_rss_kib();
-        if (test_failures)
+        if (n_fail)
             break;
     }
     long rss_end = peak_rss_kib();

@@ -8,7 +8,7 @@
  */
 
 #include "gpu/fault.h"
-#include "../unit/test.h"
+#include "../common/unit_check.h"
 
 /* Simulated wait for work that ends `t_end` seconds in, each query taking
  * `query` seconds: returns when the wait saw the end; counts queries. */

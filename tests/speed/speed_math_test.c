@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/unit_check.h"
 #include "speed/speed_math.h"
 
 #ifndef M_PI
@@ -22,16 +23,6 @@
 #define M_E 2.7182818284590452354
 #endif
 
-static unsigned n_fail;
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            n_fail++;                                                         \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                       \
-            printf(__VA_ARGS__);                                              \
-            printf("\n");                                                     \
-        }                                                                     \
-    } while (0)
 
 static uint64_t rng_state = 0x243f6a8885a308d3ULL;
 static uint64_t rng(void)
@@ -102,26 +93,26 @@ static void test_log2(void)
     printf("log2: %lu inputs, %lu differ from glibc by one ulp (%.3f%%), "
            "worst %.0f ulp, %lu differ after rounding to float\n", st.n,
            st.differ, 100.0 * st.differ / st.n, st.worst, st.float_differ);
-    CHECK(st.worst <= 1, "log2 differs from glibc by %.0f ulp", st.worst);
-    CHECK(st.differ * 100 < st.n, "log2 differs from glibc too often");
-    CHECK(st.float_differ == 0, "log2 changes %lu float results",
+    CHECK_MSG(st.worst <= 1, "log2 differs from glibc by %.0f ulp", st.worst);
+    CHECK_MSG(st.differ * 100 < st.n, "log2 differs from glibc too often");
+    CHECK_MSG(st.float_differ == 0, "log2 changes %lu float results",
           st.float_differ);
     for (int e = -1074; e <= 1023; e++)
-        CHECK(vq_speed_log2(ldexp(1.0, e)) == (double)e, "log2(2^%d)", e);
-    CHECK(vq_speed_log2(1.0) == 0.0, "log2(1)");
-    CHECK(vq_speed_log2(0.0) == -INFINITY && vq_speed_log2(-0.0) == -INFINITY,
+        CHECK_MSG(vq_speed_log2(ldexp(1.0, e)) == (double)e, "log2(2^%d)", e);
+    CHECK_MSG(vq_speed_log2(1.0) == 0.0, "log2(1)");
+    CHECK_MSG(vq_speed_log2(0.0) == -INFINITY && vq_speed_log2(-0.0) == -INFINITY,
           "log2(0)");
-    CHECK(isnan(vq_speed_log2(-1.0)) && isnan(vq_speed_log2(NAN)), "log2(<0)");
-    CHECK(vq_speed_log2(INFINITY) == INFINITY, "log2(inf)");
+    CHECK_MSG(isnan(vq_speed_log2(-1.0)) && isnan(vq_speed_log2(NAN)), "log2(<0)");
+    CHECK_MSG(vq_speed_log2(INFINITY) == INFINITY, "log2(inf)");
     volatile double two_pi_e = 2 * M_PI * M_E;
-    CHECK(VQ_SPEED_LOG2_2PIE == log2(two_pi_e), "log2(2 pi e) constant");
-    CHECK(VQ_SPEED_LOG2_2PIE == log2(2 * M_PI * M_E), "log2(2 pi e) folded");
+    CHECK_MSG(VQ_SPEED_LOG2_2PIE == log2(two_pi_e), "log2(2 pi e) constant");
+    CHECK_MSG(VQ_SPEED_LOG2_2PIE == log2(2 * M_PI * M_E), "log2(2 pi e) folded");
 }
 
 static void sqrt_one(double x, int seed_error)
 {
     const double a = vq_speed_sqrt_exact_seeded(x, seed_error), b = sqrt(x);
-    CHECK(!memcmp(&a, &b, sizeof(a)), "sqrt(%a) = %a, CPU %a (seed %d)", x, a,
+    CHECK_MSG(!memcmp(&a, &b, sizeof(a)), "sqrt(%a) = %a, CPU %a (seed %d)", x, a,
           b, seed_error);
 }
 
@@ -150,7 +141,7 @@ static void test_sqrt(void)
                                 0x1.fffffffffffffp+1023, 1.0, 2.0, 4.0 };
     for (size_t i = 0; i < sizeof(specials) / sizeof(specials[0]); i++)
         sqrt_one(specials[i], 0);
-    CHECK(isnan(vq_speed_sqrt_exact(-1.0)) && isnan(vq_speed_sqrt_exact(NAN)),
+    CHECK_MSG(isnan(vq_speed_sqrt_exact(-1.0)) && isnan(vq_speed_sqrt_exact(NAN)),
           "sqrt of negative or NaN");
     printf("sqrt: %s\n", n_fail == before ? "bit-identical to the CPU's on "
            "6 million inputs" : "MISMATCH");
@@ -164,7 +155,7 @@ static void test_mul64(void)
         uint64_t hi, lo;
         vq_speed_mul64(a, b, &hi, &lo);
         const unsigned __int128 p = (unsigned __int128)a * b;
-        CHECK(hi == (uint64_t)(p >> 64) && lo == (uint64_t)p, "mul64");
+        CHECK_MSG(hi == (uint64_t)(p >> 64) && lo == (uint64_t)p, "mul64");
         if (n_fail)
             return;
     }

@@ -131,7 +131,7 @@ static void check_against_plain(int w, int h, unsigned flags)
     vq_float_ssim_means(rows, (unsigned)w - 10, (unsigned)h - 10, &got[0], &got[1],
                    &got[2], &got[3]);
     plain_ssim(r, d, w, h, want);
-    CHECK(!memcmp(got, want, sizeof(got)),
+    CHECK_MSG(!memcmp(got, want, sizeof(got)),
           "%dx%d flags %u map: %.9g %.9g %.9g %.9g, plain %.9g %.9g %.9g %.9g",
           w, h, flags,
           got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
@@ -144,7 +144,7 @@ static void check_against_plain(int w, int h, unsigned flags)
     vq_float_ms_ssim_dsp_init(&fms, flags);
     vq_float_ms_ssim_cpu_lpf(&fms, &sr, a, scratch);
     plain_decimate(r, w, h, 2, lpf, 9, b);
-    CHECK(!memcmp(a, b, (size_t)ow * oh * 4), "%dx%d flags %u lpf decimation",
+    CHECK_MSG(!memcmp(a, b, (size_t)ow * oh * 4), "%dx%d flags %u lpf decimation",
           w, h, flags);
     /* float_ssim's box decimation, factors 2..5 */
     for (int f = 2; f <= 5; f++) {
@@ -154,7 +154,7 @@ static void check_against_plain(int w, int h, unsigned flags)
             kern[i] = 1.0f / (float)(f * f);
         vq_float_ssim_cpu_box(&sr, (unsigned)f, a, (unsigned)bw, (unsigned)bh, scratch);
         plain_decimate(r, w, h, f, kern, f, b);
-        CHECK(!memcmp(a, b, (size_t)bw * bh * 4), "%dx%d box %d", w, h, f);
+        CHECK_MSG(!memcmp(a, b, (size_t)bw * bh * 4), "%dx%d box %d", w, h, f);
     }
     free(a); free(b); free(r); free(d); free(rows); free(scratch);
 }

@@ -102,7 +102,7 @@ static void check_cpu_path(int w, int h, unsigned bpc, int f)
         VqSsimDsp dsp;
         vq_ssim_dsp_init(&dsp, flags);
         int64_t got = vq_ssim_cpu_frame(&dsp, &pr, &pd, bps, k, scratch);
-        CHECK(got == want, "%dx%d %u-bit %s (cpu flags %u): CPU sum %lld, "
+        CHECK_MSG(got == want, "%dx%d %u-bit %s (cpu flags %u): CPU sum %lld, "
               "direct %lld", w, h, bpc, fill_name[f], flags, (long long)got,
               (long long)want);
     }
@@ -132,7 +132,7 @@ static void check_api(int w, int h, unsigned bpc, VqPixFmt fmt)
     int e = vq_open(&ctx, &cfg);
     if (!e)
         e = vq_use_feature(ctx, "ssim");
-    CHECK(!e, "open: %s", ctx ? vq_last_error(ctx) : "no context");
+    CHECK_MSG(!e, "open: %s", ctx ? vq_last_error(ctx) : "no context");
     double want[3];
     for (int f = 0; !e && f < 3; f++) {
         fill(r, d, w, h, bpc, f == 0 ? F_NOISY : f == 1 ? F_RANDOM : F_CHECKER);
@@ -162,22 +162,22 @@ static void check_api(int w, int h, unsigned bpc, VqPixFmt fmt)
             }
         }
         e = vq_submit(ctx, &pic[0], &pic[1]);
-        CHECK(!e, "submit: %s", vq_last_error(ctx));
+        CHECK_MSG(!e, "submit: %s", vq_last_error(ctx));
     }
     if (!e)
         e = vq_flush(ctx);
     VqFrameScores fs;
     unsigned got = 0;
     while (!e && vq_receive(ctx, &fs) == 0) {
-        CHECK(fs.n == 1 && !strcmp(fs.scores[0].name, "ssim"),
+        CHECK_MSG(fs.n == 1 && !strcmp(fs.scores[0].name, "ssim"),
               "frame %u: unexpected outputs", fs.index);
         if (fs.n == 1 && fs.index < 3)
-            CHECK(!memcmp(&fs.scores[0].value, &want[fs.index], sizeof(double)),
+            CHECK_MSG(!memcmp(&fs.scores[0].value, &want[fs.index], sizeof(double)),
                   "%dx%d %u-bit: frame %u ssim %.17g, direct %.17g", w, h, bpc,
                   fs.index, fs.scores[0].value, want[fs.index]);
         got++;
     }
-    CHECK(e || got == 3, "%dx%d: %u frames scored, 3 submitted", w, h, got);
+    CHECK_MSG(e || got == 3, "%dx%d: %u frames scored, 3 submitted", w, h, got);
     vq_close(&ctx);
     for (int k = 0; k < 2; k++)
         for (int c = 0; c < 3; c++)
@@ -191,12 +191,12 @@ int main(void)
     int taps[9];
     ssim_direct_taps(taps);
     const int header_taps[9] = { VQ_SSIM_TAP_LIST };
-    CHECK(!memcmp(taps, header_taps, sizeof(taps)),
+    CHECK_MSG(!memcmp(taps, header_taps, sizeof(taps)),
           "taps %d %d %d %d %d differ from the header's", taps[0], taps[1],
           taps[2], taps[3], taps[4]);
     static const unsigned depths[] = { 8, 10, 12, 16 };
     for (unsigned b = 0; b < 4; b++) {
-        CHECK(vq_ssim_const(depths[b], 1) == ssim_direct_const(depths[b], 1) &&
+        CHECK_MSG(vq_ssim_const(depths[b], 1) == ssim_direct_const(depths[b], 1) &&
               vq_ssim_const(depths[b], 9) == ssim_direct_const(depths[b], 9),
               "%u-bit constants differ", depths[b]);
     }

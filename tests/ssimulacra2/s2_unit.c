@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../unit/test.h"
+#include "../common/unit_check.h"
 #include "extractors/ssimulacra2/ssimulacra2_priv.h"
 #include "picture.h"
 #include "vqhip.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "extractors/ciede/ciede_dsp.h"
-#include "test.h"
+#include "../common/unit_check.h"
 
 static uint64_t rng_state = 0x853c49e6748fea9bULL;
 static uint32_t rng(void)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../../kernels/ciede/ciede.h"
-#include "test.h"
+#include "../common/unit_check.h"
 
 static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
 static double uniform(void)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../../kernels/psnr_hvs/psnr_hvs.h"
-#include "test.h"
+#include "../common/unit_check.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
 static uint64_t rng(void)
@@ -179,7 +179,7 @@ static void check_single_terms(void)
             float want = s + t;
             CHECK_MSG(same_bits(got, want), "s %a + t %a: step %a, float %a",
                       (double)s, (double)t, (double)got, (double)want);
-            if (test_failures > 10)
+            if (n_fail > 10)
                 return;
         }
     }

@@ -5,18 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int vq_test_failures;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            vq_test_failures++;                                              \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, \
-                    #cond);                                                  \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-        }                                                                    \
-    } while (0)
+#include "../common/unit_check.h"
 
 #define VQ_TEST_SKIP 77
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "extractors/psnr_hvs/psnr_hvs_priv.h"
-#include "test.h"
+#include "../common/unit_check.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
 static uint32_t rng(void)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "gpu/stream_copy.h"
-#include "test.h"
+#include "../common/unit_check.h"
 
 #define GUARD 64
 #define MAX_N 1200

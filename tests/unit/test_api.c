@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test.h"
+#include "../common/unit_check.h"
 #include "vqhip.h"
 
 typedef struct Buf {

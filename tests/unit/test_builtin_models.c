@@ -31,7 +31,7 @@ static unsigned check_files(const char *models_dir, bool on)
 {
     unsigned n_files = 0;
     DIR *d = opendir(models_dir);
-    CHECK(d, "cannot open %s", models_dir);
+    CHECK_MSG(d, "cannot open %s", models_dir);
     for (struct dirent *de; d && (de = readdir(d));) {
         size_t n = strlen(de->d_name);
         if (n <= 5 || strcmp(de->d_name + n - 5, ".json"))
@@ -42,12 +42,12 @@ static unsigned check_files(const char *models_dir, bool on)
         n_files++;
         const VqBuiltinModel *b = builtin(version);
         if (!on) {
-            CHECK(!b, "%s is built in although builtin_models=false", version);
+            CHECK_MSG(!b, "%s is built in although builtin_models=false", version);
             continue;
         }
         size_t len = 0;
         char *file = vq_test_read_file(path, &len);
-        CHECK(file && b && b->size == len && !memcmp(b->json, file, len),
+        CHECK_MSG(file && b && b->size == len && !memcmp(b->json, file, len),
               "built-in %s differs from %s", version, path);
         free(file);
         VqModel *m = NULL;
@@ -58,7 +58,7 @@ static unsigned check_files(const char *models_dir, bool on)
          * of the v1.0.16 models' speed features, so resolving them may
          * fail after the lookup (vmaf_v0.6.1 must load: check_order). */
         int err = vq_model_open_ex(&m, spec, NULL, vq_test_fex_find, &e);
-        CHECK(!err || !strstr(e.msg, "no model version"),
+        CHECK_MSG(!err || !strstr(e.msg, "no model version"),
               "%s from the built-in table: %s", spec, e.msg);
         vq_model_close(&m);
     }
@@ -67,9 +67,9 @@ static unsigned check_files(const char *models_dir, bool on)
     unsigned n_table = 0;
     for (const VqBuiltinModel *b = vq_builtin_models; b->version; b++)
         n_table++;
-    CHECK(n_table == (on ? n_files : 0), "%u built-in models, %u files in %s",
+    CHECK_MSG(n_table == (on ? n_files : 0), "%u built-in models, %u files in %s",
           n_table, n_files, models_dir);
-    CHECK(n_files >= 10, "only %u model files in %s", n_files, models_dir);
+    CHECK_MSG(n_files >= 10, "only %u model files in %s", n_files, models_dir);
     return n_files;
 }
 
@@ -81,19 +81,19 @@ static void check_order(const char *data_dir, bool on)
     VqErrBuf e;
     int err = vq_model_open_ex(&m, "version=model_psnr", data_dir,
                                vq_test_fex_find, &e);
-    CHECK(!err, "version=model_psnr from %s: %s", data_dir, e.msg);
+    CHECK_MSG(!err, "version=model_psnr from %s: %s", data_dir, e.msg);
     vq_model_close(&m);
     err = vq_model_open_ex(&m, "version=vmaf_v0.6.1", data_dir,
                            vq_test_fex_find, &e);
     if (on)
-        CHECK(!err, "vmaf_v0.6.1 not in %s, from the table: %s", data_dir,
+        CHECK_MSG(!err, "vmaf_v0.6.1 not in %s, from the table: %s", data_dir,
               e.msg);
     else
-        CHECK(err == VQ_ENOTFOUND || !err, "vmaf_v0.6.1: %s", e.msg);
+        CHECK_MSG(err == VQ_ENOTFOUND || !err, "vmaf_v0.6.1: %s", e.msg);
     vq_model_close(&m);
     err = vq_model_open_ex(&m, "version=vmaf_v9", data_dir, vq_test_fex_find,
                            &e);
-    CHECK(err == VQ_ENOTFOUND && strstr(e.msg, "no model version 'vmaf_v9'") &&
+    CHECK_MSG(err == VQ_ENOTFOUND && strstr(e.msg, "no model version 'vmaf_v9'") &&
           strstr(e.msg, on ? "vmaf_v0.6.1" : "builtin_models=false"),
           "vmaf_v9: %d %s", err, e.msg);
     vq_model_close(&m);
@@ -110,6 +110,6 @@ int main(int argc, char **argv)
     unsigned n = check_files(argv[1], on);
     check_order(argv[2], on);
     printf("%u model files, built in: %s; %d failures\n", n,
-           on ? "yes, byte for byte" : "no", vq_test_failures);
-    return vq_test_failures ? 1 : 0;
+           on ? "yes, byte for byte" : "no", n_fail);
+    return n_fail ? 1 : 0;
 }

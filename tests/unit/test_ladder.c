@@ -99,7 +99,7 @@ static unsigned shared_extractors(VqContext *ctx)
                           vq_output_backend(ctx, "motion2_v2_score") };
     unsigned n = 0;
     for (unsigned k = 0; k < 3; k++) {
-        CHECK(mb[k], "no backend for motion output %u", k);
+        CHECK_MSG(mb[k], "no backend for motion output %u", k);
         n += mb[k] && !strcmp(mb[k], "cpu");
     }
     return n;
@@ -122,7 +122,7 @@ static void take(VqContext *ctx, Values *out)
     VqFrameScores fs;
     while (vq_receive(ctx, &fs) == 0) {
         unsigned t = fs.index;
-        CHECK(t == out->n_frames && t < FRAMES && fs.n <= MAX_OUT,
+        CHECK_MSG(t == out->n_frames && t < FRAMES && fs.n <= MAX_OUT,
               "frame %u out of order or too many outputs", t);
         if (t != out->n_frames || t >= FRAMES || fs.n > MAX_OUT)
             return;
@@ -158,22 +158,22 @@ static void pair_run(unsigned i, unsigned frames, Values *out)
     if (!r)
         r = vq_flush(ctx);
     take(ctx, out);
-    CHECK(!r, "pair run %u: %s", i, vq_last_error(ctx));
+    CHECK_MSG(!r, "pair run %u: %s", i, vq_last_error(ctx));
     vq_close(&ctx);
 }
 
 static void same(const Values *a, const Values *b, const char *what)
 {
-    CHECK(a->n_frames == b->n_frames, "%s: %u frames, the pair run %u", what,
+    CHECK_MSG(a->n_frames == b->n_frames, "%s: %u frames, the pair run %u", what,
           a->n_frames, b->n_frames);
     for (unsigned t = 0; t < a->n_frames && t < b->n_frames; t++) {
-        CHECK(a->n_out[t] == b->n_out[t], "%s: frame %u: %u outputs, the "
+        CHECK_MSG(a->n_out[t] == b->n_out[t], "%s: frame %u: %u outputs, the "
               "pair run %u", what, t, a->n_out[t], b->n_out[t]);
         for (unsigned k = 0; k < a->n_out[t] && k < b->n_out[t]; k++) {
-            CHECK(!strcmp(a->name[t][k], b->name[t][k]), "%s: frame %u, "
+            CHECK_MSG(!strcmp(a->name[t][k], b->name[t][k]), "%s: frame %u, "
                   "output %u %s, pair %s", what, t, k, a->name[t][k],
                   b->name[t][k]);
-            CHECK(!memcmp(&a->v[t][k], &b->v[t][k], sizeof(double)),
+            CHECK_MSG(!memcmp(&a->v[t][k], &b->v[t][k], sizeof(double)),
                   "%s: frame %u %s = %.17g, the pair run's %.17g", what, t,
                   a->name[t][k], a->v[t][k], b->v[t][k]);
         }
@@ -190,7 +190,7 @@ static void ladder_case(unsigned n, unsigned short_one)
     cfg.n_threads = cur.threads;
     VqLadder *l;
     int r = vq_ladder_open(&l, &cfg, n);
-    CHECK(!r && vq_ladder_count(l) == n, "open %u: %s", n,
+    CHECK_MSG(!r && vq_ladder_count(l) == n, "open %u: %s", n,
           vq_ladder_last_error(l));
     for (unsigned i = 0; !r && i < n; i++)
         r = select_all(vq_ladder_context(l, i));
@@ -216,7 +216,7 @@ static void ladder_case(unsigned n, unsigned short_one)
     }
     if (!r)
         r = vq_ladder_flush(l);
-    CHECK(!r, "ladder of %u: %s", n, vq_ladder_last_error(l));
+    CHECK_MSG(!r, "ladder of %u: %s", n, vq_ladder_last_error(l));
     unsigned taken = 0; /* frames the renditions took */
     for (unsigned i = 0; i < n; i++) {
         unsigned frames = i == short_one ? cur.short_len : FRAMES;
@@ -228,13 +228,13 @@ static void ladder_case(unsigned n, unsigned short_one)
                  "ends early), rendition %u", cur.model, cur.threads, n,
                  short_one + 1, i + 1);
         same(&got[i], &want, what);
-        CHECK(want.n_frames == frames, "%s: %u frames", what, want.n_frames);
+        CHECK_MSG(want.n_frames == frames, "%s: %u frames", what, want.n_frames);
     }
     /* shared: once per frame and extractor (none with one rendition) */
     VqLadderShare sh;
-    CHECK(!vq_ladder_share_info(l, &sh), "vq_ladder_share_info");
+    CHECK_MSG(!vq_ladder_share_info(l, &sh), "vq_ladder_share_info");
     unsigned k = n > 1 ? shared_extractors(vq_ladder_context(l, n - 1)) : 0;
-    CHECK(sh.extractors == k && sh.computed == (uint64_t)k * FRAMES &&
+    CHECK_MSG(sh.extractors == k && sh.computed == (uint64_t)k * FRAMES &&
           sh.used == (uint64_t)k * taken, "%s, ladder of %u: %u extractors "
           "shared, computed %llu times, used %llu; want %u, %u, %u",
           cur.model, n, sh.extractors, (unsigned long long)sh.computed,
@@ -243,7 +243,7 @@ static void ladder_case(unsigned n, unsigned short_one)
         printf("automatic backend: %s, %u extractors shared\n",
                vq_backend_name(vq_ladder_context(l, 0)), sh.extractors);
     vq_ladder_close(&l);
-    CHECK(!l, "vq_ladder_close leaves the handle set");
+    CHECK_MSG(!l, "vq_ladder_close leaves the handle set");
 }
 
 /* A ladder of two whose first pair is refused; *msg gets the message. */
@@ -275,15 +275,15 @@ static void log_path_cases(void)
     char out[64], why[256];
     int r = vq_ladder_log_path(out, sizeof(out), "logs/%d_%s_100%%.json", 2,
                                "r720p", why, sizeof(why));
-    CHECK(!r && !strcmp(out, "logs/3_r720p_100%.json"), "%%d/%%s/%%%%: %d '%s'",
+    CHECK_MSG(!r && !strcmp(out, "logs/3_r720p_100%.json"), "%%d/%%s/%%%%: %d '%s'",
           r, r ? why : out);
     r = vq_ladder_log_path(out, sizeof(out), "log.json", 0, "a", why, sizeof(why));
-    CHECK(r == VQ_EINVAL && strstr(why, "%d") && strstr(why, "log.json"),
+    CHECK_MSG(r == VQ_EINVAL && strstr(why, "%d") && strstr(why, "log.json"),
           "no %%d or %%s: %d %s", r, why);
     r = vq_ladder_log_path(out, sizeof(out), "log_%x_%d", 0, "a", why, sizeof(why));
-    CHECK(r == VQ_EINVAL && strstr(why, "'%x'"), "%%x: %d %s", r, why);
+    CHECK_MSG(r == VQ_EINVAL && strstr(why, "'%x'"), "%%x: %d %s", r, why);
     r = vq_ladder_log_path(out, 8, "log_%s.json", 0, "rendition", why, sizeof(why));
-    CHECK(r == VQ_EINVAL && strstr(why, "too long"), "short buffer: %d %s", r, why);
+    CHECK_MSG(r == VQ_EINVAL && strstr(why, "too long"), "short buffer: %d %s", r, why);
 }
 
 int main(void)
@@ -313,33 +313,33 @@ int main(void)
     small.w = W - 16;
     deep.bpc = 10;
     int r = refused(1, &good, msg, sizeof(msg));
-    CHECK(r == VQ_EINVAL && strstr(msg, "rendition 2") &&
+    CHECK_MSG(r == VQ_EINVAL && strstr(msg, "rendition 2") &&
           strstr(msg, "same features"), "other features: %d %s", r, msg);
     r = refused(0, &small, msg, sizeof(msg));
-    CHECK(r == VQ_EINVAL && strstr(msg, "rendition 2") && strstr(msg, "208x160"),
+    CHECK_MSG(r == VQ_EINVAL && strstr(msg, "rendition 2") && strstr(msg, "208x160"),
           "another size: %d %s", r, msg);
     r = refused(0, &deep, msg, sizeof(msg));
-    CHECK(r == VQ_EINVAL && strstr(msg, "rendition 2") && strstr(msg, "10 bits"),
+    CHECK_MSG(r == VQ_EINVAL && strstr(msg, "rendition 2") && strstr(msg, "10 bits"),
           "another bit depth: %d %s", r, msg);
     r = refused(0, NULL, msg, sizeof(msg));
-    CHECK(r == VQ_EINVAL && strstr(msg, "rendition 2") &&
+    CHECK_MSG(r == VQ_EINVAL && strstr(msg, "rendition 2") &&
           strstr(msg, "vq_ladder_end"), "no picture: %d %s", r, msg);
 
     VqConfig cfg = vq_default_config();
     cfg.backend = VQ_BACKEND_CPU;
     VqLadder *l;
-    CHECK(vq_ladder_open(&l, &cfg, 0) == VQ_EINVAL, "a ladder of 0 opened");
+    CHECK_MSG(vq_ladder_open(&l, &cfg, 0) == VQ_EINVAL, "a ladder of 0 opened");
     vq_ladder_close(&l);
-    CHECK(!vq_ladder_open(&l, &cfg, 2), "open 2: %s", vq_ladder_last_error(l));
+    CHECK_MSG(!vq_ladder_open(&l, &cfg, 2), "open 2: %s", vq_ladder_last_error(l));
     VqContext *c = vq_ladder_context(l, 1);
-    CHECK(c && !vq_ladder_context(l, 2), "vq_ladder_context's range");
+    CHECK_MSG(c && !vq_ladder_context(l, 2), "vq_ladder_context's range");
     VqPicture rp = pic(&ref[0]), dp = pic(&dis[0][0]);
     r = vq_submit(c, &rp, &dp);
-    CHECK(r == VQ_ESTATE && strstr(vq_last_error(c), "vq_ladder_submit"),
+    CHECK_MSG(r == VQ_ESTATE && strstr(vq_last_error(c), "vq_ladder_submit"),
           "vq_submit on a rendition: %d %s", r, vq_last_error(c));
     VqContext *c2 = c;
     vq_close(&c2);
-    CHECK(c2 == c && vq_use_feature(c, "psnr") == 0,
+    CHECK_MSG(c2 == c && vq_use_feature(c, "psnr") == 0,
           "vq_close closed a rendition's context");
     vq_ladder_close(&l);
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "test.h"
+#include "../common/unit_check.h"
 #include "vqhip.h"
 
 static char *slurp(const char *path)

@@ -53,7 +53,7 @@ static void expect_error(const char *json, const char *spec, int code,
     VqModel *m = (VqModel *)1;
     VqErrBuf e;
     int err = load(json, spec, &m, &e);
-    CHECK(err == code && m == NULL && strstr(e.msg, msg_part),
+    CHECK_MSG(err == code && m == NULL && strstr(e.msg, msg_part),
           "%s: got %d '%s', want %d with '%s'", label, err, e.msg, code,
           msg_part);
 }
@@ -177,7 +177,7 @@ static void test_bad_models(void)
     }
     VqModel *m = NULL;
     VqErrBuf e;
-    CHECK(!load(base, NULL, &m, &e) && m, "base model: %s", e.msg);
+    CHECK_MSG(!load(base, NULL, &m, &e) && m, "base model: %s", e.msg);
     vq_model_close(&m);
     expect_error("", NULL, VQ_EMODEL, "ends early", "empty");
     expect_error("{\"model_dict\": {", NULL, VQ_EMODEL, "ends early",
@@ -214,7 +214,7 @@ static void expect_spec_error(const char *spec, const char *dir, int code,
     VqErrBuf e;
     vq_err_clear(&e);
     int err = vq_model_open_ex(&m, spec, dir, vq_test_stub_find, &e);
-    CHECK(err == code && m == NULL && strstr(e.msg, msg_part),
+    CHECK_MSG(err == code && m == NULL && strstr(e.msg, msg_part),
           "spec '%s': got %d '%s', want %d with '%s'", spec, err, e.msg, code,
           msg_part);
 }
@@ -236,7 +236,7 @@ static void test_variants(void)
         VqModel *m = NULL;
         VqErrBuf e;
         int err = load(json, "disable_clip=false:enable_transform=0", &m, &e);
-        CHECK(!err && m, "variant %zu: %s", i, e.msg);
+        CHECK_MSG(!err && m, "variant %zu: %s", i, e.msg);
         vq_model_close(&m);
         free(json);
     }
@@ -296,7 +296,7 @@ static void test_specs(const char *data_dir)
     VqErrBuf e;
     int err = vq_model_open_ex(&m, "model_knots:name=k", data_dir,
                                vq_test_stub_find, &e);
-    CHECK(!err && !strcmp(vq_model_name(m), "k"), "bare version: %s", e.msg);
+    CHECK_MSG(!err && !strcmp(vq_model_name(m), "k"), "bare version: %s", e.msg);
     vq_model_close(&m);
     vq_model_close(&m); /* a second close is a no-op */
 }
@@ -306,7 +306,7 @@ static void expect_input(VqModel *m, unsigned i, const char *spec,
 {
     const char *s = "", *o = "";
     int err = vq_model_input(m, i, &s, &o);
-    CHECK(!err && !strcmp(s, spec) && !strcmp(o, output),
+    CHECK_MSG(!err && !strcmp(s, spec) && !strcmp(o, output),
           "input %u: '%s' -> '%s', want '%s' -> '%s'", i, s, o, spec, output);
 }
 
@@ -322,9 +322,9 @@ static void test_names(void)
                       "\"adm_ref_display_height\": 1080}, "
                       "{\"motion_max_val\": 18}], \"score_clip\"");
     int err = load(json, "name=mine", &m, &e);
-    CHECK(!err, "opts: %s", e.msg);
+    CHECK_MSG(!err, "opts: %s", e.msg);
     if (!err) {
-        CHECK(vq_model_input_count(m) == 2, "inputs %u",
+        CHECK_MSG(vq_model_input_count(m) == 2, "inputs %u",
               vq_model_input_count(m));
         expect_input(m, 0, "name=adm:adm_enhn_gain_limit=1:adm_dlm_weight="
                      "0.123457:debug=false:adm_ref_display_height=1080",
@@ -332,21 +332,21 @@ static void test_names(void)
         expect_input(m, 1, "name=motion:motion_max_val=18",
                      "integer_motion2_mmxv_18");
         const char *s, *o;
-        CHECK(vq_model_input(m, 2, &s, &o) == VQ_EINVAL && !*s && !*o,
+        CHECK_MSG(vq_model_input(m, 2, &s, &o) == VQ_EINVAL && !*s && !*o,
               "input out of range");
-        CHECK(vq_model_output_count(m) == 1 &&
+        CHECK_MSG(vq_model_output_count(m) == 1 &&
               !strcmp(vq_model_output_name(m, 0), "mine") &&
               !vq_model_output_name(m, 1), "outputs");
     }
     vq_model_close(&m);
     /* Overloads replace options, numbers normalized the same way. */
     err = load(json, "adm.adm_enhn_gain_limit=1.50:adm.debug=true", &m, &e);
-    CHECK(!err, "overload: %s", e.msg);
+    CHECK_MSG(!err, "overload: %s", e.msg);
     if (!err) {
         expect_input(m, 0, "name=adm:adm_enhn_gain_limit=1.5:adm_dlm_weight="
                      "0.123457:debug=true:adm_ref_display_height=1080",
                      "integer_adm2_dlmw_0.123457_egl_1.5");
-        CHECK(!strcmp(vq_model_name(m), "vmaf"), "default name");
+        CHECK_MSG(!strcmp(vq_model_name(m), "vmaf"), "default name");
     }
     vq_model_close(&m);
     free(json);
@@ -355,7 +355,7 @@ static void test_names(void)
     json = with("\"VMAF_integer_feature_motion2_score\"",
                 "\"VMAF_integer_feature_adm2_score\"");
     err = load(json, NULL, &m, &e);
-    CHECK(!err && vq_model_input_count(m) == 1, "shared input: %s", e.msg);
+    CHECK_MSG(!err && vq_model_input_count(m) == 1, "shared input: %s", e.msg);
     vq_model_close(&m);
     free(json);
 }
@@ -380,7 +380,7 @@ static void test_missing_extractor(const char *models_dir)
     VqErrBuf e0;
     int err0 = vq_model_load_buffer(&m0, base, strlen(base), NULL, short_adm,
                                     &e0);
-    CHECK(err0 == VQ_EUNSUPPORTED && !m0 &&
+    CHECK_MSG(err0 == VQ_EUNSUPPORTED && !m0 &&
           strstr(e0.msg, "needs integer_adm2 (VMAF_integer_feature_adm2_score)"
                  " from extractor adm, which does not provide it"), "%s",
           e0.msg);
@@ -391,19 +391,19 @@ static void test_missing_extractor(const char *models_dir)
     VqErrBuf e;
     int err = vq_model_load_buffer(&m, json, strlen(json), NULL, no_float_vif,
                                    &e);
-    CHECK(err == VQ_EUNSUPPORTED && !m &&
+    CHECK_MSG(err == VQ_EUNSUPPORTED && !m &&
           strstr(e.msg, "needs feature float_vif (VMAF_feature_vif_scale0"
                  "_score), which this build does not have yet"), "%s", e.msg);
     free(json);
     /* The real registry: refused exactly when the build lacks float_vif. */
     struct stat st;
-    CHECK(!stat(models_dir, &st), "no models at %s", models_dir);
+    CHECK_MSG(!stat(models_dir, &st), "no models at %s", models_dir);
     err = vq_model_open(&m, "version=vmaf_float_v0.6.1", models_dir, &e);
     if (vq_fex_find("float_adm") && vq_fex_find("float_vif") &&
         vq_fex_find("float_motion"))
-        CHECK(!err, "vmaf_float_v0.6.1: %s", e.msg);
+        CHECK_MSG(!err, "vmaf_float_v0.6.1: %s", e.msg);
     else
-        CHECK(err == VQ_EUNSUPPORTED &&
+        CHECK_MSG(err == VQ_EUNSUPPORTED &&
               strstr(e.msg, "which this build does not have yet"), "%s",
               e.msg);
     vq_model_close(&m);
@@ -416,19 +416,19 @@ static void test_predict(void)
     VqModel *m;
     VqErrBuf e;
     int err = load(base, "name=s", &m, &e);
-    CHECK(!err, "%s", e.msg);
+    CHECK_MSG(!err, "%s", e.msg);
     if (err)
         return;
     VqCollector c = { 0 };
     err = vq_model_predict(m, &c, 0, "cpu", &e);
-    CHECK(err == VQ_EINVAL && strstr(e.msg, "no value of integer_adm2"),
+    CHECK_MSG(err == VQ_EINVAL && strstr(e.msg, "no value of integer_adm2"),
           "missing input: %d %s", err, e.msg);
     vq_collector_set(&c, vq_collector_series(&c, "integer_adm2", "cpu"), 0,
                      0.9);
     vq_collector_set(&c, vq_collector_series(&c, "integer_motion2", "cpu"), 0,
                      4.0);
     err = vq_model_predict(m, &c, 0, "hip", &e);
-    CHECK(!err, "%s", e.msg);
+    CHECK_MSG(!err, "%s", e.msg);
     const double x0 = 2.0 * 0.9 - 1.0, x1 = 0.05 * 4.0 + 0.25;
     const double k0 = exp(-0.5 * ((x0 - 0.5) * (x0 - 0.5) +
                                   (x1 - 0.25) * (x1 - 0.25)));
@@ -436,16 +436,16 @@ static void test_predict(void)
     const double want = ((1 * k0 + -0.5 * k1 - 0.5) + 0.3) / 0.01;
     double v = 0;
     int id = vq_collector_find(&c, "s");
-    CHECK(vq_collector_get(&c, id, 0, &v) && fabs(v - want) < 1e-9 && want > 1,
+    CHECK_MSG(vq_collector_get(&c, id, 0, &v) && fabs(v - want) < 1e-9 && want > 1,
           "prediction %.17g, want %.17g", v, want);
-    CHECK(id >= 0 && !strcmp(c.series[id].backend, "hip"), "backend");
+    CHECK_MSG(id >= 0 && !strcmp(c.series[id].backend, "hip"), "backend");
     err = vq_model_predict(m, &c, 1, "cpu", &e);
-    CHECK(err == VQ_EINVAL && strstr(e.msg, "for frame 1"), "frame 1: %s",
+    CHECK_MSG(err == VQ_EINVAL && strstr(e.msg, "for frame 1"), "frame 1: %s",
           e.msg);
     vq_collector_free(&c);
     vq_model_close(&m);
-    CHECK(vq_model_predict(NULL, &c, 0, "cpu", &e) == VQ_EINVAL, "no model");
-    CHECK(vq_model_input_count(NULL) == 0 && !*vq_model_name(NULL) &&
+    CHECK_MSG(vq_model_predict(NULL, &c, 0, "cpu", &e) == VQ_EINVAL, "no model");
+    CHECK_MSG(vq_model_input_count(NULL) == 0 && !*vq_model_name(NULL) &&
           vq_model_output_count(NULL) == 0, "NULL model accessors");
 }
 
@@ -457,15 +457,15 @@ static void test_bootstrap_names(const char *data_dir)
     snprintf(spec, sizeof(spec), "path=%s/model_boot_small.json:name=b",
              data_dir);
     int err = vq_model_open_ex(&m, spec, NULL, vq_test_stub_find, &e);
-    CHECK(!err, "%s", e.msg);
+    CHECK_MSG(!err, "%s", e.msg);
     static const char *const names[] = {
         "b", "b_0001", "b_0002", "b_0003", "b_bagging", "b_stddev",
         "b_ci_p95_lo", "b_ci_p95_hi"
     };
-    CHECK(vq_model_output_count(m) == 8, "%u outputs",
+    CHECK_MSG(vq_model_output_count(m) == 8, "%u outputs",
           vq_model_output_count(m));
     for (unsigned k = 0; !err && k < 8; k++)
-        CHECK(!strcmp(vq_model_output_name(m, k), names[k]), "output %u: %s",
+        CHECK_MSG(!strcmp(vq_model_output_name(m, k), names[k]), "output %u: %s",
               k, vq_model_output_name(m, k));
     vq_model_close(&m);
 }
@@ -496,7 +496,7 @@ static void test_hostile_files(const char *data_dir)
         bool printable = true;
         for (const char *c = e.msg; *c; c++)
             printable &= (unsigned char)*c >= 0x20 && *c != 0x7f;
-        CHECK(err < 0 && !m && e.msg[0] && printable, "%s: %d '%s'",
+        CHECK_MSG(err < 0 && !m && e.msg[0] && printable, "%s: %d '%s'",
               de->d_name, err, e.msg);
         vq_model_close(&m);
         free(data);
@@ -504,7 +504,7 @@ static void test_hostile_files(const char *data_dir)
     }
     if (d)
         closedir(d);
-    CHECK(n > 0, "no hostile files in %s", dir);
+    CHECK_MSG(n > 0, "no hostile files in %s", dir);
 }
 
 int main(int argc, char **argv)
@@ -521,6 +521,6 @@ int main(int argc, char **argv)
     test_predict();
     test_bootstrap_names(argv[1]);
     test_hostile_files(argv[1]);
-    printf("%d failures\n", vq_test_failures);
-    return vq_test_failures ? 1 : 0;
+    printf("%d failures\n", n_fail);
+    return n_fail ? 1 : 0;
 }

@@ -104,7 +104,7 @@ static void check_pooled(VqCollector *c, VqModel *m, struct json_object *log,
     for (unsigned k = 0; k < vq_model_output_count(m); k++) {
         const char *name = vq_model_output_name(m, k);
         struct json_object *p, *o;
-        CHECK(json_object_object_get_ex(pooled, name, &p), "%s: no pooled %s",
+        CHECK_MSG(json_object_object_get_ex(pooled, name, &p), "%s: no pooled %s",
               what, name);
         double tol_max = 0, h, x;
         for (unsigned i = 0; i < n; i++)
@@ -124,7 +124,7 @@ static void check_pooled(VqCollector *c, VqModel *m, struct json_object *log,
         for (unsigned q = 0; q < 4; q++) {
             double v, tol = q == 3 ? tol_h : tol_max + OUT_ROUNDING;
             vq_collector_pool(c, name, pool[q], n, &v);
-            CHECK(json_object_object_get_ex(p, key[q], &o) && o &&
+            CHECK_MSG(json_object_object_get_ex(p, key[q], &o) && o &&
                   fabs(v - json_object_get_double(o)) <= tol,
                   "%s: pooled %s %s = %.6f, libvmaf %.6f (tolerance %.2g)",
                   what, name, key[q], v, o ? json_object_get_double(o) : NAN,
@@ -140,14 +140,14 @@ static void run_log(const char *dir, const char *file, const GoldenModel *gm,
     snprintf(path, sizeof(path), "%s/%s", dir, file);
     snprintf(what, sizeof(what), "%s [%s]", file, gm->spec);
     struct json_object *log = json_object_from_file(path), *frames;
-    CHECK(log && json_object_object_get_ex(log, "frames", &frames),
+    CHECK_MSG(log && json_object_object_get_ex(log, "frames", &frames),
           "cannot read %s", path);
     if (!log)
         return;
     VqErrBuf e;
     VqModel *m;
     int err = vq_model_open_ex(&m, gm->spec, models_dir, vq_test_fex_find, &e);
-    CHECK(!err, "%s: %s", what, e.msg);
+    CHECK_MSG(!err, "%s: %s", what, e.msg);
     const unsigned n = (unsigned)json_object_array_length(frames);
     const unsigned n_in = vq_model_input_count(m);
     const unsigned n_out = vq_model_output_count(m);
@@ -160,14 +160,14 @@ static void run_log(const char *dir, const char *file, const GoldenModel *gm,
             const char *spec, *name;
             vq_model_input(m, j, &spec, &name);
             if (!frame_value(frames, i, name, &x[j])) {
-                CHECK(0, "%s frame %u: the log has no %s (the name the "
+                CHECK_MSG(0, "%s frame %u: the log has no %s (the name the "
                       "model's input gets here)", what, i, name);
                 err = 1;
                 break;
             }
         }
         if (err || predict(m, x, out)) {
-            CHECK(0, "%s frame %u: prediction failed", what, i);
+            CHECK_MSG(0, "%s frame %u: prediction failed", what, i);
             break;
         }
         for (unsigned k = 0; k < n_out; k++)
@@ -185,11 +185,11 @@ static void run_log(const char *dir, const char *file, const GoldenModel *gm,
             vq_collector_set(&c, vq_collector_series(&c, name, "cpu"), i,
                              out[k]);
             if (!frame_value(frames, i, name, &g)) {
-                CHECK(0, "%s frame %u: the log has no %s", what, i, name);
+                CHECK_MSG(0, "%s frame %u: the log has no %s", what, i, name);
                 continue;
             }
             const double diff = fabs(out[k] - g), t = tol[i][k] + OUT_ROUNDING;
-            CHECK(diff <= t, "%s frame %u %s: %.9f, libvmaf %.6f (difference "
+            CHECK_MSG(diff <= t, "%s frame %u %s: %.9f, libvmaf %.6f (difference "
                   "%.3g, tolerance %.3g)", what, i, name, out[k], g, diff, t);
             sum->values++;
             sum->max_err = fmax(sum->max_err, diff);
@@ -243,6 +243,6 @@ int main(int argc, char **argv)
         printf("skip: no golden logs in %s\n", argv[1]);
         return VQ_TEST_SKIP;
     }
-    printf("%d failures\n", vq_test_failures);
-    return vq_test_failures ? 1 : 0;
+    printf("%d failures\n", n_fail);
+    return n_fail ? 1 : 0;
 }

@@ -46,7 +46,7 @@ static int run_case(const Case *cs, FILE *f, const char *data_dir,
     VqErrBuf e;
     VqModel *m;
     int err = vq_model_open_ex(&m, spec, models_dir, vq_test_fex_find, &e);
-    CHECK(!err, "%s: %s", spec, e.msg);
+    CHECK_MSG(!err, "%s: %s", spec, e.msg);
     if (err)
         return -1;
     VqCollector c = { 0 };
@@ -57,13 +57,13 @@ static int run_case(const Case *cs, FILE *f, const char *data_dir,
     for (unsigned r = 0; r < cs->rows; r++) {
         if (!fgets(line, sizeof(line), f) || strncmp(line, "in ", 3) ||
             parse_values(line + 3, in) != n_in) {
-            CHECK(0, "%s row %u: bad 'in' line (the model has %u inputs)",
+            CHECK_MSG(0, "%s row %u: bad 'in' line (the model has %u inputs)",
                   spec, r, n_in);
             break;
         }
         if (!fgets(line, sizeof(line), f) || strncmp(line, "out ", 4) ||
             parse_values(line + 4, out) != n_out) {
-            CHECK(0, "%s row %u: bad 'out' line (the model has %u outputs)",
+            CHECK_MSG(0, "%s row %u: bad 'out' line (the model has %u outputs)",
                   spec, r, n_out);
             break;
         }
@@ -74,12 +74,12 @@ static int run_case(const Case *cs, FILE *f, const char *data_dir,
                              in[i]);
         }
         err = vq_model_predict(m, &c, r, "cpu", &e);
-        CHECK(!err, "%s row %u: %s", spec, r, e.msg);
+        CHECK_MSG(!err, "%s row %u: %s", spec, r, e.msg);
         for (unsigned k = 0; !err && k < n_out; k++) {
             const char *name = vq_model_output_name(m, k);
             double v = NAN;
             vq_collector_get(&c, vq_collector_find(&c, name), r, &v);
-            CHECK(v == out[k], "%s row %u %s: %.17g, libvmaf %.17g "
+            CHECK_MSG(v == out[k], "%s row %u %s: %.17g, libvmaf %.17g "
                   "(difference %.3g)", spec, r, name, v, out[k], v - out[k]);
             (*n_values)++;
         }
@@ -117,7 +117,7 @@ int main(int argc, char **argv)
         Case cs;
         if (sscanf(line, "case %127s %15s %127s %u", cs.model, cs.where,
                    cs.spec, &cs.rows) != 4) {
-            CHECK(0, "bad line in %s: %s", path, line);
+            CHECK_MSG(0, "bad line in %s: %s", path, line);
             break;
         }
         if (!strcmp(cs.spec, "-"))
@@ -129,6 +129,6 @@ int main(int argc, char **argv)
     fclose(f);
     printf("%u cases, %u outputs compared bit for bit with libvmaf", n_cases,
            n_values);
-    printf("; %d failures\n", vq_test_failures);
-    return vq_test_failures ? 1 : 0;
+    printf("; %d failures\n", n_fail);
+    return n_fail ? 1 : 0;
 }

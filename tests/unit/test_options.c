@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "options.h"
-#include "test.h"
+#include "../common/unit_check.h"
 
 typedef struct Opts {
     bool flag;

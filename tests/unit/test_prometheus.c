@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "test.h"
+#include "../common/unit_check.h"
 #include "flat_picture.h"
 #include "vqhip.h"
 

@@ -39,25 +39,25 @@ static int play(const int *ref, int nr, const int *dis, int nd,
 {
     static unsigned char buf[W * H];
     VqRealign *r = NULL;
-    CHECK(vq_realign_open(&r, NULL) == 0 && vq_realign_ahead(r) == 4, "open");
+    CHECK_MSG(vq_realign_open(&r, NULL) == 0 && vq_realign_ahead(r) == 4, "open");
     int ar = 0, ad = 0, hr = 0, hd = 0, np = 0;
     *n_ev = 0;
     for (;;) {
         VqPicture p;
         while (ar < nr && ar - hr < 4) {
             flat(&p, buf, ref[ar++]);
-            CHECK(vq_realign_add(r, 0, &p) == 0, "add ref %d", ar - 1);
+            CHECK_MSG(vq_realign_add(r, 0, &p) == 0, "add ref %d", ar - 1);
         }
         while (ad < nd && ad - hd < 4) {
             flat(&p, buf, dis[ad++]);
-            CHECK(vq_realign_add(r, 1, &p) == 0, "add dis %d", ad - 1);
+            CHECK_MSG(vq_realign_add(r, 1, &p) == 0, "add dis %d", ad - 1);
         }
         if (hr == ar || hd == ad)
             break;
         VqRealignEvent e;
         int st = vq_realign_decide(r, &e);
         if (st == 1) {
-            CHECK((int)e.ref_frame == hr && (int)e.dis_frame == hd,
+            CHECK_MSG((int)e.ref_frame == hr && (int)e.dis_frame == hd,
                   "event at the head pair");
             if (*n_ev < 4)
                 ev[(*n_ev)++] = e;
@@ -67,14 +67,14 @@ static int play(const int *ref, int nr, const int *dis, int nd,
                 hd++;
             continue;
         }
-        CHECK(st == 0, "decide %d", st);
+        CHECK_MSG(st == 0, "decide %d", st);
         pairs[np++] = (Pair){ hr++, hd++ };
-        CHECK(vq_realign_pop(r) == 0, "pop");
+        CHECK_MSG(vq_realign_pop(r) == 0, "pop");
     }
     VqRealignEvent e;
-    CHECK(vq_realign_decide(r, &e) == VQ_EINVAL, "no head pair: EINVAL");
+    CHECK_MSG(vq_realign_decide(r, &e) == VQ_EINVAL, "no head pair: EINVAL");
     vq_realign_close(&r);
-    CHECK(r == NULL, "closed");
+    CHECK_MSG(r == NULL, "closed");
     return np;
 }
 
@@ -87,22 +87,22 @@ static void one_event(const char *what, const int *ref, int nr,
     Pair pairs[2 * N];
     VqRealignEvent ev[4];
     int n_ev, np = play(ref, nr, dis, nd, pairs, ev, &n_ev);
-    CHECK(n_ev == 1, "%s: %d events", what, n_ev);
+    CHECK_MSG(n_ev == 1, "%s: %d events", what, n_ev);
     if (n_ev != 1)
         return;
-    CHECK(ev[0].ref_frame == K && ev[0].dis_frame == K, "%s: at pair %llu/%llu",
+    CHECK_MSG(ev[0].ref_frame == K && ev[0].dis_frame == K, "%s: at pair %llu/%llu",
           what, ev[0].ref_frame, ev[0].dis_frame);
-    CHECK(ev[0].delta == delta && ev[0].offset == delta, "%s: delta %d",
+    CHECK_MSG(ev[0].delta == delta && ev[0].offset == delta, "%s: delta %d",
           what, ev[0].delta);
-    CHECK(ev[0].input == input && ev[0].repeat == repeat,
+    CHECK_MSG(ev[0].input == input && ev[0].repeat == repeat,
           "%s: input %d repeat %d", what, ev[0].input, ev[0].repeat);
-    CHECK(ev[0].mse_pair == mse_pair && ev[0].mse_neighbour == 0,
+    CHECK_MSG(ev[0].mse_pair == mse_pair && ev[0].mse_neighbour == 0,
           "%s: mse %g, %g", what, ev[0].mse_pair, ev[0].mse_neighbour);
     /* every pair scored is of one level */
     int bad = 0;
     for (int i = 0; i < np; i++)
         bad += ref[pairs[i].r] != dis[pairs[i].d];
-    CHECK(!bad && np == (nr < nd ? nr : nd), "%s: %d pairs, %d mismatched",
+    CHECK_MSG(!bad && np == (nr < nd ? nr : nd), "%s: %d pairs, %d mismatched",
           what, np, bad);
 }
 
@@ -130,35 +130,35 @@ int main(void)
     Pair pairs[2 * N];
     VqRealignEvent ev[4];
     int n_ev, np = play(base, N, glitch, N, pairs, ev, &n_ev);
-    CHECK(n_ev == 0 && np == N, "glitch of 2 pairs: %d events", n_ev);
+    CHECK_MSG(n_ev == 0 && np == N, "glitch of 2 pairs: %d events", n_ev);
     /* levels 1 apart: a drop's difference 1 is below min_gap 2: none */
     for (int t = 0; t < N; t++) {
         slow[t] = 100 + t;
         slow_drop[t] = 100 + (t < K ? t : t + 1);
     }
     np = play(slow, N, slow_drop, N, pairs, ev, &n_ev);
-    CHECK(n_ev == 0 && np == N, "slow content: %d events", n_ev);
+    CHECK_MSG(n_ev == 0 && np == N, "slow content: %d events", n_ev);
     /* static: every term 0 */
     int still[N];
     for (int t = 0; t < N; t++)
         still[t] = 90;
     np = play(still, N, still, N, pairs, ev, &n_ev);
-    CHECK(n_ev == 0 && np == N, "static content: %d events", n_ev);
+    CHECK_MSG(n_ev == 0 && np == N, "static content: %d events", n_ev);
 
     /* the read-ahead is bounded; another size is refused */
     VqRealign *r = NULL;
     VqRealignConfig cfg = { .window = 2 };
     static unsigned char buf[2 * W * H];
     VqPicture p;
-    CHECK(vq_realign_open(&r, &cfg) == 0 && vq_realign_ahead(r) == 3,
+    CHECK_MSG(vq_realign_open(&r, &cfg) == 0 && vq_realign_ahead(r) == 3,
           "window 2: 3 ahead");
     for (int i = 0; i < 3; i++) {
         flat(&p, buf, 50);
-        CHECK(vq_realign_add(r, 0, &p) == 0, "add %d", i);
+        CHECK_MSG(vq_realign_add(r, 0, &p) == 0, "add %d", i);
     }
-    CHECK(vq_realign_add(r, 0, &p) == VQ_EAGAIN, "a 4th ahead: EAGAIN");
+    CHECK_MSG(vq_realign_add(r, 0, &p) == VQ_EAGAIN, "a 4th ahead: EAGAIN");
     p.w = 2 * W;
-    CHECK(vq_realign_add(r, 1, &p) == VQ_EINVAL &&
+    CHECK_MSG(vq_realign_add(r, 1, &p) == VQ_EINVAL &&
           strstr(vq_realign_error(r), "one size"), "another size: EINVAL");
     vq_realign_close(&r);
     printf("%u checks, %u failed\n", n_checks, n_fail);

@@ -41,7 +41,7 @@ static uint64_t next_value(uint64_t last, unsigned index)
 static int compute(void *arg, void **state, void *rec)
 {
     const Arg *a = arg;
-    CHECK(atomic_fetch_add(&inside, 1) == 0, "two computations at once");
+    CHECK_MSG(atomic_fetch_add(&inside, 1) == 0, "two computations at once");
     sched_yield(); /* a window for the other threads to come in */
     if (!*state)
         *state = calloc(1, sizeof(State));
@@ -86,68 +86,68 @@ int main(void)
 
     /* users racing on threads of their own */
     VqRefShare *s;
-    CHECK(!vq_refshare_open(&s, USERS, sizeof(uint64_t), free), "open");
+    CHECK_MSG(!vq_refshare_open(&s, USERS, sizeof(uint64_t), free), "open");
     User u[USERS];
     pthread_t th[USERS];
     for (unsigned k = 0; k < USERS; k++) {
         u[k] = (User){ s, k, 0 };
-        CHECK(!pthread_create(&th[k], NULL, user_main, &u[k]), "thread");
+        CHECK_MSG(!pthread_create(&th[k], NULL, user_main, &u[k]), "thread");
     }
     for (unsigned k = 0; k < USERS; k++) {
         pthread_join(th[k], NULL);
-        CHECK(!u[k].bad, "user %u: %u records wrong", k, u[k].bad);
+        CHECK_MSG(!u[k].bad, "user %u: %u records wrong", k, u[k].bad);
     }
     uint64_t computed, used;
     vq_refshare_counts(s, &computed, &used);
-    CHECK(computed == FRAMES && used == (uint64_t)USERS * FRAMES,
+    CHECK_MSG(computed == FRAMES && used == (uint64_t)USERS * FRAMES,
           "computed %llu, used %llu", (unsigned long long)computed,
           (unsigned long long)used);
     vq_refshare_close(&s);
-    CHECK(!s, "close leaves the handle");
+    CHECK_MSG(!s, "close leaves the handle");
 
     /* one thread: out of step, dropped records, a user leaving, errors */
-    CHECK(!vq_refshare_open(&s, 2, sizeof(uint64_t), free), "open");
+    CHECK_MSG(!vq_refshare_open(&s, 2, sizeof(uint64_t), free), "open");
     VqErrBuf err = { { 0 } };
     uint64_t rec;
     Arg a = { 1, 3, &err };
-    CHECK(vq_refshare_get(s, 0, 1, &rec, compute, &a, &err) == VQ_ESTATE &&
+    CHECK_MSG(vq_refshare_get(s, 0, 1, &rec, compute, &a, &err) == VQ_ESTATE &&
           strstr(err.msg, "out of step"), "frame 1 before frame 0: %s",
           err.msg);
     for (unsigned i = 0; i < 3; i++) {
         a.index = i;
-        CHECK(!vq_refshare_get(s, 0, i, &rec, compute, &a, &err) &&
+        CHECK_MSG(!vq_refshare_get(s, 0, i, &rec, compute, &a, &err) &&
               rec == want[i], "user 1, frame %u", i);
     }
     a.index = 0;
-    CHECK(!vq_refshare_get(s, 1, 0, &rec, compute, &a, &err) && rec == want[0],
+    CHECK_MSG(!vq_refshare_get(s, 1, 0, &rec, compute, &a, &err) && rec == want[0],
           "user 2 takes frame 0 computed by user 1");
     /* frame 0 was taken by both: dropped */
-    CHECK(vq_refshare_get(s, 0, 0, &rec, compute, &a, &err) == VQ_ESTATE,
+    CHECK_MSG(vq_refshare_get(s, 0, 0, &rec, compute, &a, &err) == VQ_ESTATE,
           "a dropped frame given again");
     a.index = 3;
     VqErrBuf err2 = { { 0 } };
-    CHECK(vq_refshare_get(s, 0, 3, &rec, compute, &a, &err) == VQ_ENOMEM,
+    CHECK_MSG(vq_refshare_get(s, 0, 3, &rec, compute, &a, &err) == VQ_ENOMEM,
           "a failed computation succeeded");
     vq_refshare_leave(s, 1); /* user 2 never takes frames 1 to 3 */
     a.index = 4;
-    CHECK(!vq_refshare_get(s, 0, 4, &rec, compute, &a, &err2) &&
+    CHECK_MSG(!vq_refshare_get(s, 0, 4, &rec, compute, &a, &err2) &&
           rec == want[4], "frame 4 after the failure");
     vq_refshare_counts(s, &computed, &used);
-    CHECK(computed == 5 && used == 6, "computed %llu, used %llu",
+    CHECK_MSG(computed == 5 && used == 6, "computed %llu, used %llu",
           (unsigned long long)computed, (unsigned long long)used);
     vq_refshare_close(&s);
 
     /* a failure is every user's error, with the computing user's message */
-    CHECK(!vq_refshare_open(&s, 2, sizeof(uint64_t), free), "open");
+    CHECK_MSG(!vq_refshare_open(&s, 2, sizeof(uint64_t), free), "open");
     Arg f = { 0, 0, &err };
     memset(&err, 0, sizeof(err));
     memset(&err2, 0, sizeof(err2));
-    CHECK(vq_refshare_get(s, 0, 0, &rec, compute, &f, &err) == VQ_ENOMEM &&
+    CHECK_MSG(vq_refshare_get(s, 0, 0, &rec, compute, &f, &err) == VQ_ENOMEM &&
           vq_refshare_get(s, 1, 0, &rec, compute, &f, &err2) == VQ_ENOMEM &&
           strstr(err2.msg, "frame 0: no memory"),
           "the failure reached the other user: %s", err2.msg);
     vq_refshare_counts(s, &computed, &used);
-    CHECK(computed == 1, "a failed frame computed %llu times",
+    CHECK_MSG(computed == 1, "a failed frame computed %llu times",
           (unsigned long long)computed);
     vq_refshare_close(&s);
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../common/gpu_present.h"
-#include "test.h"
+#include "../common/unit_check.h"
 #include "vqhip.h"
 
 #define W 176

@@ -75,16 +75,16 @@ static void run(int k, int n, VqPixFmt fmt, unsigned bpc, const char *what)
     VqSync *s = NULL;
     VqSyncResult r;
     void *buf = malloc(2 * W * H);
-    CHECK(vq_sync_open(&s, &cfg) == 0 && vq_sync_needed(s) == N, "%s: open",
+    CHECK_MSG(vq_sync_open(&s, &cfg) == 0 && vq_sync_needed(s) == N, "%s: open",
           what);
     for (int t = 0; t < n; t++) {
         VqPicture p;
         fill(&p, buf, ref_level(t), fmt, bpc);
-        CHECK(vq_sync_add(s, 0, &p) == 0, "%s: add ref %d", what, t);
+        CHECK_MSG(vq_sync_add(s, 0, &p) == 0, "%s: add ref %d", what, t);
         fill(&p, buf, dis_level(t, k), fmt, bpc);
-        CHECK(vq_sync_add(s, 1, &p) == 0, "%s: add dis %d", what, t);
+        CHECK_MSG(vq_sync_add(s, 1, &p) == 0, "%s: add dis %d", what, t);
     }
-    CHECK(vq_sync_find(s, &r) == 0, "%s: find", what);
+    CHECK_MSG(vq_sync_find(s, &r) == 0, "%s: find", what);
     double second = INFINITY;
     int lo = 0, hi = 0, pairs;
     for (int j = -RANGE; j <= RANGE; j++) {
@@ -97,16 +97,16 @@ static void run(int k, int n, VqPixFmt fmt, unsigned bpc, const char *what)
             second = e;
     }
     expected_mse(k, k, n, &pairs);
-    CHECK(r.found == 1 && r.offset == k, "%s: offset %d found %d (want %d)",
+    CHECK_MSG(r.found == 1 && r.offset == k, "%s: offset %d found %d (want %d)",
           what, r.offset, r.found, k);
-    CHECK(r.best_mse == 0 && r.second_mse == second && r.confidence == 1.0,
+    CHECK_MSG(r.best_mse == 0 && r.second_mse == second && r.confidence == 1.0,
           "%s: best %.17g second %.17g (want %.17g) confidence %.17g", what,
           r.best_mse, r.second_mse, second, r.confidence);
-    CHECK(r.lo == lo && r.hi == hi && (int)r.compared == pairs,
+    CHECK_MSG(r.lo == lo && r.hi == hi && (int)r.compared == pairs,
           "%s: offsets %d..%d over %u (want %d..%d over %d)", what, r.lo, r.hi,
           r.compared, lo, hi, pairs);
     vq_sync_close(&s);
-    CHECK(s == NULL, "%s: closed", what);
+    CHECK_MSG(s == NULL, "%s: closed", what);
     free(buf);
 }
 
@@ -125,16 +125,16 @@ static void refused(void)
         vq_sync_add(s, 1, &p);
     }
     vq_sync_find(s, &r);
-    CHECK(!r.found && r.offset == 0 && strstr(r.why, "flat"),
+    CHECK_MSG(!r.found && r.offset == 0 && strstr(r.why, "flat"),
           "flat: found %d offset %d why '%s'", r.found, r.offset, r.why);
     p.w = W / 2;
-    CHECK(vq_sync_add(s, 0, &p) == VQ_EINVAL &&
+    CHECK_MSG(vq_sync_add(s, 0, &p) == VQ_EINVAL &&
           strstr(vq_sync_error(s), "32x36"), "another size: '%s'",
           vq_sync_error(s));
     vq_sync_close(&s);
     vq_sync_open(&s, &cfg);
     vq_sync_find(s, &r);
-    CHECK(!r.found && strstr(r.why, "too few"), "no frames: '%s'", r.why);
+    CHECK_MSG(!r.found && strstr(r.why, "too few"), "no frames: '%s'", r.why);
     vq_sync_close(&s);
 }
 

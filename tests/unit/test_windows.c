@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test.h"
+#include "../common/unit_check.h"
 #include "flat_picture.h"
 #include "vqhip.h"
 

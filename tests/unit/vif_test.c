@@ -198,7 +198,7 @@ static void test_frame(unsigned w, unsigned h, unsigned bpc, int fill,
     model_frame(mr, md, w, h, bpc, limit, skip0, &want);
     for (unsigned s = 0; s < 4; s++) {
         const VqVifScaleAcc *g = &got.scale[s], *e = &want.scale[s];
-        CHECK(!memcmp(g, e, sizeof(*g)),
+        CHECK_MSG(!memcmp(g, e, sizeof(*g)),
               "%ux%u %u-bit fill %d egl %g skip %d scale %u: cpu "
               "%lld %lld %lld %lld, model %lld %lld %lld %lld",
               w, h, bpc, fill, limit, skip0, s, (long long)g->num_log,
@@ -255,7 +255,7 @@ static void test_log_terms(double limit)
             want.num_log += lt.num;
             want.den_log += lt.den;
         }
-        CHECK(got.num_log == want.num_log && got.den_log == want.den_log,
+        CHECK_MSG(got.num_log == want.num_log && got.den_log == want.den_log,
               "log terms (egl %g, %u pixels): table %lld %lld, helper %lld "
               "%lld", limit, m, (long long)got.num_log, (long long)got.den_log,
               (long long)want.num_log, (long long)want.den_log);
@@ -268,7 +268,7 @@ static void test_filt_halves(void)
         uint32_t hi = rnd32() % (65536u * 65535u + 1);
         uint32_t lo = rnd32() % (65536u * 65535u + 1);
         uint64_t sum = ((uint64_t)hi << 16) + lo;
-        CHECK(vq_vif_filt_halves(hi, lo) == vq_vif_filt(sum),
+        CHECK_MSG(vq_vif_filt_halves(hi, lo) == vq_vif_filt(sum),
               "filt halves %u %u", hi, lo);
     }
 }
