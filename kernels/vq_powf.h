@@ -10,7 +10,7 @@
  * e_powf_log2_data.c, e_exp2f_data.c). Written without fused multiply-add
  * (the builds forbid contraction), which is glibc's generic build; its
  * x86-64 FMA build differs from it only where a result lies within about
- * 1e-16 of a rounding boundary (checked on random inputs: tests/unit).
+ * 1e-16 of a rounding boundary (checked on random inputs: tests/float/float_unit.c).
  */
 #ifndef VQHIP_KERNELS_VQ_POWF_H
 #define VQHIP_KERNELS_VQ_POWF_H

@@ -4,7 +4,7 @@
  * libraries may differ in the last bit, these compile to the same IEEE
  * operations on both sides (no contraction, correctly rounded + - * / and
  * sqrt). Accuracy: within a few units in the last place of a double over
- * the ranges ciede uses (tests/unit/ciede_math_test.c measures it against
+ * the ranges ciede uses (tests/ciede/ciede_math_test.c measures it against
  * glibc), so after ciede's roundings to float the values are glibc's in
  * all but rare cases.
  *

@@ -18,7 +18,7 @@
  * else the chunks' steps, else the real float additions of the chunk's
  * terms. Every path yields exactly fl(...fl(s + t0)... + tn); the
  * candidates (binades near an estimate of s) only decide how often the
- * slow path runs. tests/unit/hvs_sum_test.c checks the walk against the
+ * slow path runs. tests/psnr_hvs/hvs_sum_test.c checks the walk against the
  * plain sum on random and adversarial (tie, binade-crossing) sequences.
  *
  * Terms are grouped as the kernels produce them: a chunk is one 8x8

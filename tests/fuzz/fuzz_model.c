@@ -2,7 +2,7 @@
  * libFuzzer target for the model parser: any bytes as a model file. A model
  * that loads is also predicted on a few frames of extreme inputs, so the
  * prediction of whatever the parser accepts is exercised too. Stand-in
- * extractors (tests/unit/model_stub_fex.c) make option tables reachable.
+ * extractors (tests/model/model_stub_fex.c) make option tables reachable.
  * Inputs that do not start with '{' go to the embedded libsvm text parser
  * alone, where mutations need no JSON escaping.
  *
@@ -12,7 +12,7 @@
  *   build-fuzz/tests/fuzz/fuzz_model build-fuzz/corpus \
  *       -dict=tests/fuzz/model.dict -max_len=4096
  *
- * An input that crashed goes to tests/unit/data/bad/ once fixed; every build
+ * An input that crashed goes to tests/model/data/bad/ once fixed; every build
  * replays that folder and the corpus (test model_fuzz_replay).
  */
 #include <math.h>

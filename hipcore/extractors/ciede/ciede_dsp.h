@@ -2,7 +2,7 @@
  * ciede, the CPU path's DSP table (see hipcore/cpu.h): filled once at
  * extractor init by vq_ciede_dsp_init; every variant is bit-identical to the
  * C function (tests/checkasm), which computes what vq_ciede_pixel() (the
- * GPU's per-sample composition) computes (tests/unit/ciede_cpu_test.c).
+ * GPU's per-sample composition) computes (tests/ciede/ciede_cpu_test.c).
  */
 #ifndef VQHIP_EXTRACTORS_CIEDE_DSP_H
 #define VQHIP_EXTRACTORS_CIEDE_DSP_H

@@ -2,7 +2,7 @@
  * psnr_hvs, the CPU path's DSP table (see hipcore/cpu.h): filled once at
  * extractor init by vq_psnr_hvs_dsp_init; every variant is bit-identical to
  * the C function (tests/checkasm), which computes what the GPU's one-block
- * composition and plain sum compute (tests/unit/psnr_hvs_cpu_test.c).
+ * composition and plain sum compute (tests/psnr_hvs/psnr_hvs_cpu_test.c).
  */
 #ifndef VQHIP_EXTRACTORS_PSNR_HVS_DSP_H
 #define VQHIP_EXTRACTORS_PSNR_HVS_DSP_H

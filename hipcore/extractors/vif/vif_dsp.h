@@ -85,7 +85,7 @@ typedef struct VqVifWork {
 } VqVifWork;
 
 /* The per-pixel terms of n pixels' sigmas, added to acc; t provides the
- * buffers t->lg and t->lg_idx. Equals vq_vif_pixel on each pixel (tests/unit checks). */
+ * buffers t->lg and t->lg_idx. Equals vq_vif_pixel on each pixel (tests/vif/vif_test.c checks). */
 void vq_vif_cpu_stat_sums(const struct VqVifDsp *dsp, const VqVifParams *p,
                           const int32_t *s1, const int32_t *s2,
                           const int32_t *s12, unsigned n, VqVifWork *t,

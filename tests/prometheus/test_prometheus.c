@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "../common/unit_check.h"
-#include "flat_picture.h"
+#include "../common/flat_picture.h"
 #include "vqhip.h"
 
 

@@ -7,7 +7,7 @@
  * and the built-in model is used for the others. With
  * -Dbuiltin_models=false the table is empty.
  *
- * usage: test_builtin_models <models dir> <tests/unit/data> true|false
+ * usage: test_builtin_models <models dir> <tests/model/data> true|false
  */
 #include <dirent.h>
 #include <stdbool.h>

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../common/unit_check.h"
-#include "flat_picture.h"
+#include "../common/flat_picture.h"
 #include "vqhip.h"
 
 #define MAXF 16

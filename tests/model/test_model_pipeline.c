@@ -5,7 +5,7 @@
  * outputs must equal what the same model predicts from that frame's
  * delivered psnr values, and the selection errors must be clear.
  *
- * usage: test_model_pipeline <tests/unit/data> <models dir>
+ * usage: test_model_pipeline <tests/model/data> <models dir>
  */
 #include <math.h>
 #include <stdint.h>

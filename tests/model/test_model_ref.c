@@ -3,7 +3,7 @@
  * case of data/model_ref_vectors.txt lists inputs and the outputs libvmaf
  * computed for them (see the file's header for how they were produced).
  *
- * usage: test_model_ref <tests/unit/data> <models dir (the repository's
+ * usage: test_model_ref <tests/model/data> <models dir (the repository's
  * models/)>; a missing models dir is a failure, not a skip.
  */
 #include <math.h>

@@ -1,9 +1,9 @@
 /*
  * Model engine: parsing, specs, names, and every error path. Bad models must
  * give a clear error (the right code and a message naming the problem),
- * never a crash; tests/unit/data/bad holds hostile files found by fuzzing.
+ * never a crash; tests/model/data/bad holds hostile files found by fuzzing.
  *
- * usage: test_model <tests/unit/data> <models dir>
+ * usage: test_model <tests/model/data> <models dir>
  */
 #include <dirent.h>
 #include <math.h>
