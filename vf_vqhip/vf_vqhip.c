@@ -106,7 +106,7 @@ static int do_vqhip(FFFrameSync *fs)
     AVFilterContext *ctx = fs->parent;
     VQHIPContext *s = ctx->priv;
     AVFrame *master, *ref;
-    int ret, ref_again;
+    int ret, past_ref_end;
 
     if (s->nb_renditions == 1) {
         ret = ff_framesync_dualinput_get(fs, &master, &ref);
@@ -133,8 +133,11 @@ static int do_vqhip(FFFrameSync *fs)
     /* framesync repeats a reference frame by giving the same frame again
      * (it holds it until the next one replaces it, so the pointer is a
      * safe identity); duplicate timestamps in aligned inputs are not
-     * repeats */
-    ref_again = ref && ref == s->last_ref;
+     * repeats. framesync drops an input's sync level to 0 at its end: a
+     * repeat after it pairs a main frame (a longer main input, or one whose
+     * chain still held frames when ffmpeg was interrupted) with the
+     * reference's last frame again. */
+    past_ref_end = ref && ref == s->last_ref && !s->fs.in[REF_INPUT(s)].sync;
     if (ref && !ctx->is_disabled) {
         if (ref == s->last_ref)
             s->nb_ref_repeats++;
@@ -146,17 +149,13 @@ static int do_vqhip(FFFrameSync *fs)
     }
     if (ff_vqhip_align_active(s))
         return ff_vqhip_align_take(ctx, master, ref, ctx->is_disabled,
-                                   ref_again);
+                                   past_ref_end);
     if (s->max_pairs && s->nb_taken >= (uint64_t)s->max_pairs) {
         av_frame_free(&master); /* past frames=: the run has ended */
         return 0;
     }
     s->nb_taken++;
-    /* framesync drops an input's sync level to 0 at its end: main frames
-     * after it (a longer main input, or one whose chain still held frames
-     * when ffmpeg was interrupted) are paired with the reference's last
-     * frame again (alignment leaves them out instead) */
-    if (ref_again && !ctx->is_disabled && !s->fs.in[REF_INPUT(s)].sync)
+    if (past_ref_end && !ctx->is_disabled)
         s->nb_past_ref_end++;
     ret = ff_vqhip_process_pair(ctx, master, ref, ctx->is_disabled);
     if (ret >= 0 && s->nb_renditions > 1)

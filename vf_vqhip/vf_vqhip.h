@@ -272,7 +272,7 @@ int ff_vqhip_end_run(AVFilterContext *ctx);
 /* vf_vqhip_align.c: offset=, sync=, realign= */
 int ff_vqhip_align_active(const VQHIPContext *s);
 int ff_vqhip_align_take(AVFilterContext *ctx, AVFrame *master,
-                        const AVFrame *ref, int disabled, int ref_again);
+                        const AVFrame *ref, int disabled, int past_ref_end);
 int ff_vqhip_align_end(AVFilterContext *ctx);
 void ff_vqhip_align_free(VQHIPContext *s);
 int ff_vqhip_sync_open(AVFilterContext *ctx);

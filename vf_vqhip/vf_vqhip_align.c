@@ -304,10 +304,10 @@ static int align_drain(AVFilterContext *ctx)
     }
 }
 
-/* One pair from framesync into the alignment; takes master. ref_again:
- * ref is the previous event's reference frame. */
+/* One pair from framesync into the alignment; takes master. past_ref_end:
+ * ref is the reference's last frame, repeated after its end. */
 int ff_vqhip_align_take(AVFilterContext *ctx, AVFrame *master,
-                        const AVFrame *ref, int disabled, int ref_again)
+                        const AVFrame *ref, int disabled, int past_ref_end)
 {
     VQHIPContext *s = ctx->priv;
     AlignMain m = { .frame = master, .disabled = disabled };
@@ -317,7 +317,7 @@ int ff_vqhip_align_take(AVFilterContext *ctx, AVFrame *master,
     /* realign=1 pairs frames as the CLI reads them: the reference's last
      * frame, repeated by framesync after the reference's end, is not a
      * frame of it (the main frames past that end are not scored) */
-    if (s->realign && ref && ref_again && !s->fs.in[REF_INPUT(s)].sync) {
+    if (s->realign && past_ref_end) {
         s->align_ref_eof = 1;
         ref = NULL;
         if (!s->align_main_ended && s->fs.in[0].sync) {
@@ -338,7 +338,7 @@ int ff_vqhip_align_take(AVFilterContext *ctx, AVFrame *master,
     /* the reference's last frame again after its end: the copy held says
      * so in its own metadata (reference frames are never output), for the
      * pairing below to count */
-    if (r && ref_again && !s->fs.in[REF_INPUT(s)].sync &&
+    if (r && past_ref_end &&
         (ret = av_dict_set(&r->metadata, PAST_REF_END, "1", 0)) < 0) {
         av_frame_free(&master);
         av_frame_free(&r);
