@@ -194,6 +194,8 @@ int av_hwdec_layout_ok(const AvIn *a, const AVFrame *f)
         return 1;
     if (a->hw_state != 1)
         return 0;
+    if (f->format == a->hw_pix)
+        return 1; /* a frame dropped in device memory */
     const AVPixFmtDescriptor *s = av_pix_fmt_desc_get(a->pix);
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
     if (!s || !d || (d->flags & (AV_PIX_FMT_FLAG_HWACCEL |

@@ -33,8 +33,8 @@ int av_hwdec_attach(AvIn *a, const AVCodec *codec, char *err, size_t errsz);
  * of the hardware's software layout), others left. 0 or -1. */
 int av_hwdec_to_host(AvIn *a, char *err, size_t errsz);
 /* Whether f's layout carries the stream's samples: its own format, or
- * (decoded by hardware) the same components and subsampling at the same
- * or a higher depth. */
+ * (decoded by hardware) the hardware's own format or the same components
+ * and subsampling at the same or a higher depth. */
 int av_hwdec_layout_ok(const AvIn *a, const AVFrame *f);
 /* Copies f's component c (rows of w samples, h rows) into dst (rows
  * packed), as samples of depth bits (bytes: 1 for 8 bits, else 2 in

@@ -127,14 +127,14 @@ static int decode_error(const AvIn *a, char *err, size_t errsz, int r)
     return -1;
 }
 
-/* The decoder's next frame in a->frame (in host memory): 1, 0 at the
- * end, -1. */
+/* The decoder's next frame in a->frame (a hardware decoder's still in
+ * device memory: av_hwdec_to_host): 1, 0 at the end, -1. */
 int av_decode_next(AvIn *a, char *err, size_t errsz)
 {
     for (;;) {
         int r = avcodec_receive_frame(a->dec, a->frame);
         if (r >= 0)
-            return av_hwdec_to_host(a, err, errsz) ? -1 : 1;
+            return 1;
         if (r == AVERROR_EOF || (r == AVERROR(EAGAIN) && a->draining))
             return 0;
         if (r != AVERROR(EAGAIN))
@@ -191,6 +191,9 @@ static int next_frame(YuvInput *in, char *err, size_t errsz)
                      "established", a->path, no, no);
             return -1;
         }
+        /* only the frames given leave the hardware */
+        if (no >= a->want && av_hwdec_to_host(a, err, errsz))
+            return -1;
         if (f->width != (int)in->w || f->height != (int)in->h ||
             !av_hwdec_layout_ok(a, f)) {
             snprintf(err, errsz, "'%s': frame %u is %dx%d %s, the stream "

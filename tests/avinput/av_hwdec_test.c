@@ -165,6 +165,15 @@ int main(void)
               lay[i].hw, lay[i].frame, lay[i].ok ? "taken" : "refused");
     }
 
+    /* a frame dropped before the transfer is still in the hardware's format */
+    a.pix = AV_PIX_FMT_YUV420P;
+    a.hw_pix = AV_PIX_FMT_CUDA;
+    probe.format = AV_PIX_FMT_CUDA;
+    a.hw_state = 1;
+    CHECK_MSG(av_hwdec_layout_ok(&a, &probe), "a device frame refused");
+    a.hw_state = 0;
+    CHECK_MSG(!av_hwdec_layout_ok(&a, &probe), "a device frame taken without hardware");
+
     /* the mode parser */
     char err[512];
     CHECK_MSG(!av_hwdec_select("auto", err, sizeof(err)) &&
