@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "core/refcache.h"
 #include "core/refshare.h"
 
 struct VqLadder {
@@ -27,6 +28,7 @@ struct VqLadder {
     bool failed;    /* a submit failed part way: renditions out of step */
     bool attached;  /* the runs started and the shares made */
     VqRefShare *share[VQ_MAX_FEX]; /* per selected extractor, NULL: none */
+    VqRefCache *cache[VQ_MAX_FEX]; /* the same, VQ_FEX_REF_PRODUCT's */
     char err[1024]; /* vq_ladder_last_error */
 };
 
@@ -87,8 +89,10 @@ void vq_ladder_close(VqLadder **pl)
         l->ctx[i]->ladder = NULL; /* now vq_close closes it */
         vq_close(&l->ctx[i]);
     }
-    for (unsigned k = 0; k < VQ_MAX_FEX; k++)
+    for (unsigned k = 0; k < VQ_MAX_FEX; k++) {
         vq_refshare_close(&l->share[k]);
+        vq_refcache_close(&l->cache[k]);
+    }
     free(l->ctx);
     free(l->ended);
     free(l);
@@ -211,13 +215,17 @@ static int check_pictures(VqLadder *l, const VqPicture *ref,
 }
 
 /* Whether every rendition still in the ladder computes extractor k,
- * reference-shareable, on the CPU (after the runs started: on_gpu is
- * known; one that ended before the first frame never started, and takes
- * no frame). f0: the first running rendition's extractors. */
-static bool shareable(const VqLadder *l, const VqFexList *f0, unsigned k)
+ * reference-shareable (flag: VQ_FEX_REF_SHARED or VQ_FEX_REF_PRODUCT), on
+ * the CPU (after the runs started: on_gpu is known; one that ended before
+ * the first frame never started, and takes no frame). f0: the first
+ * running rendition's extractors. */
+static bool shareable(const VqLadder *l, const VqFexList *f0, unsigned k,
+                      unsigned flag)
 {
     const VqFexDesc *d = f0->fex[k]->desc;
-    if (!(d->flags & VQ_FEX_REF_SHARED) || !d->ref_state_free)
+    if (!(d->flags & flag) ||
+        (flag == VQ_FEX_REF_SHARED && !d->ref_state_free) ||
+        (flag == VQ_FEX_REF_PRODUCT && !d->ref_product_size))
         return false;
     for (unsigned i = 0; i < l->n; i++) {
         const VqFexList *f = &l->ctx[i]->sel.fexs;
@@ -226,6 +234,34 @@ static bool shareable(const VqLadder *l, const VqFexList *f0, unsigned k)
             return false;
     }
     return true;
+}
+
+/* Products kept at most per extractor: a few frames per rendition in
+ * flight, within a memory budget (a 1080p VIF product is about 24 MB);
+ * fewer slots cost recomputation, never a different value. */
+#define CACHE_BYTES ((size_t)512 << 20)
+#define CACHE_SLOTS_MAX 32
+
+/* Extractor k's product cache, when its frames are large enough. */
+static int attach_cache(VqLadder *l, unsigned k, const VqFex *x)
+{
+    size_t bytes = x->desc->ref_product_size(x);
+    if (!bytes)
+        return 0;
+    size_t slots = CACHE_BYTES / bytes;
+    slots = slots < 2 ? 2 : slots > CACHE_SLOTS_MAX ? CACHE_SLOTS_MAX : slots;
+    if (vq_refcache_open(&l->cache[k], l->n, bytes, (unsigned)slots))
+        return fail(l, VQ_ENOMEM, "out of memory");
+    for (unsigned i = 0; i < l->n; i++) {
+        if (l->ended[i]) {
+            vq_refcache_leave(l->cache[k], i);
+            continue;
+        }
+        VqFex *fex = l->ctx[i]->sel.fexs.fex[k];
+        fex->cache = l->cache[k];
+        fex->share_user = i;
+    }
+    return 0;
 }
 
 /* Before the first frame: every rendition's run started, then the shares
@@ -249,7 +285,12 @@ static int attach_shares(VqLadder *l, const VqPicture *ref,
         }
     const VqFexList *f0 = &l->ctx[first]->sel.fexs;
     for (unsigned k = 0; running > 1 && k < f0->n; k++) {
-        if (!shareable(l, f0, k))
+        if (shareable(l, f0, k, VQ_FEX_REF_PRODUCT)) {
+            int r = attach_cache(l, k, f0->fex[k]);
+            if (r)
+                return r;
+        }
+        if (!shareable(l, f0, k, VQ_FEX_REF_SHARED))
             continue;
         const VqFex *x = f0->fex[k];
         if (vq_refshare_open(&l->share[k], l->n, x->acc_size,
@@ -351,9 +392,12 @@ int vq_ladder_end(VqLadder *l, unsigned i)
     l->ended[i] = true;
     int r = vq_flush(l->ctx[i]);
     /* its frames are all computed: the shares keep nothing for it */
-    for (unsigned k = 0; k < VQ_MAX_FEX; k++)
+    for (unsigned k = 0; k < VQ_MAX_FEX; k++) {
         if (l->share[k])
             vq_refshare_leave(l->share[k], i);
+        if (l->cache[k])
+            vq_refcache_leave(l->cache[k], i);
+    }
     return r ? fail_from(l, i, r) : 0;
 }
 
@@ -363,10 +407,13 @@ int vq_ladder_share_info(const VqLadder *l, VqLadderShare *info)
         return VQ_EINVAL;
     memset(info, 0, sizeof(*info));
     for (unsigned k = 0; k < VQ_MAX_FEX; k++) {
-        if (!l->share[k])
+        if (!l->share[k] && !l->cache[k])
             continue;
         uint64_t computed, used;
-        vq_refshare_counts(l->share[k], &computed, &used);
+        if (l->share[k])
+            vq_refshare_counts(l->share[k], &computed, &used);
+        else
+            vq_refcache_counts(l->cache[k], &computed, &used);
         info->extractors++;
         info->computed += computed;
         info->used += used;

@@ -51,6 +51,12 @@ enum {
      * of them through fex->share (core/refshare.h), on state the share
      * owns (freed with desc->ref_state_free). */
     VQ_FEX_REF_SHARED = 1 << 2,
+    /* Frames are independent, and part of each frame's work depends on
+     * the reference picture alone: in a ladder whose renditions compute
+     * it on the CPU, cpu_run takes that part from fex->cache (a product
+     * per frame, core/refcache.h, of desc->ref_product_size bytes),
+     * computed once for all of them. */
+    VQ_FEX_REF_PRODUCT = 1 << 3,
 };
 
 #define VQ_FEX_MAX_OUTPUTS 32
@@ -112,6 +118,9 @@ typedef struct VqFexDesc {
     void (*close)(VqFex *fex);
     /* VQ_FEX_REF_SHARED: frees the state a ladder's share holds. */
     void (*ref_state_free)(void *state);
+    /* VQ_FEX_REF_PRODUCT: the product's size for this instance's frames
+     * (after init; 0: not shared for these frames). */
+    size_t (*ref_product_size)(const VqFex *fex);
 } VqFexDesc;
 
 #define VQ_FEX_MAX_SUMS 8
@@ -149,7 +158,11 @@ struct VqFex {
     struct VqRefShare *share; /* VQ_FEX_REF_SHARED in a ladder: the
                                renditions' shared reference work (NULL:
                                computed here); set before the first frame */
-    unsigned share_user;    /* this rendition's user number in it */
+    struct VqRefCache *cache; /* VQ_FEX_REF_PRODUCT in a ladder: the
+                               frames' reference products (NULL: computed
+                               here); set before the first frame */
+    unsigned share_user;    /* this rendition's user number in share or
+                               cache */
 };
 
 /*

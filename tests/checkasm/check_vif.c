@@ -103,6 +103,107 @@ static void check_down_row(CaFn ref_fn, CaFn new_fn)
                 }
 }
 
+/* ---- a ladder's split (stat_ref_row, stat_dis_row, down_one_row) ------- */
+
+/* Scale s's rows at bit depth bpc, w wide, two work areas alike. */
+typedef struct SplitIn {
+    unsigned s, bpc, w;
+    bool u8;
+    const void *rr[VQ_VIF_MAX_TAPS], *rd[VQ_VIF_MAX_TAPS];
+    VqVifWork ta, tb;
+    VqVifVRound rnd;
+} SplitIn;
+
+static void split_in(SplitIn *in, unsigned s, unsigned taps_of, unsigned b,
+                     int mode, unsigned i)
+{
+    in->s = s;
+    in->bpc = depths[b];
+    in->w = ca_widths[i];
+    in->u8 = s == 0 && in->bpc == 8;
+    unsigned n = 2 * VQ_VIF_HALF(taps_of) + 1;
+    make_rows(in->rr, n, in->w, in->u8, in->bpc, mode);
+    make_rows(in->rd, n, in->w, in->u8, in->bpc, mode);
+    make_work(in->w, &in->ta, &in->tb);
+    in->rnd = vq_vif_vround(s, in->bpc);
+    ca_context("scale %u, %u-bit %s samples, w %u", s, in->bpc,
+               ca_fill_names[mode], in->w);
+}
+
+/* Two output buffers of `bytes` bytes filled alike: the first, *b. */
+static void *twin_out(size_t bytes, void **b)
+{
+    void *a = ca_buf_alloc(bytes);
+    *b = ca_buf_alloc(bytes);
+    ca_fill_bytes(a, bytes);
+    memcpy(*b, a, bytes);
+    return a;
+}
+
+static void check_stat_ref_row(CaFn ref_fn, CaFn new_fn)
+{
+    vq_vif_stat_ref_row_fn ref = (vq_vif_stat_ref_row_fn)ref_fn;
+    vq_vif_stat_ref_row_fn fn = (vq_vif_stat_ref_row_fn)new_fn;
+    for (unsigned s = 0; s < VQ_VIF_SCALES; s++)
+        for (unsigned b = 0; b < N_DEPTHS; b++)
+            for (int mode = 0; mode < CA_FILL_MODES; mode++)
+                for (unsigned i = 0; i < ca_n_widths; i++) {
+                    SplitIn in;
+                    split_in(&in, s, s, b, mode, i);
+                    size_t bytes = 4 * ((size_t)in.w + 8);
+                    void *m1b, *s1b;
+                    void *m1a = twin_out(bytes, &m1b);
+                    void *s1a = twin_out(bytes, &s1b);
+                    ref(s, in.u8, in.rr, in.w, in.rnd, &in.ta, m1a, s1a);
+                    fn(s, in.u8, in.rr, in.w, in.rnd, &in.tb, m1b, s1b);
+                    ca_check_u32("mu1", m1a, m1b, in.w + 8);
+                    ca_check_i32("sigma1_sq", s1a, s1b, in.w + 8);
+                    ca_buf_free_all();
+                }
+}
+
+static void check_stat_dis_row(CaFn ref_fn, CaFn new_fn)
+{
+    vq_vif_stat_dis_row_fn ref = (vq_vif_stat_dis_row_fn)ref_fn;
+    vq_vif_stat_dis_row_fn fn = (vq_vif_stat_dis_row_fn)new_fn;
+    for (unsigned s = 0; s < VQ_VIF_SCALES; s++)
+        for (unsigned b = 0; b < N_DEPTHS; b++)
+            for (int mode = 0; mode < CA_FILL_MODES; mode++)
+                for (unsigned i = 0; i < ca_n_widths; i++) {
+                    SplitIn in;
+                    split_in(&in, s, s, b, mode, i);
+                    /* any mu1: the function takes it as given */
+                    uint32_t *m1 = ca_buf_alloc(4 * (size_t)in.w);
+                    for (unsigned j = 0; j < in.w; j++)
+                        m1[j] = ca_rand();
+                    ref(s, in.u8, in.rr, in.rd, in.w, in.rnd, &in.ta, m1);
+                    fn(s, in.u8, in.rr, in.rd, in.w, in.rnd, &in.tb, m1);
+                    ca_check_i32("sigma2_sq", in.ta.s2, in.tb.s2, in.w);
+                    ca_check_i32("sigma12", in.ta.s12, in.tb.s12, in.w);
+                    ca_buf_free_all();
+                }
+}
+
+static void check_down_one_row(CaFn ref_fn, CaFn new_fn)
+{
+    vq_vif_down_one_row_fn ref = (vq_vif_down_one_row_fn)ref_fn;
+    vq_vif_down_one_row_fn fn = (vq_vif_down_one_row_fn)new_fn;
+    for (unsigned s = 0; s + 1 < VQ_VIF_SCALES; s++)
+        for (unsigned b = 0; b < N_DEPTHS; b++)
+            for (int mode = 0; mode < CA_FILL_MODES; mode++)
+                for (unsigned i = 0; i < ca_n_widths; i++) {
+                    SplitIn in;
+                    split_in(&in, s, s + 1, b, mode, i);
+                    size_t n_out = in.w / 2 + 8;
+                    void *ob;
+                    void *oa = twin_out(2 * n_out, &ob);
+                    ref(s, in.u8, in.rr, in.w, in.rnd, &in.ta, oa);
+                    fn(s, in.u8, in.rr, in.w, in.rnd, &in.tb, ob);
+                    ca_check_u16("row", oa, ob, n_out);
+                    ca_buf_free_all();
+                }
+}
+
 /* ---- log_terms --------------------------------------------------------- */
 
 static uint16_t log2_tab[VQ_VIF_LOG2_SIZE];
@@ -285,6 +386,12 @@ static const CaFunc vif_funcs[] = {
       bench_plain_terms },
     { "log_terms", offsetof(VqVifDsp, log_terms), check_log_terms,
       bench_log_terms },
+    { "stat_ref_row", offsetof(VqVifDsp, stat_ref_row), check_stat_ref_row,
+      NULL },
+    { "stat_dis_row", offsetof(VqVifDsp, stat_dis_row), check_stat_dis_row,
+      NULL },
+    { "down_one_row", offsetof(VqVifDsp, down_one_row), check_down_one_row,
+      NULL },
     { 0 }
 };
 

@@ -6,6 +6,8 @@
  *    random and extreme frames of several sizes and every bit depth;
  *  - the SIMD variants' log-domain terms against vq_vif_log_terms, on
  *    random, realistic and extreme sigmas;
+ *  - a ladder's split row functions (stat_ref_row + stat_dis_row,
+ *    down_one_row) against stat_row and down_row;
  * each with the DSP table of every instruction set this CPU has (C first).
  *  - vq_vif_filt_halves against vq_vif_filt.
  * The model is the same algorithm the first CPU path had when it matched
@@ -262,6 +264,93 @@ static void test_log_terms(double limit)
     }
 }
 
+/* ---- a ladder's split of the row functions (vif_dsp.h) ---- */
+
+static void *fill_buf(size_t bytes)
+{
+    uint8_t *p = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    for (size_t i = 0; i < bytes; i++)
+        p[i] = (uint8_t)rnd32();
+    return p;
+}
+
+/* n random rows of w samples (8-bit when u8), as the filters read them. */
+static void split_rows(const void **rows, void *store, unsigned n, unsigned w,
+                       bool u8, unsigned bpc)
+{
+    for (unsigned k = 0; k < n; k++) {
+        if (u8) {
+            uint8_t *r = (uint8_t *)store + (size_t)k * w;
+            for (unsigned j = 0; j < w; j++)
+                r[j] = (uint8_t)rnd32();
+            rows[k] = r;
+        } else {
+            uint16_t *r = (uint16_t *)store + (size_t)k * w;
+            for (unsigned j = 0; j < w; j++)
+                r[j] = (uint16_t)(rnd32() % (1u << bpc));
+            rows[k] = r;
+        }
+    }
+}
+
+/* stat_ref_row + stat_dis_row give stat_row's sigmas, down_one_row
+ * down_row's rows, with the table under test. */
+static void test_split(unsigned s, unsigned bpc, unsigned w)
+{
+    bool u8 = s == 0 && bpc == 8;
+    unsigned n = 2 * VQ_VIF_HALF(s) + 1;
+    void *sr = malloc((size_t)n * w * 2), *sd = malloc((size_t)n * w * 2);
+    const void *rr[VQ_VIF_MAX_TAPS], *rd[VQ_VIF_MAX_TAPS];
+    split_rows(rr, sr, n, w, u8, bpc);
+    split_rows(rd, sd, n, w, u8, bpc);
+    VqVifDims d;
+    vq_vif_dims(&d, w, 1);
+    size_t size = vq_vif_cpu_scratch_size(&d);
+    void *wa = fill_buf(size), *wb = fill_buf(size);
+    VqVifWork ta, tb;
+    vq_vif_work_layout(&d, wa, &ta);
+    vq_vif_work_layout(&d, wb, &tb);
+    uint32_t *m1 = malloc(4 * (size_t)w);
+    int32_t *s1 = malloc(4 * (size_t)w);
+    VqVifVRound rnd = vq_vif_vround(s, bpc);
+    dsp.stat_row(s, u8, rr, rd, w, rnd, &ta);
+    dsp.stat_ref_row(s, u8, rr, w, rnd, &tb, m1, s1);
+    dsp.stat_dis_row(s, u8, rr, rd, w, rnd, &tb, m1);
+    CHECK_MSG(!memcmp(ta.s1, s1, 4 * (size_t)w) &&
+                  !memcmp(ta.s2, tb.s2, 4 * (size_t)w) &&
+                  !memcmp(ta.s12, tb.s12, 4 * (size_t)w),
+              "split statistic, scale %u, %u-bit, w %u", s, bpc, w);
+    if (s + 1 < VQ_VIF_SCALES) {
+        uint16_t *o[4];
+        for (unsigned k = 0; k < 4; k++)
+            o[k] = calloc(w / 2 + 1, 2);
+        dsp.down_row(s, u8, rr, rd, w, rnd, &ta, o[0], o[1]);
+        dsp.down_one_row(s, u8, rr, w, rnd, &tb, o[2]);
+        dsp.down_one_row(s, u8, rd, w, rnd, &tb, o[3]);
+        CHECK_MSG(!memcmp(o[0], o[2], w) && !memcmp(o[1], o[3], w),
+                  "split down row, scale %u, %u-bit, w %u", s, bpc, w);
+        for (unsigned k = 0; k < 4; k++)
+            free(o[k]);
+    }
+    free(m1);
+    free(s1);
+    free(wa);
+    free(wb);
+    free(sr);
+    free(sd);
+}
+
+static void test_splits(void)
+{
+    static const unsigned widths[] = { 9, 16, 31, 32, 33, 63, 64, 65, 100,
+                                       255, 256, 300, 1920 };
+    static const unsigned depths[] = { 8, 10, 12, 16 };
+    for (unsigned s = 0; s < VQ_VIF_SCALES; s++)
+        for (unsigned b = 0; b < 4; b++)
+            for (unsigned i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+                test_split(s, depths[b], widths[i]);
+}
+
 static void test_filt_halves(void)
 {
     for (unsigned i = 0; i < 1000000; i++) {
@@ -295,6 +384,7 @@ int main(void)
         test_log_terms(100.0);
         test_log_terms(1.0);
         test_log_terms(1.37);
+        test_splits();
         for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
             for (unsigned d = 0; d < 4; d++)
                 for (int fill = 0; fill < 3; fill++)

@@ -130,4 +130,6 @@ const VqFexDesc vq_fex_vif = {
     .gpu_run = VQ_GPU_FN(vif_gpu_run),
     .gpu_close = VQ_GPU_FN(vif_gpu_close),
     .finalize = vif_finalize,
+    .flags = VQ_FEX_REF_PRODUCT,
+    .ref_product_size = vif_ref_product_size,
 };

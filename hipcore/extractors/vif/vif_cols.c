@@ -97,13 +97,53 @@ void vq_vif_vert_down_cols(unsigned s, bool u8, const void *const *rr,
     }
 }
 
-void vq_vif_horiz_down_cols(unsigned s, VqVifWork *t, unsigned j0,
-                            unsigned j1, uint16_t *out_r, uint16_t *out_d)
+void vq_vif_horiz_down_one_cols(unsigned s, const uint16_t *row,
+                                unsigned j0, unsigned j1, uint16_t *out)
 {
     const uint16_t *tap = taps[s + 1];
     unsigned n = 2 * VQ_VIF_HALF(s + 1) + 1;
-    for (unsigned c = j0 / 2; c < j1 / 2; c++) {
-        out_r[c] = (uint16_t)((hsum(t->d_ref, tap, n, 2 * c) + 32768) >> 16);
-        out_d[c] = (uint16_t)((hsum(t->d_dis, tap, n, 2 * c) + 32768) >> 16);
+    for (unsigned c = j0 / 2; c < j1 / 2; c++)
+        out[c] = (uint16_t)((hsum(row, tap, n, 2 * c) + 32768) >> 16);
+}
+
+void vq_vif_horiz_down_cols(unsigned s, VqVifWork *t, unsigned j0,
+                            unsigned j1, uint16_t *out_r, uint16_t *out_d)
+{
+    vq_vif_horiz_down_one_cols(s, t->d_ref, j0, j1, out_r);
+    vq_vif_horiz_down_one_cols(s, t->d_dis, j0, j1, out_d);
+}
+
+/* The filtered halves of square or product rows q, q + 1 at column j. */
+static uint32_t hsum_halves(uint16_t *const *v, unsigned q,
+                            const uint16_t *tap, unsigned n, unsigned j)
+{
+    return vq_vif_filt_halves(hsum(v[q], tap, n, j),
+                              hsum(v[q + 1], tap, n, j));
+}
+
+void vq_vif_horiz_ref_cols(unsigned s, const VqVifWork *t, unsigned j0,
+                           unsigned j1, uint32_t *m1, int32_t *s1)
+{
+    const uint16_t *tap = taps[s];
+    unsigned n = 2 * VQ_VIF_HALF(s) + 1;
+    for (unsigned j = j0; j < j1; j++) {
+        uint32_t mu = hsum(t->v[VQ_VIF_MU1], tap, n, j);
+        m1[j] = mu;
+        s1[j] = vq_vif_sigma_filt(hsum_halves(t->v, VQ_VIF_XX_HI, tap, n, j),
+                                  mu, mu);
+    }
+}
+
+void vq_vif_horiz_dis_cols(unsigned s, VqVifWork *t, unsigned j0,
+                           unsigned j1, const uint32_t *m1)
+{
+    const uint16_t *tap = taps[s];
+    unsigned n = 2 * VQ_VIF_HALF(s) + 1;
+    for (unsigned j = j0; j < j1; j++) {
+        uint32_t m2 = hsum(t->v[VQ_VIF_MU2], tap, n, j);
+        t->s2[j] = vq_vif_sigma_filt(
+            hsum_halves(t->v, VQ_VIF_YY_HI, tap, n, j), m2, m2);
+        t->s12[j] = vq_vif_sigma_filt(
+            hsum_halves(t->v, VQ_VIF_XY_HI, tap, n, j), m1[j], m2);
     }
 }

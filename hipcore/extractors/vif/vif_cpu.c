@@ -80,6 +80,11 @@ static size_t row_layout(const VqVifDims *d, void *scratch, VqVifWork *wk)
     return off;
 }
 
+void vq_vif_row_layout(const VqVifDims *d, void *rows, VqVifWork *wk)
+{
+    row_layout(d, rows, wk);
+}
+
 size_t vq_vif_cpu_image_size(const VqVifDims *d)
 {
     VqVifWork unused;
@@ -237,9 +242,15 @@ static void vif_band(void *arg, unsigned part, void *rows)
 int vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                 unsigned index, void *acc, void *scratch)
 {
-    (void)index;
     const VifPriv *s = fex->priv;
     VqVifParams p = vif_params(s, fex->fmt.bpc);
+    if (fex->cache) {
+        int shared = vif_cpu_run_shared(fex, &p, ref, dis, index, acc,
+                                        scratch);
+        if (shared <= 0)
+            return shared;
+        /* no product to be had: the frame is computed here */
+    }
     unsigned threads = vq_fex_threads(fex);
     if (threads < 2 || s->dims.w[0] < VQ_VIF_SPLIT_MIN_W) {
         vq_vif_cpu_frame(&s->dsp, &p, &s->dims, &ref->plane[0],

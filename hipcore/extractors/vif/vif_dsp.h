@@ -95,6 +95,8 @@ void vq_vif_cpu_stat_sums(const struct VqVifDsp *dsp, const VqVifParams *p,
  * buffers with borders have room for VQ_VIF_SLACK more values after the
  * right border (vector loads at the last columns reach one beyond it). */
 void vq_vif_work_layout(const VqVifDims *d, void *scratch, VqVifWork *wk);
+/* Points wk's row buffers into rows (vq_vif_cpu_row_size bytes). */
+void vq_vif_row_layout(const VqVifDims *d, void *rows, VqVifWork *wk);
 #define VQ_VIF_SLACK 32
 
 /* Mirrored borders of a row buffer (half values each side), in libvmaf's
@@ -131,6 +133,14 @@ void vq_vif_vert_down_cols(unsigned s, bool u8, const void *const *rr,
                            VqVifVRound rnd, VqVifWork *t);
 void vq_vif_horiz_down_cols(unsigned s, VqVifWork *t, unsigned j0,
                             unsigned j1, uint16_t *out_r, uint16_t *out_d);
+/* The split's horizontal passes (stat_ref_row, stat_dis_row) and one
+ * picture's down row (its padded vertical row `row`), column by column. */
+void vq_vif_horiz_ref_cols(unsigned s, const VqVifWork *t, unsigned j0,
+                           unsigned j1, uint32_t *m1, int32_t *s1);
+void vq_vif_horiz_dis_cols(unsigned s, VqVifWork *t, unsigned j0,
+                           unsigned j1, const uint32_t *m1);
+void vq_vif_horiz_down_one_cols(unsigned s, const uint16_t *row,
+                                unsigned j0, unsigned j1, uint16_t *out);
 
 /* One row of the statistic at scale s: rr[k], rd[k] (k < 2 * half + 1) are
  * the mirrored source rows around it, 8-bit when u8 (scale 0 only), else
@@ -171,11 +181,38 @@ typedef decl_vif_log_terms_fn(*vq_vif_log_terms_fn);
 typedef decl_vif_plain_terms_fn(*vq_vif_plain_terms_fn);
 #define VQ_VIF_GATHER_SLACK 16
 
+/* A ladder's VIF (docs/LADDER.md) splits stat_row in two: stat_ref_row,
+ * from the reference's rows rr alone, gives the row's filtered reference
+ * mean (the horizontal pass's 32-bit sums, mu1) in m1 and its sigma1_sq in
+ * s1 (w values each), computed once for every rendition; stat_dis_row,
+ * given the row's m1, leaves sigma2_sq and sigma12 in t->s2 and t->s12.
+ * Together they give stat_row's values on rows wider than the filter's
+ * half (no stale row buffer read). Use t->v and t->sum. */
+#define decl_vif_stat_ref_row_fn(name)                                        \
+    void(name)(unsigned s, bool u8, const void *const *rr, unsigned w,        \
+               VqVifVRound rnd, VqVifWork *t, uint32_t *m1, int32_t *s1)
+typedef decl_vif_stat_ref_row_fn(*vq_vif_stat_ref_row_fn);
+#define decl_vif_stat_dis_row_fn(name)                                        \
+    void(name)(unsigned s, bool u8, const void *const *rr,                    \
+               const void *const *rd, unsigned w, VqVifVRound rnd,            \
+               VqVifWork *t, const uint32_t *m1)
+typedef decl_vif_stat_dis_row_fn(*vq_vif_stat_dis_row_fn);
+
+/* down_row for one picture: rows around an even row of scale s, out gets
+ * the w / 2 values of scale s + 1. Uses t->d_ref and t->d_dis. */
+#define decl_vif_down_one_row_fn(name)                                        \
+    void(name)(unsigned s, bool u8, const void *const *rows, unsigned w,      \
+               VqVifVRound rnd, VqVifWork *t, uint16_t *out)
+typedef decl_vif_down_one_row_fn(*vq_vif_down_one_row_fn);
+
 typedef struct VqVifDsp {
     vq_vif_stat_row_fn stat_row;
     vq_vif_down_row_fn down_row;
     vq_vif_plain_terms_fn plain_terms;
     vq_vif_log_terms_fn log_terms;
+    vq_vif_stat_ref_row_fn stat_ref_row;
+    vq_vif_stat_dis_row_fn stat_dis_row;
+    vq_vif_down_one_row_fn down_one_row;
 } VqVifDsp;
 
 void vq_vif_dsp_init(VqVifDsp *c, unsigned flags);
@@ -184,6 +221,9 @@ decl_vif_stat_row_fn(vq_vif_stat_row_c);
 decl_vif_down_row_fn(vq_vif_down_row_c);
 decl_vif_plain_terms_fn(vq_vif_plain_terms_c);
 decl_vif_log_terms_fn(vq_vif_log_terms_c);
+decl_vif_stat_ref_row_fn(vq_vif_stat_ref_row_c);
+decl_vif_stat_dis_row_fn(vq_vif_stat_dis_row_c);
+decl_vif_down_one_row_fn(vq_vif_down_one_row_c);
 #if VQ_ARCH_X86_64
 decl_vif_stat_row_fn(vq_vif_stat_row_avx2);
 decl_vif_down_row_fn(vq_vif_down_row_avx2);
@@ -193,6 +233,12 @@ decl_vif_stat_row_fn(vq_vif_stat_row_avx512);
 decl_vif_down_row_fn(vq_vif_down_row_avx512);
 decl_vif_plain_terms_fn(vq_vif_plain_terms_avx512);
 decl_vif_log_terms_fn(vq_vif_log_terms_avx512);
+decl_vif_stat_ref_row_fn(vq_vif_stat_ref_row_avx2);
+decl_vif_stat_dis_row_fn(vq_vif_stat_dis_row_avx2);
+decl_vif_down_one_row_fn(vq_vif_down_one_row_avx2);
+decl_vif_stat_ref_row_fn(vq_vif_stat_ref_row_avx512);
+decl_vif_stat_dis_row_fn(vq_vif_stat_dis_row_avx512);
+decl_vif_down_one_row_fn(vq_vif_down_one_row_avx512);
 #endif
 
 #endif

@@ -302,6 +302,133 @@ VIF_INLINE void down_row(unsigned s, bool u8, const void *const *rr,
     }
 }
 
+/* ---- the split of stat_row (vif_dsp.h): the C functions only, each
+ * filter pass written once with the pair functions above (a pass's second
+ * quantity is a throwaway where it has one quantity to filter) ---- */
+
+/* Joins the 16-bit halves' sums of square or product rows q (hi) and
+ * q + 1 (lo) into their rounded 16-bit halves (vert_stat's join). */
+static void join_halves(bool u8, VqVifWork *t, unsigned q, unsigned w,
+                        VqVifVRound rnd)
+{
+    uint32_t *const *a = t->sum;
+    uint16_t *restrict hi = t->v[q], *restrict lo = t->v[q + 1];
+    for (unsigned j = 0; j < w; j++) {
+        uint32_t x = u8 ? a[q + 1][j]
+                        : (uint32_t)(((((uint64_t)a[q][j] << 16) +
+                                       a[q + 1][j]) + rnd.sq_add) >>
+                                     rnd.sq_shift);
+        hi[j] = hi16(x);
+        lo[j] = (uint16_t)x;
+    }
+}
+
+static void round_mu(VqVifWork *t, unsigned q, unsigned w, VqVifVRound rnd)
+{
+    for (unsigned j = 0; j < w; j++)
+        t->v[q][j] = (uint16_t)((t->sum[q][j] + rnd.mu_add) >> rnd.mu_shift);
+}
+
+static const uint16_t *const split_taps[VQ_VIF_SCALES] = { taps_0, taps_1,
+                                                           taps_2, taps_3 };
+
+decl_vif_stat_ref_row_fn(vq_vif_stat_ref_row_c)
+{
+    const uint16_t *tap = split_taps[s];
+    unsigned n = 2 * VQ_VIF_HALF(s) + 1;
+    uint32_t *const *a = t->sum;
+    uint16_t *const *v = t->v;
+    if (u8) {
+        const uint8_t *const *r8 = (const uint8_t *const *)rr;
+        vert_pair_u8(r8, r8, tap, n, w, Q_R, Q_RR, a[VQ_VIF_MU1],
+                     a[VQ_VIF_XX_LO]);
+    } else {
+        const uint16_t *const *r16 = (const uint16_t *const *)rr;
+        vert_pair_u16(r16, r16, tap, n, w, Q_R, Q_RR_HI, a[VQ_VIF_MU1],
+                      a[VQ_VIF_XX_HI]);
+        vert_pair_u16(r16, r16, tap, n, w, Q_RR_LO, Q_R, a[VQ_VIF_XX_LO],
+                      a[VQ_VIF_MU2]);
+    }
+    join_halves(u8, t, VQ_VIF_XX_HI, w, rnd);
+    round_mu(t, VQ_VIF_MU1, w, rnd);
+    vq_vif_pad16(v[VQ_VIF_MU1], w, VQ_VIF_HALF(s));
+    vq_vif_pad16(v[VQ_VIF_XX_HI], w, VQ_VIF_HALF(s));
+    vq_vif_pad16(v[VQ_VIF_XX_LO], w, VQ_VIF_HALF(s));
+    horiz_pair(v[VQ_VIF_MU1], v[VQ_VIF_XX_HI], tap, n, w, a[VQ_VIF_MU1],
+               a[VQ_VIF_XX_HI]);
+    horiz_pair(v[VQ_VIF_XX_LO], v[VQ_VIF_XX_LO], tap, n, w, a[VQ_VIF_XX_LO],
+               a[VQ_VIF_MU2]);
+    for (unsigned j = 0; j < w; j++) {
+        uint32_t mu = a[VQ_VIF_MU1][j];
+        m1[j] = mu;
+        s1[j] = vq_vif_sigma_filt(vq_vif_filt_halves(a[VQ_VIF_XX_HI][j],
+                                                     a[VQ_VIF_XX_LO][j]),
+                                  mu, mu);
+    }
+}
+
+decl_vif_stat_dis_row_fn(vq_vif_stat_dis_row_c)
+{
+    const uint16_t *tap = split_taps[s];
+    unsigned n = 2 * VQ_VIF_HALF(s) + 1;
+    uint32_t *const *a = t->sum;
+    uint16_t *const *v = t->v;
+    if (u8) {
+        const uint8_t *const *r8 = (const uint8_t *const *)rr;
+        const uint8_t *const *d8 = (const uint8_t *const *)rd;
+        vert_pair_u8(r8, d8, tap, n, w, Q_D, Q_DD, a[VQ_VIF_MU2],
+                     a[VQ_VIF_YY_LO]);
+        vert_pair_u8(r8, d8, tap, n, w, Q_RD, Q_RD, a[VQ_VIF_XY_LO],
+                     a[VQ_VIF_XY_HI]);
+    } else {
+        const uint16_t *const *r16 = (const uint16_t *const *)rr;
+        const uint16_t *const *d16 = (const uint16_t *const *)rd;
+        vert_pair_u16(r16, d16, tap, n, w, Q_DD_HI, Q_DD_LO, a[VQ_VIF_YY_HI],
+                      a[VQ_VIF_YY_LO]);
+        vert_pair_u16(r16, d16, tap, n, w, Q_RD_HI, Q_RD_LO, a[VQ_VIF_XY_HI],
+                      a[VQ_VIF_XY_LO]);
+        vert_pair_u16(r16, d16, tap, n, w, Q_D, Q_D, a[VQ_VIF_MU2],
+                      a[VQ_VIF_MU1]);
+    }
+    join_halves(u8, t, VQ_VIF_YY_HI, w, rnd);
+    join_halves(u8, t, VQ_VIF_XY_HI, w, rnd);
+    round_mu(t, VQ_VIF_MU2, w, rnd);
+    for (unsigned q = VQ_VIF_MU2; q < VQ_VIF_ROWS; q++)
+        if (q != VQ_VIF_XX_HI && q != VQ_VIF_XX_LO)
+            vq_vif_pad16(v[q], w, VQ_VIF_HALF(s));
+    horiz_pair(v[VQ_VIF_MU2], v[VQ_VIF_YY_HI], tap, n, w, a[VQ_VIF_MU2],
+               a[VQ_VIF_YY_HI]);
+    horiz_pair(v[VQ_VIF_YY_LO], v[VQ_VIF_XY_HI], tap, n, w, a[VQ_VIF_YY_LO],
+               a[VQ_VIF_XY_HI]);
+    horiz_pair(v[VQ_VIF_XY_LO], v[VQ_VIF_XY_LO], tap, n, w, a[VQ_VIF_XY_LO],
+               a[VQ_VIF_MU1]);
+    for (unsigned j = 0; j < w; j++) {
+        uint32_t m2 = a[VQ_VIF_MU2][j];
+        t->s2[j] = vq_vif_sigma_filt(vq_vif_filt_halves(a[VQ_VIF_YY_HI][j],
+                                                        a[VQ_VIF_YY_LO][j]),
+                                     m2, m2);
+        t->s12[j] = vq_vif_sigma_filt(
+            vq_vif_filt_halves(a[VQ_VIF_XY_HI][j], a[VQ_VIF_XY_LO][j]),
+            m1[j], m2);
+    }
+}
+
+decl_vif_down_one_row_fn(vq_vif_down_one_row_c)
+{
+    const uint16_t *tap = split_taps[s + 1];
+    unsigned n = 2 * VQ_VIF_HALF(s + 1) + 1;
+    if (u8)
+        vert_down_u8((const uint8_t *const *)rows,
+                     (const uint8_t *const *)rows, tap, n, w, rnd, t->d_ref,
+                     t->d_dis, true);
+    else
+        vert_down_u16((const uint16_t *const *)rows,
+                      (const uint16_t *const *)rows, tap, n, w, rnd, t->d_ref,
+                      t->d_dis, true);
+    vq_vif_pad16(t->d_ref, w, VQ_VIF_HALF(s + 1));
+    horiz_down(t->d_ref, tap, n, w / 2, out, true);
+}
+
 /* The C row functions (vif_dsp.h), with the taps opaque (VIF_OPAQUE). */
 #define VIF_ROW_VARIANT(isa, TARGET, opaque)                                  \
     TARGET decl_vif_stat_row_fn(vq_vif_stat_row_##isa)                        \

@@ -32,6 +32,16 @@ typedef struct VifPriv {
 int vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                 unsigned index, void *acc, void *scratch);
 
+/* vif_share.c: a ladder's VIF, the reference's part of each frame done
+ * once for every rendition (fex->cache, core/refcache.h). The product's
+ * size for these frames (0: not shared, frames too small for the split
+ * functions); the frame from the ladder's product: 0 or an error, or 1
+ * when no product could be had (the caller computes the frame). */
+size_t vif_ref_product_size(const VqFex *fex);
+int vif_cpu_run_shared(VqFex *fex, const VqVifParams *p, const VqFrame *ref,
+                       const VqFrame *dis, unsigned index, void *acc,
+                       void *scratch);
+
 /* vif_gpu.c: built with a GPU platform only (the descriptor names these
  * through VQ_GPU_FN) */
 void vif_gpu_close(VqFex *fex, VqGpu *gpu);

@@ -33,6 +33,8 @@
 #define KIND_RR 1      /* r * r: o1 = high half, o2 = low half */
 #define KIND_DD 2      /* d * d */
 #define KIND_RD 3      /* r * d */
+#define KIND_MU_R 4    /* mu of r alone: o1 = mu1 (o2 untouched) */
+#define KIND_MU_D 5    /* mu of d alone: o2 = mu2 (o1 untouched) */
 
 VFN V_T FN(load_q)(const void *row, bool u8, unsigned j)
 {
@@ -70,16 +72,16 @@ VFN void FN(vert_kind)(int kind, bool u8, const void *const *rr,
         for (unsigned p = 0; p < pr->n; p++) {
             unsigned ka = pr->ka[p], kb = pr->kb[p];
             V_T ra = V_ZERO, rb = V_ZERO, da = V_ZERO, db = V_ZERO;
-            if (kind != KIND_DD) {
+            if (kind != KIND_DD && kind != KIND_MU_D) {
                 ra = FN(load_q)(rr[ka], u8, j);
                 rb = FN(load_q)(rr[kb], u8, j);
             }
-            if (kind != KIND_RR) {
+            if (kind != KIND_RR && kind != KIND_MU_R) {
                 da = FN(load_q)(rd[ka], u8, j);
                 db = FN(load_q)(rd[kb], u8, j);
             }
             V_T qa1, qb1, qa2 = V_ZERO, qb2 = V_ZERO;
-            if (kind == KIND_MU) {
+            if (kind == KIND_MU || kind == KIND_MU_R || kind == KIND_MU_D) {
                 if (!u8) {
                     ra = V_XOR(ra, bias16);
                     rb = V_XOR(rb, bias16);
@@ -102,14 +104,19 @@ VFN void FN(vert_kind)(int kind, bool u8, const void *const *rr,
             }
             /* kind MU: a = mu1, b = mu2; squares: a = low half sums,
              * b = high half sums (u16 only) */
-            a_l = V_ADD32(a_l, V_MADD16(V_UNPACKLO16(qa1, qb1), tap[p]));
-            a_h = V_ADD32(a_h, V_MADD16(V_UNPACKHI16(qa1, qb1), tap[p]));
-            if (kind == KIND_MU || !u8) {
+            if (kind != KIND_MU_D) {
+                a_l = V_ADD32(a_l,
+                              V_MADD16(V_UNPACKLO16(qa1, qb1), tap[p]));
+                a_h = V_ADD32(a_h,
+                              V_MADD16(V_UNPACKHI16(qa1, qb1), tap[p]));
+            }
+            if (kind == KIND_MU || kind == KIND_MU_D ||
+                (kind != KIND_MU_R && !u8)) {
                 b_l = V_ADD32(b_l, V_MADD16(V_UNPACKLO16(qa2, qb2), tap[p]));
                 b_h = V_ADD32(b_h, V_MADD16(V_UNPACKHI16(qa2, qb2), tap[p]));
             }
         }
-        if (kind == KIND_MU) {
+        if (kind == KIND_MU || kind == KIND_MU_R || kind == KIND_MU_D) {
             if (!u8) {
                 a_l = V_XOR(a_l, bias32), a_h = V_XOR(a_h, bias32);
                 b_l = V_XOR(b_l, bias32), b_h = V_XOR(b_h, bias32);
@@ -118,8 +125,10 @@ VFN void FN(vert_kind)(int kind, bool u8, const void *const *rr,
             a_h = V_SRL32(V_ADD32(a_h, mu_add), mu_sh);
             b_l = V_SRL32(V_ADD32(b_l, mu_add), mu_sh);
             b_h = V_SRL32(V_ADD32(b_h, mu_add), mu_sh);
-            V_STOREU(o1 + j, V_XOR(V_PACKUS32(a_l, a_h), bias16));
-            V_STOREU(o2 + j, V_XOR(V_PACKUS32(b_l, b_h), bias16));
+            if (kind != KIND_MU_D)
+                V_STOREU(o1 + j, V_XOR(V_PACKUS32(a_l, a_h), bias16));
+            if (kind != KIND_MU_R)
+                V_STOREU(o2 + j, V_XOR(V_PACKUS32(b_l, b_h), bias16));
             continue;
         }
         V_T x_l, x_h;
@@ -200,6 +209,53 @@ VFN void FN(horiz_stat)(VqVifWork *t, const VqVifPairs *pr, unsigned wb)
     }
 }
 
+/* The split's horizontal passes (vif_dsp.h): the reference's part (mu1
+ * and sigma1_sq, stored in column order), and the rest given mu1 (read
+ * back into even and odd lanes). */
+VFN void FN(horiz_ref)(VqVifWork *t, const VqVifPairs *pr, unsigned wb,
+                       uint32_t *m1, int32_t *s1)
+{
+    V_T tap[VQ_VIF_MAX_PAIRS];
+    VIF_UNROLL_PAIRS
+        for (unsigned p = 0; p < pr->n; p++)
+        tap[p] = V_SET1_32((int)pr->tap2[p]);
+    uint16_t *const *v = t->v;
+    for (unsigned j = 0; j < wb; j += V_N16) {
+        V_T me, mo, he, ho, le, lo;
+        FN(horiz_eo)(v[VQ_VIF_MU1], pr, tap, j, &me, &mo);
+        FN(horiz_eo)(v[VQ_VIF_XX_HI], pr, tap, j, &he, &ho);
+        FN(horiz_eo)(v[VQ_VIF_XX_LO], pr, tap, j, &le, &lo);
+        V_T se = V_SUB32(FN(halves)(he, le), FN(mumu)(me, me));
+        V_T so = V_SUB32(FN(halves)(ho, lo), FN(mumu)(mo, mo));
+        V_INTERLEAVE_STORE(s1 + j, se, so);
+        V_INTERLEAVE_STORE(m1 + j, me, mo);
+    }
+}
+
+VFN void FN(horiz_dis)(VqVifWork *t, const VqVifPairs *pr, unsigned wb,
+                       const uint32_t *m1)
+{
+    V_T tap[VQ_VIF_MAX_PAIRS];
+    VIF_UNROLL_PAIRS
+        for (unsigned p = 0; p < pr->n; p++)
+        tap[p] = V_SET1_32((int)pr->tap2[p]);
+    uint16_t *const *v = t->v;
+    for (unsigned j = 0; j < wb; j += V_N16) {
+        V_T m1e, m1o, m2e, m2o, he, ho, le, lo;
+        V_DEINTERLEAVE_LOAD(m1 + j, m1e, m1o);
+        FN(horiz_eo)(v[VQ_VIF_MU2], pr, tap, j, &m2e, &m2o);
+        int32_t *out[2] = { t->s2 + j, t->s12 + j };
+        for (unsigned q = 1; q < 3; q++) {
+            FN(horiz_eo)(v[VQ_VIF_XX_HI + 2 * q], pr, tap, j, &he, &ho);
+            FN(horiz_eo)(v[VQ_VIF_XX_LO + 2 * q], pr, tap, j, &le, &lo);
+            V_T ae = q == 1 ? m2e : m1e, ao = q == 1 ? m2o : m1o;
+            V_T se = V_SUB32(FN(halves)(he, le), FN(mumu)(ae, m2e));
+            V_T so = V_SUB32(FN(halves)(ho, lo), FN(mumu)(ao, m2o));
+            V_INTERLEAVE_STORE(out[q - 1], se, so);
+        }
+    }
+}
+
 /* Vertical filter of the down row for both pictures (mu rounding), and
  * its horizontal pass at even columns. */
 VFN void FN(horiz_down)(const uint16_t *row, const VqVifPairs *pr,
@@ -259,6 +315,55 @@ VFN void FN(down_row)(unsigned s, bool u8, const void *const *rr,
     vq_vif_horiz_down_cols(s, t, wb, w, out_r, out_d);
 }
 
+VFN void FN(stat_ref_row)(unsigned s, bool u8, const void *const *rr,
+                         unsigned w, VqVifVRound rnd, VqVifWork *t,
+                         uint32_t *m1, int32_t *s1, const VqVifPairs *pr)
+{
+    unsigned wb = w - w % V_N16;
+    uint16_t *const *v = t->v;
+    FN(vert_kind)(KIND_MU_R, u8, rr, rr, pr, wb, rnd, v[VQ_VIF_MU1], NULL);
+    FN(vert_kind)(KIND_RR, u8, rr, rr, pr, wb, rnd, v[VQ_VIF_XX_HI],
+                  v[VQ_VIF_XX_LO]);
+    vq_vif_vert_stat_cols(s, u8, rr, rr, wb, w, rnd, t);
+    vq_vif_pad16(v[VQ_VIF_MU1], w, VQ_VIF_HALF(s));
+    vq_vif_pad16(v[VQ_VIF_XX_HI], w, VQ_VIF_HALF(s));
+    vq_vif_pad16(v[VQ_VIF_XX_LO], w, VQ_VIF_HALF(s));
+    FN(horiz_ref)(t, pr, wb, m1, s1);
+    vq_vif_horiz_ref_cols(s, t, wb, w, m1, s1);
+}
+
+VFN void FN(stat_dis_row)(unsigned s, bool u8, const void *const *rr,
+                         const void *const *rd, unsigned w, VqVifVRound rnd,
+                         VqVifWork *t, const uint32_t *m1,
+                         const VqVifPairs *pr)
+{
+    unsigned wb = w - w % V_N16;
+    uint16_t *const *v = t->v;
+    FN(vert_kind)(KIND_MU_D, u8, rr, rd, pr, wb, rnd, NULL, v[VQ_VIF_MU2]);
+    FN(vert_kind)(KIND_DD, u8, rr, rd, pr, wb, rnd, v[VQ_VIF_YY_HI],
+                  v[VQ_VIF_YY_LO]);
+    FN(vert_kind)(KIND_RD, u8, rr, rd, pr, wb, rnd, v[VQ_VIF_XY_HI],
+                  v[VQ_VIF_XY_LO]);
+    vq_vif_vert_stat_cols(s, u8, rr, rd, wb, w, rnd, t);
+    for (unsigned q = VQ_VIF_MU2; q < VQ_VIF_ROWS; q++)
+        if (q != VQ_VIF_XX_HI && q != VQ_VIF_XX_LO)
+            vq_vif_pad16(v[q], w, VQ_VIF_HALF(s));
+    FN(horiz_dis)(t, pr, wb, m1);
+    vq_vif_horiz_dis_cols(s, t, wb, w, m1);
+}
+
+VFN void FN(down_one_row)(unsigned s, bool u8, const void *const *rows,
+                         unsigned w, VqVifVRound rnd, VqVifWork *t,
+                         uint16_t *out, const VqVifPairs *pr)
+{
+    unsigned wb = w - w % V_N16;
+    FN(vert_kind)(KIND_MU_R, u8, rows, rows, pr, wb, rnd, t->d_ref, NULL);
+    vq_vif_vert_down_cols(s, u8, rows, rows, wb, w, rnd, t);
+    vq_vif_pad16(t->d_ref, w, VQ_VIF_HALF(s + 1));
+    FN(horiz_down)(t->d_ref, pr, wb, out);
+    vq_vif_horiz_down_one_cols(s, t->d_ref, wb, w, out);
+}
+
 /* Each scale with its pairs known to the compiler (loops unrolled, taps
  * as constants). */
 V_TARGET decl_vif_stat_row_fn(FN(vq_vif_stat_row_))
@@ -304,9 +409,83 @@ V_TARGET decl_vif_down_row_fn(FN(vq_vif_down_row_))
     }
 }
 
+V_TARGET decl_vif_stat_ref_row_fn(FN(vq_vif_stat_ref_row_))
+{
+    if (w < V_N16) {
+        vq_vif_stat_ref_row_c(s, u8, rr, w, rnd, t, m1, s1);
+        return;
+    }
+    switch (s) {
+    case 0:
+        if (u8)
+            FN(stat_ref_row)(0, true, rr, w, rnd, t, m1, s1, &vif_pairs[0]);
+        else
+            FN(stat_ref_row)(0, false, rr, w, rnd, t, m1, s1, &vif_pairs[0]);
+        break;
+    case 1:
+        FN(stat_ref_row)(1, false, rr, w, rnd, t, m1, s1, &vif_pairs[1]);
+        break;
+    case 2:
+        FN(stat_ref_row)(2, false, rr, w, rnd, t, m1, s1, &vif_pairs[2]);
+        break;
+    default:
+        FN(stat_ref_row)(3, false, rr, w, rnd, t, m1, s1, &vif_pairs[3]);
+        break;
+    }
+}
+
+V_TARGET decl_vif_stat_dis_row_fn(FN(vq_vif_stat_dis_row_))
+{
+    if (w < V_N16) {
+        vq_vif_stat_dis_row_c(s, u8, rr, rd, w, rnd, t, m1);
+        return;
+    }
+    switch (s) {
+    case 0:
+        if (u8)
+            FN(stat_dis_row)(0, true, rr, rd, w, rnd, t, m1, &vif_pairs[0]);
+        else
+            FN(stat_dis_row)(0, false, rr, rd, w, rnd, t, m1, &vif_pairs[0]);
+        break;
+    case 1:
+        FN(stat_dis_row)(1, false, rr, rd, w, rnd, t, m1, &vif_pairs[1]);
+        break;
+    case 2:
+        FN(stat_dis_row)(2, false, rr, rd, w, rnd, t, m1, &vif_pairs[2]);
+        break;
+    default:
+        FN(stat_dis_row)(3, false, rr, rd, w, rnd, t, m1, &vif_pairs[3]);
+        break;
+    }
+}
+
+V_TARGET decl_vif_down_one_row_fn(FN(vq_vif_down_one_row_))
+{
+    if (w < 2 * V_N16) {
+        vq_vif_down_one_row_c(s, u8, rows, w, rnd, t, out);
+        return;
+    }
+    switch (s) {
+    case 0:
+        if (u8)
+            FN(down_one_row)(0, true, rows, w, rnd, t, out, &vif_pairs[1]);
+        else
+            FN(down_one_row)(0, false, rows, w, rnd, t, out, &vif_pairs[1]);
+        break;
+    case 1:
+        FN(down_one_row)(1, false, rows, w, rnd, t, out, &vif_pairs[2]);
+        break;
+    default:
+        FN(down_one_row)(2, false, rows, w, rnd, t, out, &vif_pairs[3]);
+        break;
+    }
+}
+
 #undef FN
 #undef VFN
 #undef KIND_MU
 #undef KIND_RR
 #undef KIND_DD
 #undef KIND_RD
+#undef KIND_MU_R
+#undef KIND_MU_D

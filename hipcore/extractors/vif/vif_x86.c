@@ -57,6 +57,16 @@ static const VqVifPairs vif_pairs[VQ_VIF_SCALES] = {
         V_STOREU(p, _mm256_permute2x128_si256(lo_, hi_, 0x20));               \
         V_STOREU((p) + 8, _mm256_permute2x128_si256(lo_, hi_, 0x31));         \
     } while (0)
+/* the inverse: 16 values in order to e (columns 2m) and o (2m + 1) */
+#define V_DEINTERLEAVE_LOAD(p, e, o)                                          \
+    do {                                                                      \
+        __m256 lo_ = _mm256_castsi256_ps(V_LOADU(p));                         \
+        __m256 hi_ = _mm256_castsi256_ps(V_LOADU((p) + 8));                   \
+        (e) = _mm256_permute4x64_epi64(                                       \
+            _mm256_castps_si256(_mm256_shuffle_ps(lo_, hi_, 0x88)), 0xd8);    \
+        (o) = _mm256_permute4x64_epi64(                                       \
+            _mm256_castps_si256(_mm256_shuffle_ps(lo_, hi_, 0xdd)), 0xd8);    \
+    } while (0)
 /* 8 values below 2^16 to 16 bits, in order */
 #define V_STORE_NARROW16(p, x)                                                \
     _mm_storeu_si128((__m128i *)(void *)(p),                                  \
@@ -66,6 +76,7 @@ static const VqVifPairs vif_pairs[VQ_VIF_SCALES] = {
 #include "vif_simd_tmpl.h"
 
 #undef V_INTERLEAVE_STORE
+#undef V_DEINTERLEAVE_LOAD
 #undef V_STORE_NARROW16
 #define VQ_SIMD_UNDEF
 #include "../common/simd_x86.h"
@@ -82,12 +93,23 @@ static const VqVifPairs vif_pairs[VQ_VIF_SCALES] = {
         V_STOREU(p, _mm512_permutex2var_epi32(e, i0_, o));                    \
         V_STOREU((p) + 16, _mm512_permutex2var_epi32(e, i1_, o));             \
     } while (0)
+#define V_DEINTERLEAVE_LOAD(p, e, o)                                          \
+    do {                                                                      \
+        const __m512i ie_ = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16,  \
+                                             14, 12, 10, 8, 6, 4, 2, 0);      \
+        const __m512i io_ = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17,  \
+                                             15, 13, 11, 9, 7, 5, 3, 1);      \
+        __m512i lo_ = V_LOADU(p), hi_ = V_LOADU((p) + 16);                    \
+        (e) = _mm512_permutex2var_epi32(lo_, ie_, hi_);                       \
+        (o) = _mm512_permutex2var_epi32(lo_, io_, hi_);                       \
+    } while (0)
 #define V_STORE_NARROW16(p, x)                                                \
     _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(x))
 
 #include "vif_simd_tmpl.h"
 
 #undef V_INTERLEAVE_STORE
+#undef V_DEINTERLEAVE_LOAD
 #undef V_STORE_NARROW16
 #define VQ_SIMD_UNDEF
 #include "../common/simd_x86.h"
