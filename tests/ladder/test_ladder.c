@@ -1,12 +1,14 @@
 /*
  * vq_ladder_* through the public API. Every rendition's per-frame values
- * (vmaf_v0.6.1 or vmaf_v1.0.16_3d0h, psnr, float_motion, motion_v2) equal
+ * (vmaf_v0.6.1 or vmaf_v1.0.16_3d0h, psnr, float_motion, motion_v2, a vif
+ * or adm with options of its own) equal
  * those of a pair run of the same reference and rendition on a context of
  * its own (vq_submit: the existing path), bit for bit, for ladders of 1 and 3
  * renditions, one of them ending early (vq_ladder_end, also before the
  * first frame), one skipping frames (vq_skip_next, as its pair run), on
  * one thread and on a pool. The reference work the ladder shares
- * (vq_ladder_share_info: the motions' records, VIF's per-frame product)
+ * (vq_ladder_share_info: the motions' records, VIF's and ADM's per-frame
+ * products)
  * was done once per frame and extractor and taken once per frame,
  * extractor and rendition that computed the frame: a ladder that computed
  * it per rendition fails. Refused, with a message naming the
@@ -84,9 +86,12 @@ typedef struct Case {
     unsigned threads;   /* VqConfig.n_threads */
     unsigned skip;      /* frames (bit t: frame t) rendition 2 leaves out */
     unsigned short_len; /* frames of the rendition that ends early */
+    const char *extra;  /* one more feature, with options (NULL: none);
+                           a VIF or ADM one shares a product too */
 } Case;
 
-static Case cur = { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT };
+static Case cur = { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT,
+                    NULL };
 
 /* Extractors whose reference work a ladder shares (docs/LADDER.md, "What
  * is shared"): the model's integer motion, float_motion, motion_v2 when
@@ -106,12 +111,26 @@ static unsigned shared_extractors(VqContext *ctx)
     return n;
 }
 
+/* The backend of the first output whose name starts with prefix (the
+ * models' outputs carry their options in their names), or NULL. */
+static const char *prefix_backend(VqContext *ctx, const char *prefix)
+{
+    for (unsigned i = 0; i < vq_output_count(ctx); i++) {
+        const char *name = vq_output_name(ctx, i);
+        if (name && !strncmp(name, prefix, strlen(prefix)))
+            return vq_output_backend(ctx, name);
+    }
+    return NULL;
+}
+
 /* Extractors whose frames are independent, sharing a per-frame product of
- * the reference: the model's integer VIF on the CPU (vmaf_v0.6.1). */
+ * the reference: the model's integer VIF (vmaf_v0.6.1) and integer ADM
+ * (both models) on the CPU. */
 static unsigned product_extractors(VqContext *ctx)
 {
-    const char *b = vq_output_backend(ctx, "integer_vif_scale0");
-    return b && !strcmp(b, "cpu");
+    const char *vif = prefix_backend(ctx, "integer_vif");
+    const char *adm = prefix_backend(ctx, "integer_adm");
+    return (vif && !strcmp(vif, "cpu")) + (adm && !strcmp(adm, "cpu"));
 }
 
 static int select_all(VqContext *ctx)
@@ -123,6 +142,8 @@ static int select_all(VqContext *ctx)
         r = vq_use_feature(ctx, "float_motion");
     if (!r)
         r = vq_use_feature(ctx, "motion_v2");
+    if (!r && cur.extra)
+        r = vq_use_feature(ctx, cur.extra);
     return r;
 }
 
@@ -248,6 +269,7 @@ static void ladder_case(unsigned n, unsigned short_one)
     CHECK_MSG(!vq_ladder_share_info(l, &sh), "vq_ladder_share_info");
     unsigned k = n > 1 ? shared_extractors(vq_ladder_context(l, n - 1)) : 0;
     unsigned kp = n > 1 ? product_extractors(vq_ladder_context(l, n - 1)) : 0;
+    kp += n > 1 && kp && cur.extra; /* on the CPU as the model's */
     CHECK_MSG(sh.extractors == k + kp &&
           sh.computed == (uint64_t)(k + kp) * FRAMES &&
           sh.used == (uint64_t)k * taken + (uint64_t)kp * computed,
@@ -307,14 +329,16 @@ int main(void)
     make_frames();
     log_path_cases();
     static const Case cases[] = {
-        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT },
-        /* one thread, skips */
-        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 1, 0x24, SHORT },
-        /* one ends at once */
-        { VQ_BACKEND_CPU, "version=vmaf_v1.0.16_3d0h", 3, 0x0a, 0 },
+        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT, NULL },
+        /* one thread, skips; VIF's scale 0 skipped, its debug outputs */
+        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 1, 0x24, SHORT,
+          "name=vif:vif_skip_scale0=true:debug=true" },
+        /* one ends at once; ADM without scale 0 and AIM */
+        { VQ_BACKEND_CPU, "version=vmaf_v1.0.16_3d0h", 3, 0x0a, 0,
+          "name=adm:adm_skip_scale0=true:adm_skip_aim=true:debug=true" },
         /* the GPU where there is one (nothing shared there yet), else the
          * CPU */
-        { VQ_BACKEND_AUTO, "version=vmaf_v0.6.1", 2, 0, SHORT },
+        { VQ_BACKEND_AUTO, "version=vmaf_v0.6.1", 2, 0, SHORT, NULL },
     };
     for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         cur = cases[c];

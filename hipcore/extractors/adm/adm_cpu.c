@@ -222,7 +222,8 @@ static void cm_row(const AdmPriv *s, const VqAdmScale *sc, AdmRows *r, int i,
  * i + 1, so rows a - 1 and b are decoupled too (not scored). */
 static void adm_scale(const AdmPriv *s, const VqAdmScale *sc,
                       const AdmInput *in, int32_t *out[2], size_t out_stride,
-                      AdmRows *r, int a, int b, VqAdmAcc *acc)
+                      AdmRows *r, int a, int b, VqAdmAcc *acc,
+                      const AdmProduct *prod)
 {
     int k = sc->scale;
     int hvd = !(k == 0 && s->p.skip_scale0);
@@ -234,16 +235,19 @@ static void adm_scale(const AdmPriv *s, const VqAdmScale *sc,
         int own = i >= a && i < b;
         int32_t *a_out[2] = { NULL, NULL };
         if (out && own) {
-            a_out[0] = out[0] + (size_t)i * out_stride;
+            a_out[0] = prod ? NULL : out[0] + (size_t)i * out_stride;
             a_out[1] = out[1] + (size_t)i * out_stride;
         }
         int in_csf = hvd && i >= r0 && i < r1;
         if (!own && !in_csf)
             continue;
-        vq_adm_dwt_row(s, sc, in, i, in_csf, c0, c1, a_out, r);
+        /* with a product, the reference's row is read from it */
+        for (int q = 0; prod && in_csf && q < 3; q++)
+            r->band[0][q] = prod->band[k][q] + (size_t)i * sc->w;
+        vq_adm_dwt_row(s, sc, in, i, in_csf, c0, c1, a_out, r, prod ? 2 : 3);
         if (!in_csf)
             continue;
-        if (own && i >= sc->top && i < sc->bottom)
+        if (!prod && own && i >= sc->top && i < sc->bottom)
             den_row(s, sc, r, acc);
         decouple_csf_row(s, sc, r, i % 3, c0, c1);
         mask_sums(sc, r, i % 3, c0, c1);
@@ -254,9 +258,56 @@ static void adm_scale(const AdmPriv *s, const VqAdmScale *sc,
         cm_row(s, sc, r, sc->h - 1, acc);
 }
 
+/* Rows [a, b) of scale k's reference part: its approximation and detail
+ * rows into the product, its denominator into den. */
+void vq_adm_cpu_ref_rows(const AdmPriv *s, int k, const VqPlane *ref,
+                         const AdmProduct *prod, void *rows, int a, int b,
+                         VqAdmAcc *den)
+{
+    AdmRows r;
+    map_rows(s, rows, &r);
+    const VqAdmScale *sc = &s->p.sc[k];
+    AdmInput in;
+    memset(&in, 0, sizeof(in));
+    if (k == 0) {
+        in.data[0] = ref->data;
+        in.stride[0] = ref->stride;
+        in.bytes = s->p.bpc > 8 ? 2 : 1;
+    } else {
+        in.data[0] = (const uint8_t *)prod->approx[k - 1];
+        in.stride[0] = (ptrdiff_t)(s->plane_stride[k - 1] * sizeof(int32_t));
+        in.bytes = 4;
+    }
+    int hvd = !(k == 0 && s->p.skip_scale0);
+    int c0, c1, r0, r1;
+    csf_span(sc->w, &c0, &c1);
+    csf_span(sc->h, &r0, &r1);
+    for (int i = a; i < b; i++) {
+        int32_t *a_out[2] = { NULL, NULL };
+        if (k < 3)
+            a_out[0] = prod->approx[k] + (size_t)i * s->plane_stride[k];
+        int in_csf = hvd && i >= r0 && i < r1;
+        for (int q = 0; in_csf && q < 3; q++)
+            r.band[0][q] = prod->band[k][q] + (size_t)i * sc->w;
+        if (!a_out[0] && !in_csf)
+            continue;
+        vq_adm_dwt_row(s, sc, &in, i, in_csf, c0, c1, a_out, &r, 1);
+        if (in_csf && i >= sc->top && i < sc->bottom)
+            den_row(s, sc, &r, den);
+    }
+}
+
 void vq_adm_cpu_scale_rows(const AdmPriv *s, int k, const VqPlane *ref,
                            const VqPlane *dis, void *planes, void *rows,
                            int a, int b, VqAdmAcc *acc)
+{
+    vq_adm_cpu_scale_rows_with(s, k, ref, dis, planes, rows, a, b, acc, NULL);
+}
+
+void vq_adm_cpu_scale_rows_with(const AdmPriv *s, int k, const VqPlane *ref,
+                                const VqPlane *dis, void *planes, void *rows,
+                                int a, int b, VqAdmAcc *acc,
+                                const AdmProduct *prod)
 {
     AdmRows r;
     map_rows(s, rows, &r);
@@ -284,7 +335,7 @@ void vq_adm_cpu_scale_rows(const AdmPriv *s, int k, const VqPlane *ref,
         out[0] = (int32_t *)((char *)planes + s->scratch_off[k]);
         out[1] = out[0] + stride * (size_t)sc->h;
     }
-    adm_scale(s, sc, &in, k < 3 ? out : NULL, stride, &r, a, b, acc);
+    adm_scale(s, sc, &in, k < 3 ? out : NULL, stride, &r, a, b, acc, prod);
 }
 
 void vq_adm_cpu_frame(const AdmPriv *s, const VqPlane *ref, const VqPlane *dis,
@@ -334,8 +385,13 @@ static void add_acc(VqAdmAcc *to, const VqAdmAcc *a)
 int adm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                 unsigned index, void *acc, void *scratch)
 {
-    (void)index;
     const AdmPriv *s = fex->priv;
+    if (fex->cache) {
+        int shared = adm_cpu_run_shared(fex, ref, dis, index, acc, scratch);
+        if (shared <= 0)
+            return shared;
+        /* no product to be had: the frame is computed here */
+    }
     unsigned threads = vq_fex_threads(fex);
     if (threads < 2) {
         vq_adm_cpu_frame(s, &ref->plane[0], &dis->plane[0], acc, scratch);

@@ -1,6 +1,6 @@
 /*
- * Integer ADM, CPU path: the two DWT passes of one output row, for both
- * pictures (see adm_cpu.c), through the DSP table's row passes
+ * Integer ADM, CPU path: the two DWT passes of one output row, for either
+ * picture or both (see adm_cpu.c), through the DSP table's row passes
  * (adm_dsp.h).
  */
 #include "adm_priv.h"
@@ -26,7 +26,7 @@ static const void *in_row(const AdmInput *in, int img, int y)
 
 void vq_adm_dwt_row(const AdmPriv *s, const VqAdmScale *sc, const AdmInput *in,
                     int i, int with_hvd, int c0, int c1, int32_t *a_out[2],
-                    AdmRows *r)
+                    AdmRows *r, unsigned imgs)
 {
     int y[4];
     for (int t = 0; t < 4; t++)
@@ -34,6 +34,8 @@ void vq_adm_dwt_row(const AdmPriv *s, const VqAdmScale *sc, const AdmInput *in,
     int n = sc->in_w;
     const VqAdmDsp *d = &s->dsp;
     for (int img = 0; img < 2; img++) {
+        if (!(imgs >> img & 1))
+            continue;
         int32_t *lo = r->lo[img], *hi = r->hi[img];
         int32_t **band = r->band[img];
         if (sc->scale == 0) {

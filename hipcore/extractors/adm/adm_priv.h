@@ -65,6 +65,15 @@ void vq_adm_cpu_frame(const AdmPriv *s, const VqPlane *ref,
 void vq_adm_cpu_scale_rows(const AdmPriv *s, int k, const VqPlane *ref,
                            const VqPlane *dis, void *planes, void *rows,
                            int a, int b, VqAdmAcc *acc);
+/* The same with the reference's part from a ladder's product (NULL: the
+ * whole, as vq_adm_cpu_scale_rows): only the distorted picture's DWT runs,
+ * the reference's bands and approximation are read from prod, and the
+ * denominator is left to the product's. */
+struct AdmProduct;
+void vq_adm_cpu_scale_rows_with(const AdmPriv *s, int k, const VqPlane *ref,
+                                const VqPlane *dis, void *planes, void *rows,
+                                int a, int b, VqAdmAcc *acc,
+                                const struct AdmProduct *prod);
 
 /* adm_gpu.c. Sets of device buffers (desc gpu_sets): frames whose kernels
  * run at once, on lanes of their own. */
@@ -96,12 +105,36 @@ typedef struct AdmInput {
     int bytes;           /* 1, 2 (frame samples) or 4 (int32 band) */
 } AdmInput;
 
-/* DWT of output row i of a scale: the approximation into a_out[img] (when
- * non-NULL) for all columns, the details into r->band for columns [c0, c1)
- * when with_hvd. */
+/* DWT of output row i of a scale, for the pictures of imgs (bit 0: the
+ * reference, bit 1: the distorted one): the approximation into a_out[img]
+ * (when non-NULL) for all columns, the details into r->band[img] for
+ * columns [c0, c1) when with_hvd. */
 void vq_adm_dwt_row(const AdmPriv *s, const VqAdmScale *sc, const AdmInput *in,
                     int i, int with_hvd, int c0, int c1, int32_t *a_out[2],
-                    AdmRows *r);
+                    AdmRows *r, unsigned imgs);
+
+/* A ladder's ADM (adm_share.c): the reference's part of a frame, computed
+ * once for every rendition: per scale its detail bands (w x h each, the
+ * columns and rows of the decoupling region written), its approximation
+ * planes (scales 0..2, s->plane_stride) and its denominator sums. */
+typedef struct AdmProduct {
+    VqAdmAcc *den; /* den only */
+    int32_t *band[4][3];
+    int32_t *approx[3];
+} AdmProduct;
+
+/* adm_cpu.c: rows [a, b) of scale k's reference part into prod (its den
+ * sums added to den), from the reference plane (k 0) or prod's previous
+ * approximation. */
+void vq_adm_cpu_ref_rows(const AdmPriv *s, int k, const VqPlane *ref,
+                         const AdmProduct *prod, void *rows, int a, int b,
+                         VqAdmAcc *den);
+/* adm_share.c: the product's size for these frames (0: not shared), and
+ * the frame from the ladder's product: 0 or an error, or 1 when none could
+ * be had (the caller computes the frame). */
+size_t adm_ref_product_size(const VqFex *fex);
+int adm_cpu_run_shared(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
+                       unsigned index, void *acc, void *scratch);
 
 /* adm_cpu.c */
 int adm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
