@@ -372,7 +372,7 @@ static void adm_band(void *arg, unsigned part, void *rows)
                           y1, &b->acc[part]);
 }
 
-static void add_acc(VqAdmAcc *to, const VqAdmAcc *a)
+void vq_adm_add_acc(VqAdmAcc *to, const VqAdmAcc *a)
 {
     for (int k = 0; k < 4; k++)
         for (int b = 0; b < 3; b++) {
@@ -417,7 +417,7 @@ int adm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
         err = vq_fex_parallel(fex, (unsigned)b->n, adm_band, b);
         /* integer sums: the same in any order; added in band order */
         for (int part = 0; !err && part < b->n; part++)
-            add_acc(acc, &b->acc[part]);
+            vq_adm_add_acc(acc, &b->acc[part]);
     }
     free(b);
     return err ? vq_fail(fex->err, err, "adm: out of memory") : 0;

@@ -136,7 +136,9 @@ size_t adm_ref_product_size(const VqFex *fex);
 int adm_cpu_run_shared(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                        unsigned index, void *acc, void *scratch);
 
-/* adm_cpu.c */
+/* adm_cpu.c; vq_adm_add_acc adds a band's sums (wrapping, as the
+ * integer sums of any order) */
+void vq_adm_add_acc(VqAdmAcc *to, const VqAdmAcc *a);
 int adm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                 unsigned index, void *acc, void *scratch);
 

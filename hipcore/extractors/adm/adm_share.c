@@ -86,18 +86,6 @@ static void dis_band(void *arg, unsigned part, void *rows)
                                rows, y0, y1, &b->acc[part], &b->prod);
 }
 
-static void add_acc(VqAdmAcc *to, const VqAdmAcc *a)
-{
-    for (int k = 0; k < 4; k++)
-        for (int q = 0; q < 3; q++) {
-            to->num[k][q] = (int64_t)((uint64_t)to->num[k][q] +
-                                      (uint64_t)a->num[k][q]);
-            to->aim[k][q] = (int64_t)((uint64_t)to->aim[k][q] +
-                                      (uint64_t)a->aim[k][q]);
-            to->den[k][q] += a->den[k][q];
-        }
-}
-
 /* Every scale of a pass in order (a scale reads the previous one's
  * approximation); the bands' sums added into acc in band order. */
 static int run_pass(VqFex *fex, SplitPass *b, VqFexPartFn fn, VqAdmAcc *acc)
@@ -117,7 +105,7 @@ static int run_pass(VqFex *fex, SplitPass *b, VqFexPartFn fn, VqAdmAcc *acc)
             return vq_fail(fex->err, err, "adm: out of memory");
         /* integer sums: the same in any order; added in band order */
         for (int part = 0; part < b->n; part++)
-            add_acc(acc, &b->acc[part]);
+            vq_adm_add_acc(acc, &b->acc[part]);
     }
     return 0;
 }

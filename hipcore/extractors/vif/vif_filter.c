@@ -125,6 +125,29 @@ VIF_INLINE void horiz_pair(const uint16_t *pa, const uint16_t *pb,
     }
 }
 
+/* Joins the 16-bit halves' sums of square or product rows q (hi) and
+ * q + 1 (lo) into their rounded 16-bit halves (vert_stat's join). */
+static void join_halves(bool u8, VqVifWork *t, unsigned q, unsigned w,
+                        VqVifVRound rnd)
+{
+    uint32_t *const *a = t->sum;
+    uint16_t *restrict hi = t->v[q], *restrict lo = t->v[q + 1];
+    for (unsigned j = 0; j < w; j++) {
+        uint32_t x = u8 ? a[q + 1][j]
+                        : (uint32_t)(((((uint64_t)a[q][j] << 16) +
+                                       a[q + 1][j]) + rnd.sq_add) >>
+                                     rnd.sq_shift);
+        hi[j] = hi16(x);
+        lo[j] = (uint16_t)x;
+    }
+}
+
+static void round_mu(VqVifWork *t, unsigned q, unsigned w, VqVifVRound rnd)
+{
+    for (unsigned j = 0; j < w; j++)
+        t->v[q][j] = (uint16_t)((t->sum[q][j] + rnd.mu_add) >> rnd.mu_shift);
+}
+
 /* Vertical pass of the statistic: 8-bit samples give squares and products
  * that fit 16 bits, with sums below 2^32 (65536 * 255^2); 16-bit samples
  * give them as halves, whose sums are joined, rounded and split again. */
@@ -134,7 +157,6 @@ VIF_INLINE void vert_stat(bool u8, const void *const *rr, const void *const *rd,
 {
     VIF_TAPS(tap, taps, n, opaque)
     uint32_t *const *a = t->sum;
-    uint16_t *const *v = t->v;
     if (u8) {
         const uint8_t *const *r8 = (const uint8_t *const *)rr;
         const uint8_t *const *d8 = (const uint8_t *const *)rd;
@@ -144,14 +166,6 @@ VIF_INLINE void vert_stat(bool u8, const void *const *rr, const void *const *rd,
                      a[VQ_VIF_YY_LO]);
         vert_pair_u8(r8, d8, tap, n, w, Q_RD, Q_RD, a[VQ_VIF_XY_LO],
                      a[VQ_VIF_XY_HI]);
-        for (unsigned q = VQ_VIF_XX_HI; q <= VQ_VIF_XY_LO; q += 2) {
-            const uint32_t *src = a[q + 1];
-            uint16_t *restrict hi = v[q], *restrict lo = v[q + 1];
-            for (unsigned j = 0; j < w; j++) {
-                hi[j] = hi16(src[j]);
-                lo[j] = (uint16_t)src[j];
-            }
-        }
     } else {
         const uint16_t *const *r16 = (const uint16_t *const *)rr;
         const uint16_t *const *d16 = (const uint16_t *const *)rd;
@@ -163,23 +177,11 @@ VIF_INLINE void vert_stat(bool u8, const void *const *rr, const void *const *rd,
                       a[VQ_VIF_YY_LO]);
         vert_pair_u16(r16, d16, tap, n, w, Q_RD_HI, Q_RD_LO, a[VQ_VIF_XY_HI],
                       a[VQ_VIF_XY_LO]);
-        for (unsigned q = VQ_VIF_XX_HI; q <= VQ_VIF_XY_LO; q += 2) {
-            const uint32_t *sh = a[q], *sl = a[q + 1];
-            uint16_t *restrict hi = v[q], *restrict lo = v[q + 1];
-            for (unsigned j = 0; j < w; j++) {
-                uint32_t x = (uint32_t)(((((uint64_t)sh[j] << 16) + sl[j]) +
-                                         rnd.sq_add) >> rnd.sq_shift);
-                hi[j] = hi16(x);
-                lo[j] = (uint16_t)x;
-            }
-        }
     }
-    for (unsigned q = VQ_VIF_MU1; q <= VQ_VIF_MU2; q++) {
-        const uint32_t *src = a[q];
-        uint16_t *restrict mu = v[q];
-        for (unsigned j = 0; j < w; j++)
-            mu[j] = (uint16_t)((src[j] + rnd.mu_add) >> rnd.mu_shift);
-    }
+    for (unsigned q = VQ_VIF_XX_HI; q <= VQ_VIF_XY_LO; q += 2)
+        join_halves(u8, t, q, w, rnd);
+    round_mu(t, VQ_VIF_MU1, w, rnd);
+    round_mu(t, VQ_VIF_MU2, w, rnd);
 }
 
 /* Horizontal pass over the padded vertical rows, into sigma rows. */
@@ -305,29 +307,6 @@ VIF_INLINE void down_row(unsigned s, bool u8, const void *const *rr,
 /* ---- the split of stat_row (vif_dsp.h): the C functions only, each
  * filter pass written once with the pair functions above (a pass's second
  * quantity is a throwaway where it has one quantity to filter) ---- */
-
-/* Joins the 16-bit halves' sums of square or product rows q (hi) and
- * q + 1 (lo) into their rounded 16-bit halves (vert_stat's join). */
-static void join_halves(bool u8, VqVifWork *t, unsigned q, unsigned w,
-                        VqVifVRound rnd)
-{
-    uint32_t *const *a = t->sum;
-    uint16_t *restrict hi = t->v[q], *restrict lo = t->v[q + 1];
-    for (unsigned j = 0; j < w; j++) {
-        uint32_t x = u8 ? a[q + 1][j]
-                        : (uint32_t)(((((uint64_t)a[q][j] << 16) +
-                                       a[q + 1][j]) + rnd.sq_add) >>
-                                     rnd.sq_shift);
-        hi[j] = hi16(x);
-        lo[j] = (uint16_t)x;
-    }
-}
-
-static void round_mu(VqVifWork *t, unsigned q, unsigned w, VqVifVRound rnd)
-{
-    for (unsigned j = 0; j < w; j++)
-        t->v[q][j] = (uint16_t)((t->sum[q][j] + rnd.mu_add) >> rnd.mu_shift);
-}
 
 static const uint16_t *const split_taps[VQ_VIF_SCALES] = { taps_0, taps_1,
                                                            taps_2, taps_3 };

@@ -92,36 +92,63 @@ static void band_rows(const SplitPass *b, unsigned part, unsigned *y0,
     *y1 = (unsigned)((uint64_t)h * (part + 1) / b->n);
 }
 
+/* What a band's rows share: its scale's geometry and rounding, its rows,
+ * and the row buffers of the thread that runs it. */
+typedef struct BandRows {
+    const VqVifDims *d;
+    const VqVifDsp *dsp;
+    unsigned s, w, y0, y1;
+    bool stat, down, u8;
+    int half, half_down;
+    VqVifVRound rnd;
+    VqVifWork t;
+} BandRows;
+
+static void band_setup(const SplitPass *b, unsigned part, void *rows,
+                       BandRows *r)
+{
+    r->d = &b->s->dims;
+    r->dsp = &b->s->dsp;
+    r->s = b->scale;
+    r->w = r->d->w[r->s];
+    vq_vif_row_layout(r->d, rows, &r->t);
+    band_rows(b, part, &r->y0, &r->y1);
+    r->stat = !(r->s == 0 && b->p->skip_scale0);
+    r->down = r->s + 1 < VQ_VIF_SCALES;
+    r->u8 = r->s == 0 && b->p->bpc == 8;
+    r->half = VQ_VIF_HALF(r->s);
+    r->half_down = r->down ? VQ_VIF_HALF(r->s + 1) : 0;
+    r->rnd = vq_vif_vround(r->s, b->p->bpc);
+}
+
+/* Whether row i makes a row of the next scale (even rows). */
+static bool makes_down(const BandRows *r, unsigned i)
+{
+    return r->down && !(i & 1) && i / 2 < r->d->h[r->s + 1];
+}
+
 static void ref_band(void *arg, unsigned part, void *rows)
 {
     SplitPass *b = arg;
-    const VqVifDims *d = &b->s->dims;
-    const VqVifDsp *dsp = &b->s->dsp;
-    unsigned s = b->scale, w = d->w[s], y0, y1;
-    VqVifWork t;
-    vq_vif_row_layout(d, rows, &t);
-    band_rows(b, part, &y0, &y1);
-    bool stat = !(s == 0 && b->p->skip_scale0);
-    bool down = s + 1 < VQ_VIF_SCALES;
-    bool u8 = s == 0 && b->p->bpc == 8;
-    int half = VQ_VIF_HALF(s), half_down = down ? VQ_VIF_HALF(s + 1) : 0;
-    VqVifVRound rnd = vq_vif_vround(s, b->p->bpc);
+    BandRows r;
+    band_setup(b, part, rows, &r);
+    unsigned s = r.s, w = r.w, h = r.d->h[s];
     ptrdiff_t stride;
     const uint8_t *src = image(b, 0, s, &stride);
     const void *rr[VQ_VIF_MAX_TAPS];
-    for (unsigned i = y0; i < y1; i++) {
-        if (stat) {
-            rows_at(src, stride, (int)i - half, 2 * half + 1, d->h[s], rr);
-            dsp->stat_ref_row(s, u8, rr, w, rnd, &t,
-                              b->prod.m1[s] + (size_t)i * w,
-                              b->prod.s1[s] + (size_t)i * w);
+    for (unsigned i = r.y0; i < r.y1; i++) {
+        if (r.stat) {
+            rows_at(src, stride, (int)i - r.half, 2 * r.half + 1, h, rr);
+            r.dsp->stat_ref_row(s, r.u8, rr, w, r.rnd, &r.t,
+                                b->prod.m1[s] + (size_t)i * w,
+                                b->prod.s1[s] + (size_t)i * w);
         }
-        if (down && !(i & 1) && i / 2 < d->h[s + 1]) {
-            rows_at(src, stride, (int)i - half_down, 2 * half_down + 1,
-                    d->h[s], rr);
-            dsp->down_one_row(s, u8, rr, w, rnd, &t,
-                              b->prod.img[s + 1] +
-                                  (size_t)(i / 2) * d->w[s + 1]);
+        if (makes_down(&r, i)) {
+            rows_at(src, stride, (int)i - r.half_down, 2 * r.half_down + 1,
+                    h, rr);
+            r.dsp->down_one_row(s, r.u8, rr, w, r.rnd, &r.t,
+                                b->prod.img[s + 1] +
+                                    (size_t)(i / 2) * r.d->w[s + 1]);
         }
     }
 }
@@ -129,36 +156,29 @@ static void ref_band(void *arg, unsigned part, void *rows)
 static void dis_band(void *arg, unsigned part, void *rows)
 {
     SplitPass *b = arg;
-    const VqVifDims *d = &b->s->dims;
-    const VqVifDsp *dsp = &b->s->dsp;
-    unsigned s = b->scale, w = d->w[s], y0, y1;
-    VqVifWork t;
-    vq_vif_row_layout(d, rows, &t);
-    band_rows(b, part, &y0, &y1);
-    bool stat = !(s == 0 && b->p->skip_scale0);
-    bool down = s + 1 < VQ_VIF_SCALES;
-    bool u8 = s == 0 && b->p->bpc == 8;
-    int half = VQ_VIF_HALF(s), half_down = down ? VQ_VIF_HALF(s + 1) : 0;
-    VqVifVRound rnd = vq_vif_vround(s, b->p->bpc);
+    BandRows r;
+    band_setup(b, part, rows, &r);
+    unsigned s = r.s, w = r.w, h = r.d->h[s];
     ptrdiff_t rstride, dstride;
     const uint8_t *rsrc = image(b, 0, s, &rstride);
     const uint8_t *dsrc = image(b, 1, s, &dstride);
     const void *rr[VQ_VIF_MAX_TAPS], *rd[VQ_VIF_MAX_TAPS];
-    for (unsigned i = y0; i < y1; i++) {
-        if (stat) {
-            rows_at(rsrc, rstride, (int)i - half, 2 * half + 1, d->h[s], rr);
-            rows_at(dsrc, dstride, (int)i - half, 2 * half + 1, d->h[s], rd);
+    for (unsigned i = r.y0; i < r.y1; i++) {
+        if (r.stat) {
+            rows_at(rsrc, rstride, (int)i - r.half, 2 * r.half + 1, h, rr);
+            rows_at(dsrc, dstride, (int)i - r.half, 2 * r.half + 1, h, rd);
             size_t o = (size_t)i * w;
-            dsp->stat_dis_row(s, u8, rr, rd, w, rnd, &t, b->prod.m1[s] + o);
-            vq_vif_cpu_stat_sums(dsp, b->p, b->prod.s1[s] + o, t.s2, t.s12,
-                                 w, &t, &b->acc[part]);
+            r.dsp->stat_dis_row(s, r.u8, rr, rd, w, r.rnd, &r.t,
+                                b->prod.m1[s] + o);
+            vq_vif_cpu_stat_sums(r.dsp, b->p, b->prod.s1[s] + o, r.t.s2,
+                                 r.t.s12, w, &r.t, &b->acc[part]);
         }
-        if (down && !(i & 1) && i / 2 < d->h[s + 1]) {
-            rows_at(dsrc, dstride, (int)i - half_down, 2 * half_down + 1,
-                    d->h[s], rd);
-            dsp->down_one_row(s, u8, rd, w, rnd, &t,
-                              b->dis_img[s + 1] +
-                                  (size_t)(i / 2) * d->w[s + 1]);
+        if (makes_down(&r, i)) {
+            rows_at(dsrc, dstride, (int)i - r.half_down, 2 * r.half_down + 1,
+                    h, rd);
+            r.dsp->down_one_row(s, r.u8, rd, w, r.rnd, &r.t,
+                                b->dis_img[s + 1] +
+                                    (size_t)(i / 2) * r.d->w[s + 1]);
         }
     }
 }
