@@ -1,7 +1,7 @@
 /*
  * vq_ladder_* through the public API. Every rendition's per-frame values
  * (vmaf_v0.6.1 or vmaf_v1.0.16_3d0h, psnr, float_motion, motion_v2, a vif
- * or adm with options of its own) equal
+ * or adm with options of its own; 8- and 10-bit pictures) equal
  * those of a pair run of the same reference and rendition on a context of
  * its own (vq_submit: the existing path), bit for bit, for ladders of 1 and 3
  * renditions, one of them ending early (vq_ladder_end, also before the
@@ -33,6 +33,7 @@
 
 typedef struct Frame {
     uint8_t y[W * H], u[W * H / 4], v[W * H / 4];
+    uint16_t y16[W * H], u16[W * H / 4], v16[W * H / 4]; /* 10-bit */
 } Frame;
 
 static Frame ref[FRAMES], dis[3][FRAMES];
@@ -44,6 +45,17 @@ typedef struct Values {
     char name[FRAMES][MAX_OUT][64];
     double v[FRAMES][MAX_OUT];
 } Values;
+
+/* The 10-bit pictures: each 8-bit value x 4, plus 0..3 in a pattern. */
+static void widen(Frame *f, unsigned salt)
+{
+    for (unsigned k = 0; k < W * H; k++)
+        f->y16[k] = (uint16_t)(f->y[k] * 4 + ((k * 7 + salt) & 3));
+    for (unsigned k = 0; k < W * H / 4; k++) {
+        f->u16[k] = (uint16_t)(f->u[k] * 4 + (k & 3));
+        f->v16[k] = (uint16_t)(f->v[k] * 4 + ((k + salt) & 3));
+    }
+}
 
 static void make_frames(void)
 {
@@ -66,17 +78,9 @@ static void make_frames(void)
             }
         }
     }
-}
-
-static VqPicture pic(const Frame *f)
-{
-    VqPicture p = { .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = W, .h = H };
-    p.data[0] = f->y;
-    p.data[1] = f->u;
-    p.data[2] = f->v;
-    p.stride[0] = W;
-    p.stride[1] = p.stride[2] = W / 2;
-    return p;
+    for (int t = 0; t < FRAMES; t++)
+        for (int i = 0; i < 4; i++)
+            widen(i ? &dis[i - 1][t] : &ref[t], (unsigned)(t + 5 * i));
 }
 
 /* What a case selects and how it runs. */
@@ -88,10 +92,31 @@ typedef struct Case {
     unsigned short_len; /* frames of the rendition that ends early */
     const char *extra;  /* one more feature, with options (NULL: none);
                            a VIF or ADM one shares a product too */
+    unsigned bpc;       /* 8, or 10: the frames' values x 4 plus 0..3 */
 } Case;
 
 static Case cur = { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT,
-                    NULL };
+                    NULL, 8 };
+
+static VqPicture pic(const Frame *f)
+{
+    VqPicture p = { .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = W, .h = H };
+    if (cur.bpc > 8) {
+        p.bpc = cur.bpc;
+        p.data[0] = f->y16;
+        p.data[1] = f->u16;
+        p.data[2] = f->v16;
+        p.stride[0] = 2 * W;
+        p.stride[1] = p.stride[2] = W;
+        return p;
+    }
+    p.data[0] = f->y;
+    p.data[1] = f->u;
+    p.data[2] = f->v;
+    p.stride[0] = W;
+    p.stride[1] = p.stride[2] = W / 2;
+    return p;
+}
 
 /* Extractors whose reference work a ladder shares (docs/LADDER.md, "What
  * is shared"): the model's integer motion, float_motion, motion_v2 when
@@ -329,16 +354,19 @@ int main(void)
     make_frames();
     log_path_cases();
     static const Case cases[] = {
-        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT, NULL },
+        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT, NULL, 8 },
         /* one thread, skips; VIF's scale 0 skipped, its debug outputs */
         { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 1, 0x24, SHORT,
-          "name=vif:vif_skip_scale0=true:debug=true" },
+          "name=vif:vif_skip_scale0=true:debug=true", 8 },
         /* one ends at once; ADM without scale 0 and AIM */
         { VQ_BACKEND_CPU, "version=vmaf_v1.0.16_3d0h", 3, 0x0a, 0,
-          "name=adm:adm_skip_scale0=true:adm_skip_aim=true:debug=true" },
+          "name=adm:adm_skip_scale0=true:adm_skip_aim=true:debug=true", 8 },
+        /* 10-bit pictures */
+        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 2, 0x10, SHORT,
+          NULL, 10 },
         /* the GPU where there is one (nothing shared there yet), else the
          * CPU */
-        { VQ_BACKEND_AUTO, "version=vmaf_v0.6.1", 2, 0, SHORT, NULL },
+        { VQ_BACKEND_AUTO, "version=vmaf_v0.6.1", 2, 0, SHORT, NULL, 8 },
     };
     for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         cur = cases[c];
