@@ -1,7 +1,8 @@
 /*
  * vqhip_ladder_bench: the time of one ladder pass (vq_ladder_*) against N
  * separate pair runs of the same renditions, same threads, same process,
- * for N = 1, 3, 6 and two models (docs/LADDER.md). Frames are generated:
+ * for N = 1, 3, 6 and two models, or the models and features given
+ * (docs/LADDER.md). Frames are generated:
  * a moving pattern as the reference, each rendition the reference with
  * noise of its own strength. Each figure is the best of two runs (ladder,
  * pairs, pairs, ladder) after a warm-up run: the wall-clock time, and the
@@ -10,6 +11,7 @@
  *
  *   vqhip_ladder_bench [--frames N] [--size WxH] [--threads N]
  *                      [--backend cpu|auto] [--model VERSION]...
+ *                      [--feature SPEC]...
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -85,15 +87,27 @@ static VqPicture picture(const Clip *c, const uint8_t *data)
     return p;
 }
 
+/* The sum of every score of the frames received (the same frames scored
+ * both ways must give the same sums). */
 static int drain(VqContext *ctx, double *sum)
 {
     VqFrameScores fs;
     int r;
     while ((r = vq_receive(ctx, &fs)) == 0)
         for (unsigned k = 0; k < fs.n; k++)
-            if (!strcmp(fs.scores[k].name, "vmaf"))
-                *sum += fs.scores[k].value;
+            *sum += fs.scores[k].value;
     return r == VQ_EAGAIN || r == VQ_EOF ? 0 : r;
+}
+
+/* What a run scores: "feature:SPEC" a feature, anything else a model's
+ * version. */
+static int select_item(VqContext *ctx, const char *item)
+{
+    if (!strncmp(item, "feature:", 8))
+        return vq_use_feature(ctx, item + 8);
+    char spec[256];
+    snprintf(spec, sizeof(spec), "version=%s", item);
+    return vq_use_model(ctx, spec);
 }
 
 /* One pair run of rendition i; the sum of its VMAF scores in *sum. */
@@ -101,11 +115,9 @@ static int pair_run(const Clip *c, const VqConfig *cfg, const char *model,
                     unsigned i, unsigned frames, double *sum)
 {
     VqContext *ctx;
-    char spec[256];
-    snprintf(spec, sizeof(spec), "version=%s", model);
     int r = vq_open(&ctx, cfg);
     if (!r)
-        r = vq_use_model(ctx, spec);
+        r = select_item(ctx, model);
     for (unsigned n = 0; !r && n < frames; n++) {
         VqPicture rp = picture(c, c->ref[n % N_PATTERNS]);
         VqPicture dp = picture(c, c->dis[i][n % N_PATTERNS]);
@@ -131,11 +143,9 @@ static int ladder_run(const Clip *c, const VqConfig *cfg, const char *model,
                       unsigned n_rend, unsigned frames, double *sum)
 {
     VqLadder *l;
-    char spec[256];
-    snprintf(spec, sizeof(spec), "version=%s", model);
     int r = vq_ladder_open(&l, cfg, n_rend);
     for (unsigned i = 0; !r && i < n_rend; i++)
-        r = vq_use_model(vq_ladder_context(l, i), spec);
+        r = select_item(vq_ladder_context(l, i), model);
     for (unsigned n = 0; !r && n < frames; n++) {
         VqPicture rp = picture(c, c->ref[n % N_PATTERNS]), dp[MAX_N];
         const VqPicture *dis[MAX_N];
@@ -163,6 +173,7 @@ int main(int argc, char **argv)
 {
     unsigned frames = 300, w = 1920, h = 1080;
     const char *models[8];
+    char features[8][128];
     unsigned n_models = 0;
     VqConfig cfg = vq_default_config();
     cfg.backend = VQ_BACKEND_CPU;
@@ -171,7 +182,8 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
             fprintf(stderr, "usage: vqhip_ladder_bench [--frames N] [--size WxH] "
-                    "[--threads N] [--backend cpu|auto] [--model VERSION]...\n");
+                    "[--threads N] [--backend cpu|auto] [--model VERSION]... "
+                    "[--feature SPEC]...\n");
             return 2;
         }
         i++;
@@ -185,6 +197,11 @@ int main(int argc, char **argv)
             cfg.backend = strcmp(v, "auto") ? VQ_BACKEND_CPU : VQ_BACKEND_AUTO;
         else if (!strcmp(a, "--model") && n_models < 8)
             models[n_models++] = v;
+        else if (!strcmp(a, "--feature") && n_models < 8) {
+            snprintf(features[n_models], sizeof(features[0]), "feature:%s", v);
+            models[n_models] = features[n_models];
+            n_models++;
+        }
         else {
             fprintf(stderr, "vqhip_ladder_bench: bad option %s\n", a);
             return 2;
@@ -247,7 +264,7 @@ int main(int argc, char **argv)
             for (unsigned i = 0; i < n; i++)
                 if (s_ladder[i] != s_pairs[i]) {
                     fprintf(stderr, "vqhip_ladder_bench: rendition %u: the "
-                            "ladder's VMAF sum %.17g, the pair run's %.17g\n",
+                            "ladder's score sum %.17g, the pair run's %.17g\n",
                             i + 1, s_ladder[i], s_pairs[i]);
                     status = 1;
                 }

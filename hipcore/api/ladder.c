@@ -237,8 +237,9 @@ static bool shareable(const VqLadder *l, const VqFexList *f0, unsigned k,
 }
 
 /* Products kept at most per extractor: a few frames per rendition in
- * flight, within a memory budget (a 1080p VIF product is about 24 MB);
- * fewer slots cost recomputation, never a different value. */
+ * flight, within a memory budget (a 1080p VIF product is about 24 MB,
+ * ssimulacra2's 100 MB), one at least; fewer slots cost recomputation,
+ * never a different value. */
 #define CACHE_BYTES ((size_t)512 << 20)
 #define CACHE_SLOTS_MAX 32
 
@@ -249,7 +250,7 @@ static int attach_cache(VqLadder *l, unsigned k, const VqFex *x)
     if (!bytes)
         return 0;
     size_t slots = CACHE_BYTES / bytes;
-    slots = slots < 2 ? 2 : slots > CACHE_SLOTS_MAX ? CACHE_SLOTS_MAX : slots;
+    slots = slots < 1 ? 1 : slots > CACHE_SLOTS_MAX ? CACHE_SLOTS_MAX : slots;
     if (vq_refcache_open(&l->cache[k], l->n, bytes, (unsigned)slots))
         return fail(l, VQ_ENOMEM, "out of memory");
     for (unsigned i = 0; i < l->n; i++) {

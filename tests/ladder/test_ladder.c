@@ -1,20 +1,19 @@
 /*
  * vq_ladder_* through the public API. Every rendition's per-frame values
- * (vmaf_v0.6.1 or vmaf_v1.0.16_3d0h, psnr, float_motion, motion_v2, a vif
- * or adm with options of its own; 8- and 10-bit pictures) equal
+ * (vmaf_v0.6.1 or vmaf_v1.0.16_3d0h, psnr, float_motion, motion_v2, a vif or
+ * adm with options of its own, ssimulacra2; 8- and 10-bit pictures) equal
  * those of a pair run of the same reference and rendition on a context of
- * its own (vq_submit: the existing path), bit for bit, for ladders of 1 and 3
- * renditions, one of them ending early (vq_ladder_end, also before the
- * first frame), one skipping frames (vq_skip_next, as its pair run), on
- * one thread and on a pool. The reference work the ladder shares
- * (vq_ladder_share_info: the motions' records, VIF's and ADM's per-frame
- * products)
- * was done once per frame and extractor and taken once per frame,
- * extractor and rendition that computed the frame: a ladder that computed
- * it per rendition fails. Refused, with a message naming the
- * rendition: renditions that select other features, a distorted picture
- * of another size or bit depth, a missing picture of a rendition still
- * running, vq_submit on a rendition's context; vq_close on it does not
+ * its own (vq_submit: the existing path), bit for bit, for ladders of 1 and
+ * 3 renditions, one of them ending early (vq_ladder_end, also before the
+ * first frame), one skipping frames (vq_skip_next, as its pair run), on one
+ * thread and on a pool. The reference work the ladder shares
+ * (vq_ladder_share_info: the motions' records, VIF's, ADM's and
+ * ssimulacra2's per-frame products) was done once per frame and extractor
+ * and taken once per frame, extractor and rendition that computed the frame:
+ * a ladder that computed it per rendition fails. Refused, with a message
+ * naming the rendition: renditions that select other features, a distorted
+ * picture of another size or bit depth, a missing picture of a rendition
+ * still running, vq_submit on a rendition's context; vq_close on it does not
  * close it.
  */
 #include <math.h>
@@ -91,7 +90,8 @@ typedef struct Case {
     unsigned skip;      /* frames (bit t: frame t) rendition 2 leaves out */
     unsigned short_len; /* frames of the rendition that ends early */
     const char *extra;  /* one more feature, with options (NULL: none);
-                           a VIF or ADM one shares a product too */
+                           a VIF, ADM or ssimulacra2 one shares a product
+                           too */
     unsigned bpc;       /* 8, or 10: the frames' values x 4 plus 0..3 */
 } Case;
 
@@ -354,7 +354,8 @@ int main(void)
     make_frames();
     log_path_cases();
     static const Case cases[] = {
-        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT, NULL, 8 },
+        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT, "ssimulacra2",
+          8 },
         /* one thread, skips; VIF's scale 0 skipped, its debug outputs */
         { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 1, 0x24, SHORT,
           "name=vif:vif_skip_scale0=true:debug=true", 8 },
@@ -363,7 +364,7 @@ int main(void)
           "name=adm:adm_skip_scale0=true:adm_skip_aim=true:debug=true", 8 },
         /* 10-bit pictures */
         { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 2, 0x10, SHORT,
-          NULL, 10 },
+          "ssimulacra2", 10 },
         /* the GPU where there is one (nothing shared there yet), else the
          * CPU */
         { VQ_BACKEND_AUTO, "version=vmaf_v0.6.1", 2, 0, SHORT, NULL, 8 },

@@ -74,6 +74,7 @@ static int ssimulacra2_init(VqFex *fex, const VqFormat *fmt)
     fex->acc_size = s->dims.n_doubles * sizeof(double);
     fex->scratch_size = vq_ssimulacra2_cpu_scratch_size(&s->dims);
     s->cpu_frame = vq_ssimulacra2_cpu_choose(NULL);
+    s->cpu_part = vq_ssimulacra2_cpu_choose_part();
     return 0;
 }
 
@@ -156,7 +157,8 @@ const VqFexDesc vq_fex_ssimulacra2 = {
     .options = ssimulacra2_options,
     .priv_size = sizeof(S2Priv),
     .outputs = ssimulacra2_outputs,
-    .flags = VQ_FEX_USES_COLOR,
+    .flags = VQ_FEX_USES_COLOR | VQ_FEX_REF_PRODUCT,
+    .ref_product_size = ssimulacra2_ref_product_size,
     .exactness = VQ_EXACT_BITWISE,
     .init = ssimulacra2_init,
     .cpu_run = ssimulacra2_cpu_run,

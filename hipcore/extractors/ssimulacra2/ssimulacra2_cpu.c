@@ -21,7 +21,12 @@
  * and S2_CPU_VARIANT (leave out what is shared). */
 #ifndef S2_CPU_FRAME
 #define S2_CPU_FRAME vq_ssimulacra2_cpu_frame_c
+#define S2_CPU_PART vq_ssimulacra2_cpu_part_c
 #endif
+
+/* What a pass computes: the whole frame, or a ladder's part of it
+ * (VQ_S2_REF_PART, VQ_S2_DIS_PART). */
+#define S2_WHOLE 0
 
 #include <stdint.h>
 #include <string.h>
@@ -179,7 +184,7 @@ static void down_row(const float *restrict a, const float *restrict b,
  * linear planes: row pairs, as the prepare kernels' 2x2 blocks. */
 static void prepare(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
                     const VqFormat *fmt, const VqFrame *const *pic,
-                    Scratch *s, unsigned sc)
+                    Scratch *s, unsigned sc, int part, const VqS2Product *prod)
 {
     unsigned w = d->w[sc], h = d->h[sc];
     size_t p0 = s->p0;
@@ -192,6 +197,11 @@ static void prepare(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
     for (unsigned by = 0; 2 * by < h; by++) {
         unsigned ys[2] = { 2 * by, 2 * by + 1 < h ? 2 * by + 1 : h - 1 };
         for (unsigned m = 0; m < 2; m++) {
+            /* a ladder's part: the reference's planes or the distorted
+             * picture's only */
+            if ((part == VQ_S2_REF_PART && m) ||
+                (part == VQ_S2_DIS_PART && !m))
+                continue;
             float *lr = s->lrow + (size_t)m * 6 * p0; /* [row][channel] */
             for (unsigned r = 0; r < 2; r++) {
                 float *o = lr + (size_t)r * 3 * p0;
@@ -209,8 +219,13 @@ static void prepare(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
                 const float *l = lr + (size_t)r * 3 * p0;
                 float *o = s->xyb + (size_t)(m * 3) * s->plane0 +
                            (size_t)(2 * by + r) * p0;
+                size_t plane = s->plane0;
+                if (part == VQ_S2_REF_PART) {
+                    plane = prod->pitch[sc] * h;
+                    o = prod->xyb[sc] + (size_t)(2 * by + r) * prod->pitch[sc];
+                }
                 xyb_row(par->neg_bias_cbrt, l, l + p0, l + 2 * p0, o,
-                        o + s->plane0, o + 2 * s->plane0, w);
+                        o + plane, o + 2 * plane, w);
             }
             for (unsigned ch = 0; next && ch < 3; ch++)
                 down_row(lr + ch * p0, lr + (3 + ch) * p0,
@@ -290,15 +305,20 @@ static void fill_lane(int k, const float *restrict a, const float *restrict b,
 #undef FILL
 }
 
-/* Horizontal pass of rows y0 .. y0 + HB - 1 of channel c into the ring. */
+/* Horizontal pass of rows y0 .. y0 + HB - 1 of channel c into the ring,
+ * for the blurred planes in mask (bit k); A and B: rows pa and pb floats
+ * apart. */
 static void blur_rows(const VqSsimulacra2Blur *bl, const Scratch *s, const float *A,
-                      const float *B, unsigned w, unsigned h, unsigned y0)
+                      size_t pa, const float *B, size_t pb, unsigned w,
+                      unsigned h, unsigned y0, unsigned mask)
 {
     size_t p0 = s->p0;
     for (int k = 0; k < VQ_S2_BLURS; k++) {
+        if (!(mask >> k & 1))
+            continue;
         memset(s->tk, 0, TLEN(w) * HB * sizeof(float));
         for (unsigned r = 0; r < HB && y0 + r < h; r++)
-            fill_lane(k, A + (size_t)(y0 + r) * p0, B + (size_t)(y0 + r) * p0,
+            fill_lane(k, A + (size_t)(y0 + r) * pa, B + (size_t)(y0 + r) * pb,
                       s->tk + (size_t)TOFF * HB + r, w);
         blur_lanes(*bl, s->tk, s->to, w);
         for (unsigned r = 0; r < HB && y0 + r < h; r++) {
@@ -372,20 +392,45 @@ static void segment_sums(const double *col, size_t p0, unsigned w,
     }
 }
 
+/* The blurred planes a pass computes (bit k: libjxl's img1^2, img2^2,
+ * img1*img2, img1, img2): a ladder's reference part the two of the
+ * reference alone, its distorted part the other three. */
+static unsigned blur_mask(int part)
+{
+    return part == VQ_S2_REF_PART   ? 1u << 0 | 1u << 3
+           : part == VQ_S2_DIS_PART ? 1u << 1 | 1u << 2 | 1u << 4
+                                    : (1u << VQ_S2_BLURS) - 1;
+}
+
 static void channel(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d, Scratch *s,
-                    unsigned sc, unsigned c, double *rec)
+                    unsigned sc, unsigned c, double *rec, int part,
+                    const VqS2Product *prod)
 {
     unsigned w = d->w[sc], h = d->h[sc];
     size_t p0 = s->p0;
     const float *A = s->xyb + c * s->plane0, *B = s->xyb + (3 + c) * s->plane0;
+    size_t pa = p0, pb = p0, pplane = 0;
+    if (part) {
+        pa = prod->pitch[sc];
+        pplane = pa * h;
+    }
+    if (part == VQ_S2_DIS_PART)
+        A = prod->xyb[sc] + c * pplane; /* the reference's, as computed */
+    if (part == VQ_S2_REF_PART) {
+        A = prod->xyb[sc] + c * pplane;
+        B = A, pb = pa; /* not read: the reference's blurs only */
+    }
+    unsigned mask = blur_mask(part);
     memset(s->state, 0, (size_t)VQ_S2_BLURS * 6 * p0 * sizeof(float));
     memset(s->zero, 0, p0 * sizeof(float));
     int ih = (int)h;
     for (int n = -(VQ_S2_RADIUS - 1); n < ih; n++) {
         int r = n + VQ_S2_RADIUS - 1, t = n - VQ_S2_RADIUS - 1;
         if (r < ih && r % HB == 0)
-            blur_rows(&par->blur, s, A, B, w, h, (unsigned)r);
+            blur_rows(&par->blur, s, A, pa, B, pb, w, h, (unsigned)r, mask);
         for (int k = 0; k < VQ_S2_BLURS; k++) {
+            if (!(mask >> k & 1))
+                continue;
             const float *ring = s->ring + (size_t)k * RING * p0;
             float *st = s->state + (size_t)k * 6 * p0;
             blur_col_step(par->blur,
@@ -397,10 +442,20 @@ static void channel(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d, 
         }
         if (n < 0)
             continue;
+        size_t po = c * pplane + (size_t)n * pa; /* row n in the product */
+        if (part == VQ_S2_REF_PART) {
+            memcpy(prod->s11[sc] + po, s->brow, w * sizeof(float));
+            memcpy(prod->mu1[sc] + po, s->brow + 3 * p0, w * sizeof(float));
+            continue;
+        }
+        if (part == VQ_S2_DIS_PART) {
+            memcpy(s->brow, prod->s11[sc] + po, w * sizeof(float));
+            memcpy(s->brow + 3 * p0, prod->mu1[sc] + po, w * sizeof(float));
+        }
         double *col = s->col;
         if (n % VQ_S2_SEG == 0)
             memset(col, 0, (size_t)VQ_S2_SUMS * p0 * sizeof(double));
-        terms_row(s->brow, p0, A + (size_t)n * p0, B + (size_t)n * p0, col,
+        terms_row(s->brow, p0, A + (size_t)n * pa, B + (size_t)n * pb, col,
                   col + p0, col + 2 * p0, col + 3 * p0, col + 4 * p0,
                   col + 5 * p0, w);
         if (n % VQ_S2_SEG == VQ_S2_SEG - 1 || n == ih - 1)
@@ -408,18 +463,25 @@ static void channel(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d, 
     }
 }
 
-void S2_CPU_FRAME(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
-                  const VqFormat *fmt, const VqFrame *ref, const VqFrame *dis,
-                  void *scratch, double *rec)
+void S2_CPU_PART(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
+                 const VqFormat *fmt, const VqFrame *ref, const VqFrame *dis,
+                 void *scratch, double *rec, int part, const VqS2Product *prod)
 {
     Scratch s;
     carve(&s, d, scratch);
     const VqFrame *pic[2] = { ref, dis };
     for (unsigned sc = 0; sc < d->n_scales; sc++) {
-        prepare(par, d, fmt, pic, &s, sc);
+        prepare(par, d, fmt, pic, &s, sc, part, prod);
         for (unsigned c = 0; c < 3; c++)
-            channel(par, d, &s, sc, c, rec);
+            channel(par, d, &s, sc, c, rec, part, prod);
     }
+}
+
+void S2_CPU_FRAME(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
+                  const VqFormat *fmt, const VqFrame *ref, const VqFrame *dis,
+                  void *scratch, double *rec)
+{
+    S2_CPU_PART(par, d, fmt, ref, dis, scratch, rec, S2_WHOLE, NULL);
 }
 
 /* The CPU stage: once, not in the variants that recompile this file. */
@@ -427,8 +489,14 @@ void S2_CPU_FRAME(const VqSsimulacra2Params *par, const VqSsimulacra2Dims *d,
 int ssimulacra2_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                unsigned index, void *acc, void *scratch)
 {
-    (void)index;
     const S2Priv *s = fex->priv;
+    if (fex->cache) {
+        int shared = ssimulacra2_cpu_run_shared(fex, ref, dis, index, acc,
+                                                scratch);
+        if (shared <= 0)
+            return shared;
+        /* no product to be had: the frame is computed here */
+    }
     s->cpu_frame(&s->par, &s->dims, &fex->fmt, ref, dis, scratch, acc);
     return 0;
 }

@@ -18,6 +18,7 @@
 #endif
 #define S2_CPU_VARIANT
 #define S2_CPU_FRAME vq_ssimulacra2_cpu_frame_avx2
+#define S2_CPU_PART vq_ssimulacra2_cpu_part_avx2
 #include "ssimulacra2_cpu.c"
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -44,20 +45,32 @@ static int has_avx2_fma(void)
 #endif
 
 const VqSsimulacra2CpuVariant vq_ssimulacra2_cpu_variants[] = {
-    { "c", vq_ssimulacra2_cpu_frame_c, always },
+    { "c", vq_ssimulacra2_cpu_frame_c, always, vq_ssimulacra2_cpu_part_c },
 #if VQ_S2_HAVE_AVX2
-    { "avx2+fma", vq_ssimulacra2_cpu_frame_avx2, has_avx2_fma },
+    { "avx2+fma", vq_ssimulacra2_cpu_frame_avx2, has_avx2_fma,
+      vq_ssimulacra2_cpu_part_avx2 },
 #endif
-    { NULL, NULL, NULL },
+    { NULL, NULL, NULL, NULL },
 };
 
-VqSsimulacra2CpuFrame vq_ssimulacra2_cpu_choose(const char **name)
+static const VqSsimulacra2CpuVariant *best_variant(void)
 {
     const VqSsimulacra2CpuVariant *best = &vq_ssimulacra2_cpu_variants[0];
     for (const VqSsimulacra2CpuVariant *v = vq_ssimulacra2_cpu_variants; v->name; v++)
         if (v->supported())
             best = v;
+    return best;
+}
+
+VqSsimulacra2CpuFrame vq_ssimulacra2_cpu_choose(const char **name)
+{
+    const VqSsimulacra2CpuVariant *best = best_variant();
     if (name)
         *name = best->name;
     return best->frame;
+}
+
+VqSsimulacra2CpuPart vq_ssimulacra2_cpu_choose_part(void)
+{
+    return best_variant()->part;
 }
