@@ -10,7 +10,8 @@ renditions runs
     vqhip -r REF -d D1 [-d D2 ...] -o log_%d.json ...
 
 with vmaf_v0.6.1 (integer motion, VIF, ADM), psnr, float_ssim, ssim,
-float_motion and cambi, and requires every rendition's log
+float_motion and cambi with full_ref (the reference's part shared), and
+requires every rendition's log
 byte-identical to the log of the pair run `vqhip -r REF -d Di` with the
 same options (the pair run is the existing, verified path): JSON at
 --precision max (every double exact) and CSV at libvmaf's default
@@ -50,7 +51,7 @@ FEATURES = ['--backend', os.environ.get('VQHIP_TEST_BACKEND', 'cpu'),
             '--model', 'version=vmaf_v0.6.1', '--feature', 'psnr',
             '--feature', 'float_ssim', '--feature', 'ssim',
             '--feature', 'float_motion',
-            '--feature', 'cambi']
+            '--feature', 'name=cambi:full_ref=true']
 
 
 def ref_frames():

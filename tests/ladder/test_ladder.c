@@ -1,20 +1,20 @@
 /*
  * vq_ladder_* through the public API. Every rendition's per-frame values
  * (vmaf_v0.6.1 or vmaf_v1.0.16_3d0h, psnr, float_motion, motion_v2, a vif or
- * adm with options of its own, ssimulacra2; 8- and 10-bit pictures) equal
- * those of a pair run of the same reference and rendition on a context of
- * its own (vq_submit: the existing path), bit for bit, for ladders of 1 and
- * 3 renditions, one of them ending early (vq_ladder_end, also before the
- * first frame), one skipping frames (vq_skip_next, as its pair run), on one
- * thread and on a pool. The reference work the ladder shares
- * (vq_ladder_share_info: the motions' records, VIF's, ADM's and
- * ssimulacra2's per-frame products) was done once per frame and extractor
- * and taken once per frame, extractor and rendition that computed the frame:
- * a ladder that computed it per rendition fails. Refused, with a message
- * naming the rendition: renditions that select other features, a distorted
- * picture of another size or bit depth, a missing picture of a rendition
- * still running, vq_submit on a rendition's context; vq_close on it does not
- * close it.
+ * adm with options of its own, ssimulacra2, cambi with full_ref; 8- and
+ * 10-bit pictures) equal those of a pair run of the same reference and
+ * rendition on a context of its own (vq_submit: the existing path), bit for
+ * bit, for ladders of 1 and 3 renditions, one of them ending early
+ * (vq_ladder_end, also before the first frame), one skipping frames
+ * (vq_skip_next, as its pair run), on one thread and on a pool. The
+ * reference work the ladder shares (vq_ladder_share_info: the motions'
+ * records, VIF's, ADM's, ssimulacra2's and CAMBI's per-frame products) was
+ * done once per frame and extractor and taken once per frame, extractor and
+ * rendition that computed the frame: a ladder that computed it per rendition
+ * fails. Refused, with a message naming the rendition: renditions that
+ * select other features, a distorted picture of another size or bit depth, a
+ * missing picture of a rendition still running, vq_submit on a rendition's
+ * context; vq_close on it does not close it.
  */
 #include <math.h>
 #include <stdint.h>
@@ -90,8 +90,8 @@ typedef struct Case {
     unsigned skip;      /* frames (bit t: frame t) rendition 2 leaves out */
     unsigned short_len; /* frames of the rendition that ends early */
     const char *extra;  /* one more feature, with options (NULL: none);
-                           a VIF, ADM or ssimulacra2 one shares a product
-                           too */
+                           a VIF, ADM, ssimulacra2 or full_ref CAMBI one
+                           shares a product too */
     unsigned bpc;       /* 8, or 10: the frames' values x 4 plus 0..3 */
 } Case;
 
@@ -367,7 +367,8 @@ int main(void)
           "ssimulacra2", 10 },
         /* the GPU where there is one (nothing shared there yet), else the
          * CPU */
-        { VQ_BACKEND_AUTO, "version=vmaf_v0.6.1", 2, 0, SHORT, NULL, 8 },
+        { VQ_BACKEND_AUTO, "version=vmaf_v0.6.1", 2, 0, SHORT,
+          "name=cambi:full_ref=true", 8 },
     };
     for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         cur = cases[c];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/gpu_fn.h"
+#include "core/refcache.h"
 #include "cambi_priv.h"
 
 enum { SCR_PRE, SCR_IMG, SCR_MASK, SCR_MASK_S, SCR_HIST, SCR_CVAL, SCR_ROWS,
@@ -228,16 +229,56 @@ static void score_image(const CambiPriv *s, unsigned idx, const VqPlane *p,
     }
 }
 
+/* A ladder (docs/LADDER.md): with full_ref the reference's part of the
+ * record (its scales' top-k sums, its out-of-range count) is a product
+ * computed once per frame for every rendition (core/refcache.h), by
+ * score_image as a pair run computes it. */
+size_t cambi_ref_product_size(const VqFex *fex)
+{
+    const CambiPriv *s = fex->priv;
+    return s->full_ref ? sizeof(VqCambiAcc) : 0;
+}
+
+typedef struct RefArg {
+    const CambiPriv *s;
+    const VqPlane *ref;
+    unsigned bpc;
+    uint8_t *scratch;
+} RefArg;
+
+static int ref_product(void *arg, void *product)
+{
+    const RefArg *a = arg;
+    memset(product, 0, sizeof(VqCambiAcc));
+    score_image(a->s, 1, a->ref, a->bpc, a->scratch, product, NULL);
+    return 0;
+}
+
 int cambi_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                   unsigned index, void *acc, void *scratch)
 {
-    (void)index;
     const CambiPriv *s = fex->priv;
     VqCambiAcc *a = acc;
     uint16_t *heat = s->heatmaps_path[0] ? (uint16_t *)(void *)(a + 1) : NULL;
     score_image(s, 0, &dis->plane[0], fex->fmt.bpc, scratch, a, heat);
-    if (s->full_ref)
-        score_image(s, 1, &ref->plane[0], fex->fmt.bpc, scratch, a, NULL);
+    if (!s->full_ref)
+        return 0;
+    if (fex->cache) {
+        RefArg ra = { s, &ref->plane[0], fex->fmt.bpc, scratch };
+        const void *product;
+        int err = vq_refcache_get(fex->cache, fex->share_user, index,
+                                  ref_product, &ra, &product, fex->err);
+        if (err)
+            return err;
+        if (product) {
+            const VqCambiAcc *p = product;
+            memcpy(a->topk_sum[1], p->topk_sum[1], sizeof(a->topk_sum[1]));
+            a->n_bad[1] = p->n_bad[1];
+            vq_refcache_put(fex->cache, fex->share_user, index);
+            return 0;
+        }
+        /* no product to be had: computed here */
+    }
+    score_image(s, 1, &ref->plane[0], fex->fmt.bpc, scratch, a, NULL);
     return 0;
 }
-

@@ -74,6 +74,9 @@ int cambi_tvi_for_diff(int diff, double tvi, const char *eotf, int *carried);
 /* cambi_cpu.c: chooses the SIMD variant, lays out the per-worker
  * scratch and returns its size. */
 size_t cambi_cpu_init(CambiPriv *s);
+/* cambi_cpu.c: in a ladder, the size of the reference's per-frame
+ * product (0 without full_ref: nothing to share) */
+size_t cambi_ref_product_size(const VqFex *fex);
 int cambi_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                   unsigned index, void *acc, void *scratch);
 
