@@ -183,6 +183,10 @@ int vq_fex_parallel(VqFex *fex, unsigned n, VqFexPartFn fn, void *arg);
  * cpu_run called outside the CPU run's jobs: the fake device, verify=, a
  * fallback's warm-up, where the parts would run one after the other). */
 unsigned vq_fex_threads(const VqFex *fex);
+/* How many row bands to split rows into: one per band_rows rows, at most
+ * two per thread and max_parts, at least one (one without threads). */
+unsigned vq_fex_bands(const VqFex *fex, unsigned rows, unsigned band_rows,
+                      unsigned max_parts);
 
 /* Writes output k (index into desc->outputs) of frame `index`. */
 int vq_fex_emit(VqFex *fex, unsigned k, unsigned index, double value);

@@ -228,6 +228,18 @@ unsigned vq_fex_threads(const VqFex *fex)
     return fex->cpu && tl_fex == fex ? fex->cpu->n_workers : 1;
 }
 
+unsigned vq_fex_bands(const VqFex *fex, unsigned rows, unsigned band_rows,
+                      unsigned max_parts)
+{
+    unsigned threads = vq_fex_threads(fex);
+    unsigned n = threads < 2 ? 1 : rows / band_rows;
+    if (n > 2 * threads)
+        n = 2 * threads;
+    if (n > max_parts)
+        n = max_parts;
+    return n ? n : 1;
+}
+
 static void run_job(void *arg, unsigned worker)
 {
     tl_worker = worker;

@@ -406,13 +406,9 @@ int adm_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     b->planes = scratch;
     int err = 0;
     for (int k = 0; k < 4 && !err; k++) {
-        int n = s->p.sc[k].h / ADM_BAND_ROWS;
-        if (n > 2 * (int)threads)
-            n = 2 * (int)threads;
-        if (n > ADM_MAX_PARTS)
-            n = ADM_MAX_PARTS;
         b->scale = k;
-        b->n = n > 0 ? n : 1;
+        b->n = (int)vq_fex_bands(fex, (unsigned)s->p.sc[k].h, ADM_BAND_ROWS,
+                                 ADM_MAX_PARTS);
         memset(b->acc, 0, sizeof(b->acc));
         err = vq_fex_parallel(fex, (unsigned)b->n, adm_band, b);
         /* integer sums: the same in any order; added in band order */

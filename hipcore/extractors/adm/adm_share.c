@@ -90,15 +90,10 @@ static void dis_band(void *arg, unsigned part, void *rows)
  * approximation); the bands' sums added into acc in band order. */
 static int run_pass(VqFex *fex, SplitPass *b, VqFexPartFn fn, VqAdmAcc *acc)
 {
-    unsigned threads = vq_fex_threads(fex);
     for (int k = 0; k < 4; k++) {
-        int n = threads < 2 ? 1 : b->s->p.sc[k].h / SPLIT_BAND_ROWS;
-        if (n > 2 * (int)threads)
-            n = 2 * (int)threads;
-        if (n > SPLIT_MAX_PARTS)
-            n = SPLIT_MAX_PARTS;
         b->scale = k;
-        b->n = n > 0 ? n : 1;
+        b->n = (int)vq_fex_bands(fex, (unsigned)b->s->p.sc[k].h,
+                                 SPLIT_BAND_ROWS, SPLIT_MAX_PARTS);
         memset(b->acc, 0, sizeof(b->acc));
         int err = vq_fex_parallel(fex, (unsigned)b->n, fn, b);
         if (err)

@@ -261,13 +261,8 @@ int vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
     VifBands b = { .s = s, .p = &p, .ref = &ref->plane[0],
                    .dis = &dis->plane[0], .images = scratch };
     for (unsigned sc = 0; sc < VQ_VIF_SCALES; sc++) {
-        unsigned n = s->dims.h[sc] / VIF_BAND_ROWS;
-        if (n > 2 * threads)
-            n = 2 * threads;
-        if (n > VIF_MAX_PARTS)
-            n = VIF_MAX_PARTS;
         b.scale = sc;
-        b.n = n ? n : 1;
+        b.n = vq_fex_bands(fex, s->dims.h[sc], VIF_BAND_ROWS, VIF_MAX_PARTS);
         memset(b.acc, 0, sizeof(b.acc));
         int err = vq_fex_parallel(fex, b.n, vif_band, &b);
         if (err)

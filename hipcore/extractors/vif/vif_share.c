@@ -187,15 +187,10 @@ static void dis_band(void *arg, unsigned part, void *rows)
  * images); the bands' sums added into acc in band order (NULL: none). */
 static int run_pass(VqFex *fex, SplitPass *b, VqFexPartFn fn, VqVifAcc *acc)
 {
-    unsigned threads = vq_fex_threads(fex);
     for (unsigned sc = 0; sc < VQ_VIF_SCALES; sc++) {
-        unsigned n = threads < 2 ? 1 : b->s->dims.h[sc] / SPLIT_BAND_ROWS;
-        if (n > 2 * threads)
-            n = 2 * threads;
-        if (n > SPLIT_MAX_PARTS)
-            n = SPLIT_MAX_PARTS;
         b->scale = sc;
-        b->n = n ? n : 1;
+        b->n = vq_fex_bands(fex, b->s->dims.h[sc], SPLIT_BAND_ROWS,
+                            SPLIT_MAX_PARTS);
         memset(b->acc, 0, sizeof(b->acc));
         int err = vq_fex_parallel(fex, b->n, fn, b);
         if (err)
