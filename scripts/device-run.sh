@@ -35,7 +35,8 @@
 #              filter's behaviour: errors, framesync, enable=, -frames:v,
 #              faults) and tests/reliability/cli-check.sh (the CLI's)
 #     ladder   the ladder on the GPU: every rendition's log equal to its
-#              pair run's for N = 1, 2, 5 (tests/ladder/check_ladder.py),
+#              pair run's for N = 1, 2, 5 (tests/ladder/check_ladder.py;
+#              test_ladder hip, also with a hang part way),
 #              and vqhip_ladder_bench (one pass against N pair runs, N = 1,
 #              3, 6, 1080p and 4K, vmaf_v0.6.1 and vmaf_v1.0.16_3d0h)
 #     live     vqhip_latency on the GPU: arrival to NDJSON line at 1080p25
@@ -189,6 +190,11 @@ fi
 if wants ladder; then
     # the library's ladder with the automatic backend (the GPU here)
     check "ladder = pair runs (library, GPU)" $T/test_ladder
+    # the reference staged once per frame for every rendition on the GPU,
+    # and a device hang part way (the renditions fall back to the CPU)
+    check "ladder = pair runs (library, GPU backend)" $T/test_ladder hip
+    check "ladder = pair runs (GPU hang at frame 3)" \
+        env VQHIP_FAULT=hang@3 VQHIP_GPU_TIMEOUT=0.5 $T/test_ladder hip
     check "ladder = pair runs on the GPU (N = 1, 2, 5)" \
         env VQHIP_TEST_BACKEND=hip python3 tests/ladder/check_ladder.py \
         $B/tools/vqhip "$(mktemp -d)"

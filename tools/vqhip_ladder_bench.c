@@ -226,7 +226,8 @@ int main(int argc, char **argv)
            cfg.backend == VQ_BACKEND_CPU ? "cpu" : "auto");
     printf("%-18s %2s %8s %8s %7s %9s %9s %7s  %s\n", "model", "N",
            "ladder s", "pairs s", "ratio", "ladder cpu", "pairs cpu",
-           "ratio", "shared (extractors: computed/used)");
+           "ratio", "shared (extractors: computed/used, GPU reference "
+           "staged/read)");
     static const unsigned ns[] = { 1, 3, 6 };
     double warm = 0;
     int status = pair_run(&clip, &cfg, models[0], 0, frames < 20 ? frames : 20,
@@ -269,10 +270,12 @@ int main(int argc, char **argv)
                     status = 1;
                 }
             printf("%-18s %2u %8.2f %8.2f %7.3f %9.2f %9.2f %7.3f  %u: "
-                   "%llu/%llu\n", models[m], n, tl, tp, tl / tp, cl, cp,
-                   cl / cp, last_share.extractors,
+                   "%llu/%llu, GPU reference %llu/%llu\n", models[m], n, tl,
+                   tp, tl / tp, cl, cp, cl / cp, last_share.extractors,
                    (unsigned long long)last_share.computed,
-                   (unsigned long long)last_share.used);
+                   (unsigned long long)last_share.used,
+                   (unsigned long long)last_share.gpu_staged,
+                   (unsigned long long)last_share.gpu_staged_used);
             fflush(stdout);
         }
     }

@@ -18,6 +18,7 @@
 
 #include "context.h"
 #include "core/refcache.h"
+#include "ladder_gpu.h"
 #include "core/refshare.h"
 
 struct VqLadder {
@@ -29,6 +30,7 @@ struct VqLadder {
     bool attached;  /* the runs started and the shares made */
     VqRefShare *share[VQ_MAX_FEX]; /* per selected extractor, NULL: none */
     VqRefCache *cache[VQ_MAX_FEX]; /* the same, VQ_FEX_REF_PRODUCT's */
+    VqLadderGpu gpu;               /* the reference staged once on the GPU */
     char err[1024]; /* vq_ladder_last_error */
 };
 
@@ -83,12 +85,14 @@ void vq_ladder_close(VqLadder **pl)
     if (!pl || !*pl)
         return;
     VqLadder *l = *pl;
+    vq_ladder_gpu_stop(&l->gpu);
     for (unsigned i = 0; l->ctx && i < l->n; i++) {
         if (!l->ctx[i])
             continue;
         l->ctx[i]->ladder = NULL; /* now vq_close closes it */
         vq_close(&l->ctx[i]);
     }
+    vq_ladder_gpu_close(&l->gpu); /* no rendition holds its pictures now */
     for (unsigned k = 0; k < VQ_MAX_FEX; k++) {
         vq_refshare_close(&l->share[k]);
         vq_refcache_close(&l->cache[k]);
@@ -307,6 +311,7 @@ static int attach_shares(VqLadder *l, const VqPicture *ref,
             fex->share_user = i;
         }
     }
+    vq_ladder_gpu_attach(&l->gpu, l->ctx, l->ended, l->n);
     return 0;
 }
 
@@ -337,6 +342,8 @@ static int submit(VqLadder *l, const VqPicture *ref,
         r = check_pictures(l, ref, dis);
     if (!r && !l->attached)
         r = attach_shares(l, ref, dis);
+    if (!r)
+        vq_ladder_gpu_stage(&l->gpu, l->ctx, l->ended, l->n, ref);
     bool took = false;
     for (unsigned i = 0; !r && i < l->n; i++) {
         if (l->ended[i])
@@ -356,6 +363,7 @@ static int submit(VqLadder *l, const VqPicture *ref,
             r = fail_from(l, i, r);
         }
     }
+    vq_ladder_gpu_unused(&l->gpu, l->ctx, l->n);
     return r;
 }
 
@@ -418,6 +426,15 @@ int vq_ladder_share_info(const VqLadder *l, VqLadderShare *info)
         info->extractors++;
         info->computed += computed;
         info->used += used;
+    }
+    if (l->gpu.stage) {
+        uint64_t records;
+        unsigned n_fex = vq_ref_stage_fex_count(l->gpu.stage);
+        vq_ref_stage_counts(l->gpu.stage, &info->gpu_staged,
+                            &info->gpu_staged_used, &records);
+        info->extractors += n_fex;
+        info->computed += info->gpu_staged * n_fex;
+        info->used += records;
     }
     return 0;
 }

@@ -163,6 +163,11 @@ struct VqFex {
                                here); set before the first frame */
     unsigned share_user;    /* this rendition's user number in share or
                                cache */
+    unsigned gpu_shared_rec; /* in a ladder on the GPU, k + 1: the ladder
+                               computes this extractor's record once per
+                               frame (record k of the staged reference,
+                               gpu/ref_stage.h) and gpu_run is not called;
+                               0: computed here */
 };
 
 /*

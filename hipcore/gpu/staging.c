@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "../../kernels/convert.h"
+#include "ref_stage.h"
 #include "staging.h"
 #include "stream_copy.h"
 
@@ -19,9 +20,11 @@ static bool stored_needed(const VqStaging *st, unsigned sp)
     return (st->planes & mask) && fmt->sw[sp] && fmt->sh[sp];
 }
 
-/* The kernels read the slot's own planes again (after lent ones). */
+/* The kernels read the slot's own planes again (after lent or shared
+ * ones). */
 static void own_views(VqSlot *slot)
 {
+    vq_staging_drop_shared(slot);
     slot->view[0] = slot->own[0];
     slot->view[1] = slot->own[1];
 }
@@ -45,6 +48,7 @@ void vq_staging_close(VqStaging **pst)
             if (s->done)
                 vq_gpu_event_sync(st->gpu, s->done);
             vq_staging_release(s);
+            vq_staging_drop_shared(s);
             vq_gpu_host_free(st->gpu, s->host);
             vq_gpu_host_free(st->gpu, s->acc_host);
             vq_gpu_free(st->gpu, s->acc_dev);
@@ -82,7 +86,7 @@ static int slot_open(VqStaging *st, VqSlot *s)
 {
     const VqFormat *fmt = &st->fmt;
     size_t total = 0;
-    for (unsigned k = 0; k < 2; k++) {
+    for (unsigned k = 0; k < st->pics; k++) {
         for (unsigned sp = 0; sp < fmt->n_planes; sp++) {
             if (!stored_needed(st, sp))
                 continue;
@@ -100,7 +104,7 @@ static int slot_open(VqStaging *st, VqSlot *s)
                                    "mapped staging allocation")
         : vq_gpu_host_alloc(st->gpu, (void **)&s->host, total,
                             "pinned staging allocation");
-    for (unsigned k = 0; k < 2 && !err; k++) {
+    for (unsigned k = 0; k < st->pics && !err; k++) {
         s->view[k].bpc = fmt->bpc;
         for (unsigned p = 0; p < fmt->n_planes && !err; p++) {
             if (!(st->planes & (1u << p)))
@@ -154,6 +158,14 @@ int vq_staging_open(VqStaging **pst, VqGpu *gpu, const VqFormat *fmt,
                     unsigned planes, unsigned depth, size_t acc_size,
                     VqThreadPool *pool, VqErrBuf *e)
 {
+    return vq_staging_open_pics(pst, gpu, fmt, planes, depth, acc_size, 2,
+                                pool, e);
+}
+
+int vq_staging_open_pics(VqStaging **pst, VqGpu *gpu, const VqFormat *fmt,
+                         unsigned planes, unsigned depth, size_t acc_size,
+                         unsigned pics, VqThreadPool *pool, VqErrBuf *e)
+{
     VqStaging *st = calloc(1, sizeof(*st));
     *pst = st;
     if (!st)
@@ -163,6 +175,7 @@ int vq_staging_open(VqStaging **pst, VqGpu *gpu, const VqFormat *fmt,
     st->fmt = *fmt;
     st->planes = planes;
     st->depth = depth;
+    st->pics = pics == 1 ? 1 : 2;
     st->acc_size = acc_size ? acc_size : 8;
     st->pool = pool;
     const char *zc = getenv("VQHIP_ZERO_COPY");
@@ -178,56 +191,6 @@ int vq_staging_open(VqStaging **pst, VqGpu *gpu, const VqFormat *fmt,
             return err;
     }
     return 0;
-}
-
-/* Host copies into pinned memory are the bottleneck of 4K uploads on one
- * thread, so they are cut into bands of rows spread over the pool. */
-#define VQ_COPY_BAND_BYTES (512 * 1024)
-#define VQ_MAX_COPY_TASKS 64
-
-typedef struct CopyTask {
-    uint8_t *dst;
-    const uint8_t *src;
-    ptrdiff_t stride;
-    size_t row, dst_pitch;
-    unsigned rows;
-} CopyTask;
-
-typedef struct CopyJob {
-    CopyTask task[VQ_MAX_COPY_TASKS];
-    unsigned n;
-} CopyJob;
-
-static void copy_rows(void *arg, unsigned i)
-{
-    const CopyTask *t = &((CopyJob *)arg)->task[i];
-    uint8_t *d = t->dst;
-    const uint8_t *s = t->src;
-    for (unsigned y = 0; y < t->rows; y++, d += t->dst_pitch, s += t->stride)
-        vq_stream_copy(d, s, t->row);
-    vq_stream_copy_done();
-}
-
-/* Adds the bands that pack the h rows of a stored plane (row: its bytes per
- * row). */
-static void add_plane_copy(CopyJob *job, uint8_t *dst, size_t dst_pitch,
-                           const VqPlane *src, size_t row, unsigned h,
-                           unsigned bands_left)
-{
-    unsigned per = (unsigned)(VQ_COPY_BAND_BYTES / (row ? row : 1));
-    if (per < 1)
-        per = 1;
-    while (per * (size_t)bands_left < h)
-        per++;
-    for (unsigned y = 0; y < h && job->n < VQ_MAX_COPY_TASKS; y += per) {
-        CopyTask *t = &job->task[job->n++];
-        t->dst = dst + y * dst_pitch;
-        t->src = src->data + (ptrdiff_t)y * src->stride;
-        t->stride = src->stride;
-        t->row = row;
-        t->dst_pitch = dst_pitch;
-        t->rows = h - y < per ? h - y : per;
-    }
 }
 
 /* Makes the planar device planes of stored plane sp of picture k from
@@ -354,27 +317,38 @@ static int upload_stored(VqStaging *st, VqSlot *slot, unsigned k, unsigned sp,
     return err;
 }
 
-void vq_staging_hold(VqStaging *st, VqSlot *slot, const VqFrame *ref,
-                     const VqFrame *dis)
+/* Host copies of pictures k0..st->pics-1 into the slot. */
+static void hold_from(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                      const VqFrame *dis, unsigned k0)
 {
     const VqFormat *fmt = &st->fmt;
     const VqFrame *pic[2] = { ref, dis };
-    CopyJob job;
+    VqCopyJob job;
     job.n = 0;
-    for (unsigned k = 0; k < 2; k++)
+    for (unsigned k = k0; k < st->pics; k++)
         for (unsigned sp = 0; sp < fmt->n_planes; sp++)
             if (stored_needed(st, sp))
-                add_plane_copy(&job, slot->host + slot->host_off[k][sp],
-                               slot->host_pitch[k][sp], &pic[k]->plane[sp],
-                               vq_raw_row_bytes(fmt, sp), fmt->sh[sp],
-                               VQ_MAX_COPY_TASKS / 6);
-    vq_parallel_for(st->pool, job.n, copy_rows, &job);
+                vq_copy_job_add(&job, slot->host + slot->host_off[k][sp],
+                                slot->host_pitch[k][sp], &pic[k]->plane[sp],
+                                vq_raw_row_bytes(fmt, sp), fmt->sh[sp],
+                                VQ_MAX_COPY_TASKS / 6);
+    vq_copy_job_run(&job, st->pool);
     slot->held = true;
+}
+
+void vq_staging_hold(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                     const VqFrame *dis)
+{
+    hold_from(st, slot, ref, dis, 0);
 }
 
 void vq_staging_held_frame(const VqStaging *st, const VqSlot *slot,
                            unsigned k, VqFrame *out)
 {
+    if (!k && slot->shared) {
+        *out = vq_shared_ref_held(slot->shared);
+        return;
+    }
     const VqFormat *fmt = &st->fmt;
     memset(out, 0, sizeof(*out));
     for (unsigned sp = 0; sp < fmt->n_planes; sp++) {
@@ -397,14 +371,11 @@ VqSlot *vq_staging_held_slot(VqStaging *st, unsigned index)
     return NULL;
 }
 
-int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
-                      const VqFrame *dis)
+/* Uploads (or, mapped, converts where needed) the held pictures k0.. */
+static int upload_held(VqStaging *st, VqSlot *slot, unsigned k0, VqStream up)
 {
-    own_views(slot);
     const VqFormat *fmt = &st->fmt;
-    VqStream up = vq_gpu_upload_stream(st->gpu);
-    vq_staging_hold(st, slot, ref, dis);
-    for (unsigned k = 0; k < 2; k++) {
+    for (unsigned k = k0; k < st->pics; k++) {
         for (unsigned sp = 0; sp < fmt->n_planes; sp++) {
             if (!stored_needed(st, sp))
                 continue;
@@ -420,7 +391,49 @@ int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                 return err;
         }
     }
-    return uploads_queued(st, slot, up);
+    return 0;
+}
+
+int vq_staging_upload(VqStaging *st, VqSlot *slot, const VqFrame *ref,
+                      const VqFrame *dis)
+{
+    own_views(slot);
+    VqStream up = vq_gpu_upload_stream(st->gpu);
+    vq_staging_hold(st, slot, ref, dis);
+    int err = upload_held(st, slot, 0, up);
+    return err ? err : uploads_queued(st, slot, up);
+}
+
+int vq_staging_upload_shared(VqStaging *st, VqSlot *slot, VqSharedRef *ref,
+                             const VqFrame *dis)
+{
+    own_views(slot);
+    slot->shared = ref;
+    vq_shared_ref_took(ref);
+    slot->view[0] = vq_shared_ref_view(ref);
+    VqStream up = vq_gpu_upload_stream(st->gpu);
+    hold_from(st, slot, NULL, dis, 1);
+    /* the reference's uploads (another stream) before this slot's
+     * `uploaded`, which the kernels wait for */
+    int err = vq_gpu_event_wait(st->gpu, up, vq_shared_ref_event(ref));
+    if (!err)
+        err = upload_held(st, slot, 1, up);
+    return err ? err : uploads_queued(st, slot, up);
+}
+
+void vq_staging_drop_shared(VqSlot *slot)
+{
+    if (!slot->shared)
+        return;
+    vq_shared_ref_release(slot->shared);
+    slot->shared = NULL;
+    slot->view[0] = slot->own[0];
+}
+
+void vq_staging_drop_all_shared(VqStaging *st)
+{
+    for (unsigned i = 0; st && i < st->depth; i++)
+        vq_staging_drop_shared(&st->slot[i]);
 }
 
 int vq_staging_upload_pinned(VqStaging *st, VqSlot *slot, const VqFrame *ref,
@@ -431,7 +444,7 @@ int vq_staging_upload_pinned(VqStaging *st, VqSlot *slot, const VqFrame *ref,
     const VqFrame *pic[2] = { ref, dis };
     VqStream up = vq_gpu_upload_stream(st->gpu);
     int err = 0;
-    for (unsigned k = 0; k < 2 && !err; k++)
+    for (unsigned k = 0; k < st->pics && !err; k++)
         for (unsigned sp = 0; sp < fmt->n_planes && !err; sp++)
             if (stored_needed(st, sp))
                 err = upload_stored(st, slot, k, sp, pic[k]->plane[sp].data,

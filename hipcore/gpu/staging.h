@@ -31,6 +31,9 @@
 #include "base/threadpool.h"
 #include "gpu.h"
 
+/* A reference picture staged once for several runs (gpu/ref_stage.h). */
+typedef struct VqSharedRef VqSharedRef;
+
 typedef struct VqSlot {
     uint8_t *host;             /* pinned: both pictures' stored planes */
     uint8_t *host_dev;         /* its device address (mapped staging) */
@@ -59,6 +62,11 @@ typedef struct VqSlot {
                                   counted 2; a mismatch counted 3 */
     bool has_work;             /* false: no GPU extractor ran on this frame */
     unsigned index;
+    VqSharedRef *shared;       /* the reference staged once for a ladder:
+                                  view[0] reads its planes and the slot's
+                                  held reference is its host copy, until
+                                  vq_staging_drop_shared (slot reuse,
+                                  flush, close) gives it back */
 } VqSlot;
 
 typedef struct VqStaging {
@@ -70,6 +78,8 @@ typedef struct VqStaging {
                                   CPU state would need
                                   (run/pipeline_setup.c) */
     size_t acc_size;
+    unsigned pics;             /* pictures per slot: 2, or 1 (the reference
+                                  alone, gpu/ref_stage.c) */
     VqSlot *slot;
     VqThreadPool *pool;        /* host copies run on it when set */
     /* Kernels read the pinned staging in place (integrated GPUs, whose
@@ -84,6 +94,11 @@ typedef struct VqStaging {
 int vq_staging_open(VqStaging **st, VqGpu *gpu, const VqFormat *fmt,
                     unsigned planes, unsigned depth, size_t acc_size,
                     VqThreadPool *pool, VqErrBuf *e);
+/* The same with `pics` pictures per slot (1: the reference alone; dis is
+ * then NULL in the calls below). */
+int vq_staging_open_pics(VqStaging **st, VqGpu *gpu, const VqFormat *fmt,
+                         unsigned planes, unsigned depth, size_t acc_size,
+                         unsigned pics, VqThreadPool *pool, VqErrBuf *e);
 void vq_staging_close(VqStaging **st);
 
 /* Copies the planes into the slot's pinned memory, enqueues their uploads
@@ -111,6 +126,16 @@ int vq_staging_upload_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
 int vq_staging_lend_device(VqStaging *st, VqSlot *slot, const VqFrame *ref,
                            const VqFrame *dis, VqStream producer,
                            void (*release)(void *), void *opaque);
+/* As vq_staging_upload with the reference already staged for a ladder
+ * (gpu/ref_stage.h): only the distorted picture is copied and uploaded,
+ * the slot's uploads wait for the reference's, and the slot takes one of
+ * its users' counts (kept until vq_staging_drop_shared). */
+int vq_staging_upload_shared(VqStaging *st, VqSlot *slot, VqSharedRef *ref,
+                             const VqFrame *dis);
+/* Gives a slot's shared reference back (its work done or abandoned). */
+void vq_staging_drop_shared(VqSlot *slot);
+/* The same for every slot (the run flushed: no frame reads them again). */
+void vq_staging_drop_all_shared(VqStaging *st);
 /* Gives lent planes back (their release), once the slot's work is done. */
 void vq_staging_release(VqSlot *slot);
 /* Copies the planes into the slot's host memory only (pictures uploaded

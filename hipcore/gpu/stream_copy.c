@@ -66,3 +66,39 @@ void vq_stream_copy_done(void)
 }
 
 #endif
+
+static void copy_rows(void *arg, unsigned i)
+{
+    const VqCopyTask *t = &((VqCopyJob *)arg)->task[i];
+    uint8_t *d = t->dst;
+    const uint8_t *s = t->src;
+    for (unsigned y = 0; y < t->rows; y++, d += t->dst_pitch, s += t->stride)
+        vq_stream_copy(d, s, t->row);
+    vq_stream_copy_done();
+}
+
+void vq_copy_job_add(VqCopyJob *job, uint8_t *dst, size_t dst_pitch,
+                     const VqPlane *src, size_t row, unsigned h,
+                     unsigned bands_left)
+{
+    unsigned per = (unsigned)(VQ_COPY_BAND_BYTES / (row ? row : 1));
+    if (per < 1)
+        per = 1;
+    while (per * (size_t)bands_left < h)
+        per++;
+    for (unsigned y = 0; y < h && job->n < VQ_MAX_COPY_TASKS; y += per) {
+        VqCopyTask *t = &job->task[job->n++];
+        t->dst = dst + y * dst_pitch;
+        t->src = src->data + (ptrdiff_t)y * src->stride;
+        t->stride = src->stride;
+        t->row = row;
+        t->dst_pitch = dst_pitch;
+        t->rows = h - y < per ? h - y : per;
+    }
+}
+
+void vq_copy_job_run(VqCopyJob *job, VqThreadPool *pool)
+{
+    vq_parallel_for(pool, job->n, copy_rows, job);
+    job->n = 0;
+}

@@ -11,6 +11,10 @@
 #define VQHIP_STREAM_COPY_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "base/threadpool.h"
+#include "core/picture.h"
 
 void vq_stream_copy(void *dst, const void *src, size_t n);
 /* Staging buffers open in the process: +1 when one opens, -1 when it
@@ -25,5 +29,31 @@ void vq_stream_copy_user(int delta);
 /* After a thread's stream copies, before another thread or a device reads
  * the destination (orders the non-temporal stores). */
 void vq_stream_copy_done(void);
+
+/* Host copies into pinned memory are the bottleneck of 4K uploads on one
+ * thread, so they are cut into bands of rows spread over a pool. */
+#define VQ_COPY_BAND_BYTES (512 * 1024)
+#define VQ_MAX_COPY_TASKS 64
+
+typedef struct VqCopyTask {
+    uint8_t *dst;
+    const uint8_t *src;
+    ptrdiff_t stride;
+    size_t row, dst_pitch;
+    unsigned rows;
+} VqCopyTask;
+
+typedef struct VqCopyJob {
+    VqCopyTask task[VQ_MAX_COPY_TASKS];
+    unsigned n;
+} VqCopyJob;
+
+/* Adds the bands that pack the h rows of a stored plane (row: its bytes
+ * per row) into dst, in at most bands_left bands. */
+void vq_copy_job_add(VqCopyJob *job, uint8_t *dst, size_t dst_pitch,
+                     const VqPlane *src, size_t row, unsigned h,
+                     unsigned bands_left);
+/* Runs the bands (on the pool when there is one) and empties the job. */
+void vq_copy_job_run(VqCopyJob *job, VqThreadPool *pool);
 
 #endif

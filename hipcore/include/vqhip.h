@@ -912,10 +912,16 @@ VQ_API int vq_ladder_log_path(char *out, size_t size, const char *pattern,
  * extractors share some, `computed` times it was done (once per frame and
  * extractor), `used` times a rendition took it (once per frame, extractor
  * and rendition: computed ones included). All 0 where nothing is shared
- * (one rendition, or extractors on the GPU). */
+ * (one rendition). On the GPU: `gpu_staged`
+ * reference pictures copied and uploaded once for every rendition (0
+ * unless every running rendition scores on the GPU), `gpu_staged_used`
+ * renditions' frames whose kernels read one. The extractors whose record
+ * depends on the reference alone (the motions) are computed on the GPU by
+ * the ladder, once per staged picture, and count among the others. */
 typedef struct VqLadderShare {
     unsigned extractors;
     uint64_t computed, used;
+    uint64_t gpu_staged, gpu_staged_used;
 } VqLadderShare;
 VQ_API int vq_ladder_share_info(const VqLadder *l, VqLadderShare *info);
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "gpu/ref_stage.h"
 #include "gpu_run.h"
 
 /* Whether fex runs on this context's GPU: its kernels, or on the fake
@@ -136,6 +137,20 @@ static unsigned hold_history(const VqGpuRun *g)
 static int run_on_gpu(VqGpuRun *g, VqFex *fex, VqSlot *slot, unsigned index)
 {
     void *acc = slot->acc_dev + fex->acc_off;
+    if (fex->gpu_shared_rec) {
+        /* a ladder's stage computed the record (after the event this
+         * slot's uploads waited for): copied on the extractor's stream */
+        const void *rec = slot->shared ? vq_shared_ref_record(
+                              slot->shared, fex->gpu_shared_rec - 1) : NULL;
+        if (!rec)
+            return vq_fail(g->env->err, VQ_EDEVICE, "%s: the ladder's "
+                           "record of frame %u is missing (its staging "
+                           "stopped)", fex->desc->name, index);
+        vq_shared_ref_record_used(slot->shared);
+        return vq_gpu_copy2d_device(g->gpu, vq_gpu_compute_stream(g->gpu),
+                                    acc, fex->acc_size, rec, fex->acc_size,
+                                    fex->acc_size, 1);
+    }
     if (!vq_gpu_is_fake(g->gpu))
         return fex->desc->gpu_run(fex, g->gpu, &slot->view[0],
                                   &slot->view[1], index, acc);
@@ -172,6 +187,7 @@ int vq_gpu_submit(VqGpuRun *g, const VqFrame *ref, const VqFrame *dis,
         err = vq_gpu_collect_slot(g, slot);
     if (err)
         return err;
+    vq_staging_drop_shared(slot); /* the frame it held is done */
     slot->index = index;
     slot->has_work = false;
     slot->held = false;
@@ -196,6 +212,9 @@ int vq_gpu_submit(VqGpuRun *g, const VqFrame *ref, const VqFrame *dis,
                 g->verify.warned = true;
             }
             slot->verify = false;
+        } else if (g->shared_ref) {
+            err = vq_staging_upload_shared(st, slot, g->shared_ref, dis);
+            g->shared_ref = NULL;
         } else if (frames_pinned(g, ref, dis)) {
             /* uploaded in place; a host copy only where verify needs one */
             if (vq_verify_frame(&g->verify, index, hold_history(g)))

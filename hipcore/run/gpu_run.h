@@ -42,6 +42,9 @@ typedef struct VqGpuRun {
     void *dl;                /* host copies of device pictures for the */
     size_t dl_size;          /* extractors on the CPU */
     VqGpuRange range;        /* device pictures' sample range check */
+    VqSharedRef *shared_ref; /* set by a ladder around one submit: this
+                                frame's reference, staged once for every
+                                rendition (taken: set to NULL) */
     /* Where the time goes (VQHIP_STATS): host copies into staging,
      * enqueueing GPU work, waiting for GPU results; frames with GPU work. */
     double t_copy, t_enqueue, t_wait;

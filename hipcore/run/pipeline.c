@@ -337,6 +337,9 @@ int vq_pipeline_flush(VqPipeline *p)
     err = vq_pipeline_bind(p);
     if (!err)
         err = collect(p, true);
+    /* no frame reads a ladder's shared references again */
+    if (!err)
+        vq_staging_drop_all_shared(p->gpu_run.staging);
     const VqFexList *fexs = &p->sel->fexs;
     for (unsigned i = 0; !err && i < fexs->n; i++) {
         VqFex *fex = fexs->fex[i];

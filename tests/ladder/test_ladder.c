@@ -11,16 +11,26 @@
  * records, VIF's, ADM's, ssimulacra2's and CAMBI's per-frame products) was
  * done once per frame and extractor and taken once per frame, extractor and
  * rendition that computed the frame: a ladder that computed it per rendition
- * fails. Refused, with a message naming the rendition: renditions that
+ * fails. With the argument "hip" the same on the GPU backend (the fake
+ * device in the unit suite, the emulated one's kernels in the gpu suite),
+ * where the reference is also staged once per frame for every rendition
+ * (vq_ladder_share_info's gpu_staged: once per frame while two renditions
+ * run; gpu_staged_used: once per frame a rendition computed) and the
+ * motions' records computed there once (gpu_extractors), and, with
+ * VQHIP_FAULT set, the renditions' fall back to the CPU recomputing frames
+ * from the staged reference's host copy. Refused, with a message naming the
+ * rendition: renditions that
  * select other features, a distorted picture of another size or bit depth, a
  * missing picture of a rendition still running, vq_submit on a rendition's
  * context; vq_close on it does not close it.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/gpu_present.h"
 #include "../common/unit_check.h"
 #include "vqhip.h"
 
@@ -36,6 +46,7 @@ typedef struct Frame {
 } Frame;
 
 static Frame ref[FRAMES], dis[3][FRAMES];
+static int fault_set; /* VQHIP_FAULT: the renditions' GPUs fail part way */
 
 /* What a run gave: per frame its outputs' names and values (a frame left
  * out by vq_skip_next has its temporal outputs only). */
@@ -295,13 +306,34 @@ static void ladder_case(unsigned n, unsigned short_one)
     unsigned k = n > 1 ? shared_extractors(vq_ladder_context(l, n - 1)) : 0;
     unsigned kp = n > 1 ? product_extractors(vq_ladder_context(l, n - 1)) : 0;
     kp += n > 1 && kp && cur.extra; /* on the CPU as the model's */
-    CHECK_MSG(sh.extractors == k + kp &&
+    /* the motions on the GPU: computed by the ladder's stage (below) */
+    const char *be = vq_backend_name(vq_ladder_context(l, n - 1));
+    bool gpu = n > 1 && be && strstr(be, "hip");
+    if (gpu)
+        k = 3; /* on the CPU (shared there) or on the GPU (the stage's) */
+    CHECK_MSG(fault_set || (sh.extractors == k + kp &&
           sh.computed == (uint64_t)(k + kp) * FRAMES &&
-          sh.used == (uint64_t)k * taken + (uint64_t)kp * computed,
+          sh.used == (uint64_t)k * taken + (uint64_t)kp * computed),
           "%s, ladder of %u: %u extractors shared, computed %llu times, "
           "used %llu; want %u, %u, %u", cur.model, n, sh.extractors,
           (unsigned long long)sh.computed, (unsigned long long)sh.used,
           k + kp, (k + kp) * FRAMES, k * taken + kp * computed);
+    /* the GPU's staging: every frame while two renditions run on it (all
+     * of them here), read by every frame a rendition computed there (a
+     * skipped frame too where a motion runs there: its temporal outputs) */
+    bool motion_gpu = gpu && shared_extractors(vq_ladder_context(l, 0)) < 3;
+    unsigned read = !gpu ? 0 : motion_gpu ? taken : computed;
+    if (!fault_set)
+        CHECK_MSG(sh.gpu_staged == (gpu ? FRAMES : 0) &&
+              sh.gpu_staged_used == read,
+              "%s, ladder of %u on %s: the reference staged %llu times, "
+              "read %llu; want %u, %u", cur.model, n, be ? be : "?",
+              (unsigned long long)sh.gpu_staged,
+              (unsigned long long)sh.gpu_staged_used, gpu ? FRAMES : 0,
+              read);
+    else
+        CHECK_MSG(!gpu || sh.gpu_staged_used > 0, "%s, ladder of %u: a "
+              "fault before any staged reference was read", cur.model, n);
     if (cur.backend == VQ_BACKEND_AUTO && n > 1)
         printf("automatic backend: %s, %u extractors shared\n",
                vq_backend_name(vq_ladder_context(l, 0)), sh.extractors);
@@ -349,9 +381,35 @@ static void log_path_cases(void)
     CHECK_MSG(r == VQ_EINVAL && strstr(why, "too long"), "short buffer: %d %s", r, why);
 }
 
-int main(void)
+/* The GPU cases: a skipping rendition, 8 and 10 bits, both models. */
+static int gpu_cases(void)
+{
+    int present = vq_test_gpu_present("test_ladder_gpu");
+    if (present)
+        return present;
+    fault_set = getenv("VQHIP_FAULT") != NULL;
+    static const Case cases[] = {
+        { VQ_BACKEND_HIP, "version=vmaf_v0.6.1", 2, 0x24, SHORT, "ssimulacra2",
+          8 },
+        { VQ_BACKEND_HIP, "version=vmaf_v1.0.16_3d0h", 0, 0, SHORT,
+          "name=cambi:full_ref=true", 10 },
+    };
+    for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        cur = cases[c];
+        ladder_case(1, 1);
+        ladder_case(3, 3);
+        ladder_case(3, 1);
+        ladder_case(3, 0);
+    }
+    printf("%u checks, %u failed\n", n_checks, n_fail);
+    return n_fail ? 1 : 0;
+}
+
+int main(int argc, char **argv)
 {
     make_frames();
+    if (argc > 1 && !strcmp(argv[1], "hip"))
+        return gpu_cases();
     log_path_cases();
     static const Case cases[] = {
         { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT, "ssimulacra2",
