@@ -31,6 +31,8 @@ struct VqLadder {
     VqRefShare *share[VQ_MAX_FEX]; /* per selected extractor, NULL: none */
     VqRefCache *cache[VQ_MAX_FEX]; /* the same, VQ_FEX_REF_PRODUCT's */
     VqLadderGpu gpu;               /* the reference staged once on the GPU */
+    VqThreadPool *pool;            /* with it: the renditions' submits side
+                                      by side (submit_parallel) */
     char err[1024]; /* vq_ladder_last_error */
 };
 
@@ -86,6 +88,7 @@ void vq_ladder_close(VqLadder **pl)
         return;
     VqLadder *l = *pl;
     vq_ladder_gpu_stop(&l->gpu);
+    vq_threadpool_close(&l->pool);
     for (unsigned i = 0; l->ctx && i < l->n; i++) {
         if (!l->ctx[i])
             continue;
@@ -312,6 +315,16 @@ static int attach_shares(VqLadder *l, const VqPicture *ref,
         }
     }
     vq_ladder_gpu_attach(&l->gpu, l->ctx, l->ended, l->n);
+    /* VQHIP_LADDER_THREADS=0: one thread submits them in turn */
+    const char *env = getenv("VQHIP_LADDER_THREADS");
+    if (l->gpu.stage && running > 1 && !(env && !strcmp(env, "0")) &&
+        vq_threadpool_open(&l->pool, running))
+        l->pool = NULL; /* in turn, then */
+    /* side by side, each rendition copies its picture on its submitting
+     * thread: N copies at once, not N pools of threads on the cores */
+    for (unsigned i = 0; l->pool && i < l->n; i++)
+        if (!l->ended[i] && l->ctx[i]->run.gpu_run.staging)
+            l->ctx[i]->run.gpu_run.staging->pool = NULL;
     return 0;
 }
 
@@ -332,6 +345,61 @@ static void shared_release(void *opaque)
     }
 }
 
+/* One rendition's submit of a frame (on the calling thread or, for a
+ * ladder on the GPU, on the ladder's pool). */
+typedef struct SubmitJob {
+    VqLadder *l;
+    const VqPicture *ref;
+    const VqPicture *const *dis;
+    Shared *sh;
+    int r[VQ_LADDER_MAX];
+} SubmitJob;
+
+static void submit_one(void *arg, unsigned i)
+{
+    SubmitJob *job = arg;
+    VqContext *ctx = job->l->ctx[i];
+    if (job->l->ended[i])
+        return;
+    ctx->ladder_submitting = true;
+    job->r[i] = job->sh ? vq_submit_retained(ctx, job->ref, job->dis[i],
+                                             shared_release, job->sh)
+                        : vq_submit(ctx, job->ref, job->dis[i]);
+    ctx->ladder_submitting = false;
+}
+
+/* The renditions' submits side by side: on the GPU each one's copy of its
+ * distorted picture into pinned memory and its enqueueing take longer
+ * than its kernels, so one thread submitting them in turn bounds the
+ * ladder. Each context's work stays on its own threads and streams; the
+ * shares are made for racing renditions. */
+static int submit_parallel(VqLadder *l, SubmitJob *job)
+{
+    unsigned running = 0;
+    for (unsigned i = 0; i < l->n; i++)
+        running += !l->ended[i];
+    if (job->sh)
+        atomic_fetch_add(&job->sh->left, running);
+    vq_parallel_for(l->pool, l->n, submit_one, job);
+    bool took = false;
+    int r = 0;
+    unsigned bad = 0;
+    for (unsigned i = 0; i < l->n; i++) {
+        if (l->ended[i])
+            continue;
+        took = took || !job->r[i];
+        if (job->r[i] && !r) {
+            r = job->r[i];
+            bad = i;
+        }
+    }
+    if (r) {
+        l->failed = took; /* others took the frame: out of step */
+        r = fail_from(l, bad, r);
+    }
+    return r;
+}
+
 static int submit(VqLadder *l, const VqPicture *ref,
                   const VqPicture *const *dis, Shared *sh)
 {
@@ -344,6 +412,12 @@ static int submit(VqLadder *l, const VqPicture *ref,
         r = attach_shares(l, ref, dis);
     if (!r)
         vq_ladder_gpu_stage(&l->gpu, l->ctx, l->ended, l->n, ref);
+    if (!r && l->pool) {
+        SubmitJob job = { l, ref, dis, sh, { 0 } };
+        r = submit_parallel(l, &job);
+        vq_ladder_gpu_unused(&l->gpu, l->ctx, l->n);
+        return r;
+    }
     bool took = false;
     for (unsigned i = 0; !r && i < l->n; i++) {
         if (l->ended[i])
