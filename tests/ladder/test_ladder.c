@@ -381,6 +381,19 @@ static void log_path_cases(void)
     CHECK_MSG(r == VQ_EINVAL && strstr(why, "too long"), "short buffer: %d %s", r, why);
 }
 
+/* Each case: ladders of 1 and 3, one of them ending early (none, the
+ * second, the first). */
+static void run_cases(const Case *cases, unsigned n)
+{
+    for (unsigned c = 0; c < n; c++) {
+        cur = cases[c];
+        ladder_case(1, 1);
+        ladder_case(3, 3);
+        ladder_case(3, 1);
+        ladder_case(3, 0);
+    }
+}
+
 /* The GPU cases: a skipping rendition, 8 and 10 bits, both models. */
 static int gpu_cases(void)
 {
@@ -394,13 +407,7 @@ static int gpu_cases(void)
         { VQ_BACKEND_HIP, "version=vmaf_v1.0.16_3d0h", 0, 0, SHORT,
           "name=cambi:full_ref=true", 10 },
     };
-    for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-        cur = cases[c];
-        ladder_case(1, 1);
-        ladder_case(3, 3);
-        ladder_case(3, 1);
-        ladder_case(3, 0);
-    }
+    run_cases(cases, sizeof(cases) / sizeof(cases[0]));
     printf("%u checks, %u failed\n", n_checks, n_fail);
     return n_fail ? 1 : 0;
 }
@@ -423,18 +430,12 @@ int main(int argc, char **argv)
         /* 10-bit pictures */
         { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 2, 0x10, SHORT,
           "ssimulacra2", 10 },
-        /* the GPU where there is one (nothing shared there yet), else the
-         * CPU */
+        /* the GPU where there is one (the reference staged once, the
+         * motions computed once), else the CPU */
         { VQ_BACKEND_AUTO, "version=vmaf_v0.6.1", 2, 0, SHORT,
           "name=cambi:full_ref=true", 8 },
     };
-    for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-        cur = cases[c];
-        ladder_case(1, 1);
-        ladder_case(3, 3);
-        ladder_case(3, 1);
-        ladder_case(3, 0);
-    }
+    run_cases(cases, sizeof(cases) / sizeof(cases[0]));
 
     char msg[1024];
     VqPicture good = pic(&dis[1][0]), small = good, deep = good;
