@@ -412,8 +412,8 @@ static int submit(VqLadder *l, const VqPicture *ref,
         r = attach_shares(l, ref, dis);
     if (!r)
         vq_ladder_gpu_stage(&l->gpu, l->ctx, l->ended, l->n, ref);
+    SubmitJob job = { l, ref, dis, sh, { 0 } };
     if (!r && l->pool) {
-        SubmitJob job = { l, ref, dis, sh, { 0 } };
         r = submit_parallel(l, &job);
         vq_ladder_gpu_unused(&l->gpu, l->ctx, l->n);
         return r;
@@ -422,15 +422,10 @@ static int submit(VqLadder *l, const VqPicture *ref,
     for (unsigned i = 0; !r && i < l->n; i++) {
         if (l->ended[i])
             continue;
-        VqContext *ctx = l->ctx[i];
-        ctx->ladder_submitting = true;
-        if (sh) {
+        if (sh)
             atomic_fetch_add(&sh->left, 1);
-            r = vq_submit_retained(ctx, ref, dis[i], shared_release, sh);
-        } else {
-            r = vq_submit(ctx, ref, dis[i]);
-        }
-        ctx->ladder_submitting = false;
+        submit_one(&job, i);
+        r = job.r[i];
         took = took || !r;
         if (r) {
             l->failed = took; /* renditions before i took the frame */
