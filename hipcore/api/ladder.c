@@ -497,13 +497,14 @@ int vq_ladder_share_info(const VqLadder *l, VqLadderShare *info)
         info->used += used;
     }
     if (l->gpu.stage) {
-        uint64_t records;
-        unsigned n_fex = vq_ref_stage_fex_count(l->gpu.stage);
+        uint64_t records, products;
+        unsigned n_fex = vq_ref_stage_fex_count(l->gpu.stage) +
+                         vq_ref_stage_product_count(l->gpu.stage);
         vq_ref_stage_counts(l->gpu.stage, &info->gpu_staged,
-                            &info->gpu_staged_used, &records);
+                            &info->gpu_staged_used, &records, &products);
         info->extractors += n_fex;
         info->computed += info->gpu_staged * n_fex;
-        info->used += records;
+        info->used += records + products;
     }
     return 0;
 }

@@ -56,30 +56,46 @@ void vq_ladder_gpu_attach(VqLadderGpu *lg, VqContext *const *ctx,
         return;
     /* the extractors whose record depends on the reference alone, on the
      * GPU in every running rendition: computed by the stage */
-    const VqFex *fx[VQ_REF_STAGE_MAX_FEX];
+    /* and the reference's part of those that split their frames (VQHIP_
+     * LADDER_SPLIT=0: not split, to measure it) */
+    const char *split_env = getenv("VQHIP_LADDER_SPLIT");
+    bool split = !(split_env && !strcmp(split_env, "0"));
+    const VqFex *fx[VQ_REF_STAGE_MAX_FEX], *px[VQ_REF_STAGE_MAX_FEX];
     unsigned at[VQ_REF_STAGE_MAX_FEX], n_fx = 0;
+    unsigned pat[VQ_REF_STAGE_MAX_FEX], n_px = 0;
     const VqFexList *f0 = &ctx[first_running(ended, n)]->sel.fexs;
-    for (unsigned k = 0; k < f0->n && n_fx < VQ_REF_STAGE_MAX_FEX; k++) {
-        bool all = (f0->fex[k]->desc->flags & VQ_FEX_REF_SHARED) &&
-                   f0->fex[k]->desc->gpu_run && !vq_gpu_is_fake(p0->gpu);
+    for (unsigned k = 0; k < f0->n; k++) {
+        const VqFex *x = f0->fex[k];
+        const VqFexDesc *d = x->desc;
+        bool all = d->gpu_run && !vq_gpu_is_fake(p0->gpu);
         for (unsigned i = 0; all && i < n; i++)
             all = ended[i] || ctx[i]->sel.fexs.fex[k]->on_gpu;
-        if (all) {
+        if (all && (d->flags & VQ_FEX_REF_SHARED) &&
+            n_fx < VQ_REF_STAGE_MAX_FEX) {
             at[n_fx] = k;
-            fx[n_fx++] = f0->fex[k];
+            fx[n_fx++] = x;
+        } else if (all && split && d->gpu_ref_size && d->gpu_ref_size(x) &&
+                   n_px < VQ_REF_STAGE_MAX_FEX) {
+            pat[n_px] = k;
+            px[n_px++] = x;
         }
     }
     if (vq_gpu_open(&lg->gpu, p0->cfg.device, p0->cfg.use_current_context,
                     &lg->err) ||
         vq_ref_stage_open(&lg->stage, lg->gpu, &s0->fmt, s0->planes,
-                          depth + RING_SLACK, fx, n_fx, p0->pool, &lg->err)) {
+                          depth + RING_SLACK, fx, n_fx, px, n_px, p0->pool,
+                          &lg->err)) {
         vq_ladder_gpu_close(lg);
         return;
     }
-    for (unsigned j = 0; j < n_fx; j++)
-        for (unsigned i = 0; i < n; i++)
-            if (!ended[i])
-                ctx[i]->sel.fexs.fex[at[j]]->gpu_shared_rec = j + 1;
+    for (unsigned i = 0; i < n; i++) {
+        if (ended[i])
+            continue;
+        for (unsigned j = 0; j < n_fx; j++)
+            ctx[i]->sel.fexs.fex[at[j]]->gpu_shared_rec = j + 1;
+        for (unsigned j = 0; j < n_px; j++)
+            ctx[i]->sel.fexs.fex[pat[j]]->gpu_shared_prod = j + 1;
+    }
 }
 
 void vq_ladder_gpu_stage(VqLadderGpu *lg, VqContext *const *ctx,
@@ -139,13 +155,15 @@ void vq_ladder_gpu_stop(VqLadderGpu *lg)
 void vq_ladder_gpu_close(VqLadderGpu *lg)
 {
     const char *stats = getenv("VQHIP_STATS");
-    uint64_t staged, used, records;
-    vq_ref_stage_counts(lg->stage, &staged, &used, &records);
+    uint64_t staged, used, records, products;
+    vq_ref_stage_counts(lg->stage, &staged, &used, &records, &products);
     if (stats && *stats && strcmp(stats, "0") && staged)
         fprintf(stderr, "vqhip stats: ladder: %llu reference pictures staged "
-                "once (%.3f ms each), read by %llu renditions' frames\n",
+                "once (%.3f ms each), read by %llu renditions' frames; "
+                "%llu records and %llu reference parts computed there\n",
                 (unsigned long long)staged, 1e3 * lg->t_stage / staged,
-                (unsigned long long)used);
+                (unsigned long long)used, (unsigned long long)records,
+                (unsigned long long)products);
     vq_ref_stage_close(&lg->stage);
     vq_gpu_close(&lg->gpu);
     lg->off = false;

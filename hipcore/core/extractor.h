@@ -121,6 +121,20 @@ typedef struct VqFexDesc {
     /* VQ_FEX_REF_PRODUCT: the product's size for this instance's frames
      * (after init; 0: not shared for these frames). */
     size_t (*ref_product_size)(const VqFex *fex);
+    /* A ladder on the GPU (gpu/ref_stage.h): the device bytes of a frame's
+     * reference product for this instance's frames (0: not split);
+     * gpu_ref_run, on an instance of the ladder's own, computes it from
+     * the reference alone (once per frame, on the compute stream);
+     * gpu_run_split, per rendition, fills acc_dev as gpu_run does, reading
+     * the product instead of computing that part. */
+    size_t (*gpu_ref_size)(const VqFex *fex);
+    int (*gpu_ref_run)(VqFex *fex, struct VqGpu *gpu,
+                       const struct VqDevFrame *ref, unsigned index,
+                       void *prod_dev);
+    int (*gpu_run_split)(VqFex *fex, struct VqGpu *gpu,
+                         const struct VqDevFrame *ref,
+                         const struct VqDevFrame *dis, unsigned index,
+                         const void *prod_dev, void *acc_dev);
 } VqFexDesc;
 
 #define VQ_FEX_MAX_SUMS 8
@@ -168,6 +182,11 @@ struct VqFex {
                                frame (record k of the staged reference,
                                gpu/ref_stage.h) and gpu_run is not called;
                                0: computed here */
+    unsigned gpu_shared_prod; /* in a ladder on the GPU, k + 1: the ladder
+                               computes this extractor's reference product
+                               once per frame (product k of the staged
+                               reference) and gpu_run_split reads it; 0:
+                               gpu_run */
 };
 
 /*

@@ -14,6 +14,12 @@
  * rendition's run copies its record instead of running its kernels
  * (VqFex.gpu_shared_rec). Their device state follows the frames, so they
  * see every frame: a full ring is then an error.
+ *
+ * Extractors that split their frames (desc->gpu_ref_size: VIF, ...) have
+ * their reference part computed there too, per frame, into the slot's
+ * products; a rendition's run reads it (VqFex.gpu_shared_prod and
+ * desc->gpu_run_split). Frames are independent there: a frame the ring
+ * had no slot for is computed whole by each run.
  */
 #ifndef VQHIP_REF_STAGE_H
 #define VQHIP_REF_STAGE_H
@@ -27,13 +33,16 @@ typedef struct VqRefStage VqRefStage;
 
 /* `depth` slots of the planes in `planes` of format fmt, and instances of
  * the n_fex extractors fexs (a rendition's, configured: descriptor,
- * options, format) whose records the stage computes. */
+ * options, format) whose records the stage computes, and of the n_prod
+ * extractors prods whose reference products it computes. */
 int vq_ref_stage_open(VqRefStage **rs, VqGpu *gpu, const VqFormat *fmt,
                       unsigned planes, unsigned depth,
                       const VqFex *const *fexs, unsigned n_fex,
+                      const VqFex *const *prods, unsigned n_prod,
                       VqThreadPool *pool, VqErrBuf *e);
-/* The extractors it computes. */
+/* The extractors whose records, and whose products, it computes. */
 unsigned vq_ref_stage_fex_count(const VqRefStage *rs);
+unsigned vq_ref_stage_product_count(const VqRefStage *rs);
 /* Closes the stage's extractor instances (their work done), before the
  * runs whose extractors they copied close: nothing is put after it. */
 void vq_ref_stage_stop_fex(VqRefStage *rs);
@@ -46,10 +55,12 @@ void vq_ref_stage_close(VqRefStage **rs);
  * with extractors on the stage that is VQ_EDEVICE). */
 int vq_ref_stage_put(VqRefStage *rs, const VqFrame *ref, unsigned index,
                      unsigned users, VqSharedRef **out);
-/* Pictures staged, runs' frames that read one, and records of the
- * stage's extractors the runs copied (vq_ladder_share_info). */
+/* Pictures staged, runs' frames that read one, records of the stage's
+ * extractors the runs copied and products they read
+ * (vq_ladder_share_info). */
 void vq_ref_stage_counts(const VqRefStage *rs, uint64_t *staged,
-                         uint64_t *used, uint64_t *records);
+                         uint64_t *used, uint64_t *records,
+                         uint64_t *products);
 
 /* One staged picture as a run's slot sees it: its device planes, its host
  * copy (caller's layout: what a fallback or verify= reads), the event
@@ -61,6 +72,10 @@ VqEvent vq_shared_ref_event(const VqSharedRef *r);
 const void *vq_shared_ref_record(const VqSharedRef *r, unsigned k);
 /* A run copied a record (counted). */
 void vq_shared_ref_record_used(VqSharedRef *r);
+/* Product k of the stage's splitting extractors (device memory, their
+ * gpu_ref_size), and a run's use of one (counted). */
+const void *vq_shared_ref_product(const VqSharedRef *r, unsigned k);
+void vq_shared_ref_product_used(VqSharedRef *r);
 /* A run took the picture into a slot (counted). */
 void vq_shared_ref_took(VqSharedRef *r);
 /* One user done with it (a slot giving it back, or a run that did not

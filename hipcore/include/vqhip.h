@@ -917,7 +917,8 @@ VQ_API int vq_ladder_log_path(char *out, size_t size, const char *pattern,
  * unless every running rendition scores on the GPU), `gpu_staged_used`
  * renditions' frames whose kernels read one. The extractors whose record
  * depends on the reference alone (the motions) are computed on the GPU by
- * the ladder, once per staged picture, and count among the others. */
+ * the ladder, once per staged picture, and so is the reference's part of
+ * those that split their frames (VIF, ...): they count among the others. */
 typedef struct VqLadderShare {
     unsigned extractors;
     uint64_t computed, used;

@@ -151,6 +151,15 @@ static int run_on_gpu(VqGpuRun *g, VqFex *fex, VqSlot *slot, unsigned index)
                                     acc, fex->acc_size, rec, fex->acc_size,
                                     fex->acc_size, 1);
     }
+    const void *prod = fex->gpu_shared_prod && slot->shared ?
+        vq_shared_ref_product(slot->shared, fex->gpu_shared_prod - 1) : NULL;
+    if (prod) {
+        /* a ladder's stage computed the reference's part, as above; a
+         * frame staged without it is computed whole */
+        vq_shared_ref_product_used(slot->shared);
+        return fex->desc->gpu_run_split(fex, g->gpu, &slot->view[0],
+                                        &slot->view[1], index, prod, acc);
+    }
     if (!vq_gpu_is_fake(g->gpu))
         return fex->desc->gpu_run(fex, g->gpu, &slot->view[0],
                                   &slot->view[1], index, acc);

@@ -41,16 +41,37 @@ static inline size_t vq_adm_rows_layout(const VqAdmParams *p, size_t off[4])
     return n;
 }
 
+/* A ladder's reference part of one frame (device memory; docs/LADDER.md):
+ * per scale its detail bands (V, H, D planes of w x h, rows of w), its
+ * approximations (as VqAdmDevBufs.a_ref) and its denominator's row sums
+ * (VqAdmDevBufs.rows' layout, zeroed before the frame's first scale). */
+typedef struct VqAdmRefBufs {
+    int32_t *bands[4];
+    void *approx[3];
+    size_t a_pitch[3];
+    uint64_t *rows;
+    size_t rows_off[4];
+} VqAdmRefBufs;
+
 /* Scale `scale` of one frame: reads the pictures' luma (scale 0) or the
  * previous approximation bands, adds its row sums to b->rows. */
 int vq_adm_scale_launch(VqStream stream, const VqAdmParams *p, int scale,
                         const VqDevPlane *ref, const VqDevPlane *dis,
                         const VqAdmDevBufs *b);
+/* The same split in a ladder: the reference's part into r, once per
+ * frame; then per rendition the rest, reading r, into b. */
+int vq_adm_ref_scale_launch(VqStream stream, const VqAdmParams *p, int scale,
+                            const VqDevPlane *ref, const VqAdmRefBufs *r);
+int vq_adm_dis_scale_launch(VqStream stream, const VqAdmParams *p, int scale,
+                            const VqDevPlane *dis, const VqAdmRefBufs *r,
+                            const VqAdmDevBufs *b);
 
 /* After the four scales: rounds and sums the rows into *acc (device
- * memory) and clears the row sums. */
+ * memory) and clears the row sums; a ladder's rendition takes the
+ * denominator's rows from r (NULL: its own). */
 int vq_adm_rows_launch(VqStream stream, const VqAdmParams *p,
-                       const VqAdmDevBufs *b, VqAdmAcc *acc);
+                       const VqAdmDevBufs *b, const VqAdmRefBufs *r,
+                       VqAdmAcc *acc);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,13 @@
  * tile's positions with their 3x3 neighbourhood. Intermediates keep the CPU
  * path's widths (int16 at scale 0, int32 above). Per-row sums go to global
  * row counters with 64-bit atomics; integer sums make the order irrelevant.
+ *
+ * In a ladder (docs/LADDER.md) a scale runs in two kernels instead: once per
+ * frame ADM_REF on the reference alone (its detail bands at every position,
+ * its approximation, its denominator row sums), then per rendition ADM_DIS,
+ * which reads the bands where ADM_PAIR computes them and does the rest the
+ * same way; the rows launch takes the denominator's rows from the
+ * reference's, so the record is the same integers.
  */
 #include "../hip_device.h"
 #include "adm.h"
@@ -44,7 +51,13 @@ template <bool S0> struct AdmSmem {
     static const size_t bytes = work > red_bytes ? work : red_bytes;
 };
 
+/* What a kernel computes: both pictures, the reference's part alone, or
+ * the rest from that part. */
+enum { ADM_PAIR, ADM_REF, ADM_DIS };
+
 struct AdmKArgs {
+    int32_t *bands; /* ADM_REF writes, ADM_DIS reads: the reference's
+                       detail bands, band b at b * w * h, rows of w */
     VqAdmScale sc;
     int bpc;
     int hvd;  /* details, decoupling, masking (not for skipped scale 0) */
@@ -73,29 +86,48 @@ struct AdmPos {
     uint64_t den[3];
 };
 
+/* The horizontal pass's detail bands of one position (V, H, D). */
 template <bool S0>
-static __device__ void adm_details(const AdmKArgs &a, const int32_t lo_r[4],
-                                   const int32_t hi_r[4], const int32_t lo_d[4],
+static __device__ void adm_bands(const AdmKArgs &a, const int32_t lo[4],
+                                 const int32_t hi[4], int32_t o[3])
+{
+    if (S0) {
+        o[VQ_ADM_V] = vq_adm_dwt0_hhi(lo[0], lo[1], lo[2], lo[3]);
+        o[VQ_ADM_H] = vq_adm_dwt0_hlo(hi[0], hi[1], hi[2], hi[3]);
+        o[VQ_ADM_D] = vq_adm_dwt0_hhi(hi[0], hi[1], hi[2], hi[3]);
+    } else {
+        int sh = vq_adm_dwt_hshift(a.sc.scale);
+        o[VQ_ADM_V] = vq_adm_dwt_hi(lo[0], lo[1], lo[2], lo[3], sh);
+        o[VQ_ADM_H] = vq_adm_dwt_lo(hi[0], hi[1], hi[2], hi[3], sh);
+        o[VQ_ADM_D] = vq_adm_dwt_hi(hi[0], hi[1], hi[2], hi[3], sh);
+    }
+}
+
+/* The reference's bands of position (i, j): computed from its vertical
+ * pass, or read from the reference's kernel's (ADM_DIS). */
+template <bool S0, int MODE>
+static __device__ void adm_ref_bands(const AdmKArgs &a, const int32_t lo[4],
+                                     const int32_t hi[4], int i, int j,
+                                     int32_t o[3])
+{
+    if (MODE == ADM_DIS) {
+        const size_t plane = (size_t)a.sc.w * (size_t)a.sc.h;
+        const int32_t *at = a.bands + (size_t)i * a.sc.w + j;
+        for (int b = 0; b < 3; b++)
+            o[b] = at[b * plane];
+    } else {
+        adm_bands<S0>(a, lo, hi, o);
+    }
+}
+
+template <bool S0>
+static __device__ void adm_details(const AdmKArgs &a, const int32_t o[3],
+                                   const int32_t lo_d[4],
                                    const int32_t hi_d[4], bool with_den,
                                    int32_t *f_n, int32_t *f_m, AdmPos &p)
 {
-    int32_t o[3], t[3];
-    if (S0) {
-        o[VQ_ADM_V] = vq_adm_dwt0_hhi(lo_r[0], lo_r[1], lo_r[2], lo_r[3]);
-        o[VQ_ADM_H] = vq_adm_dwt0_hlo(hi_r[0], hi_r[1], hi_r[2], hi_r[3]);
-        o[VQ_ADM_D] = vq_adm_dwt0_hhi(hi_r[0], hi_r[1], hi_r[2], hi_r[3]);
-        t[VQ_ADM_V] = vq_adm_dwt0_hhi(lo_d[0], lo_d[1], lo_d[2], lo_d[3]);
-        t[VQ_ADM_H] = vq_adm_dwt0_hlo(hi_d[0], hi_d[1], hi_d[2], hi_d[3]);
-        t[VQ_ADM_D] = vq_adm_dwt0_hhi(hi_d[0], hi_d[1], hi_d[2], hi_d[3]);
-    } else {
-        int sh = vq_adm_dwt_hshift(a.sc.scale);
-        o[VQ_ADM_V] = vq_adm_dwt_hi(lo_r[0], lo_r[1], lo_r[2], lo_r[3], sh);
-        o[VQ_ADM_H] = vq_adm_dwt_lo(hi_r[0], hi_r[1], hi_r[2], hi_r[3], sh);
-        o[VQ_ADM_D] = vq_adm_dwt_hi(hi_r[0], hi_r[1], hi_r[2], hi_r[3], sh);
-        t[VQ_ADM_V] = vq_adm_dwt_hi(lo_d[0], lo_d[1], lo_d[2], lo_d[3], sh);
-        t[VQ_ADM_H] = vq_adm_dwt_lo(hi_d[0], hi_d[1], hi_d[2], hi_d[3], sh);
-        t[VQ_ADM_D] = vq_adm_dwt_hi(hi_d[0], hi_d[1], hi_d[2], hi_d[3], sh);
-    }
+    int32_t t[3];
+    adm_bands<S0>(a, lo_d, hi_d, t);
     int angle = S0 ? vq_adm_angle_flag16(o[0], o[1], t[0], t[1], a.cos1_sq)
                    : vq_adm_angle_flag(o[0], o[1], t[0], t[1], a.cos1_sq);
     uint32_t fn = 0, fm = 0, cn = 0, cm = 0;
@@ -149,9 +181,11 @@ static __device__ int32_t adm_ring8(const int32_t *f, int up, int mid, int dn,
     return (int32_t)s;
 }
 
-template <bool S0, typename TIn>
+template <bool S0, typename TIn, int MODE>
 __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
 {
+    /* which pictures this mode reads */
+    constexpr bool R1 = MODE != ADM_DIS, R2 = MODE != ADM_REF;
     typedef typename AdmT<S0>::In In;
     typedef typename AdmT<S0>::V V;
     typedef AdmSmem<S0> M;
@@ -171,6 +205,10 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
     const int j0 = blockIdx.x * ADM_TX, i0 = blockIdx.y * ADM_TY;
     const bool need = a.hvd && j0 < sc.right && j0 + ADM_TX > sc.left &&
                       i0 < sc.bottom && i0 + ADM_TY > sc.top;
+    /* ADM_REF writes the bands of every position (a rendition's block
+     * reads its halo's) and needs no halo of its own */
+    const bool bands_r = MODE == ADM_REF ? a.hvd != 0 : need;
+    const bool halo = MODE != ADM_REF && need;
 
     /* Input tile: rows 2 i0 - 3 .., columns 2 j0 - 3 .., mirrored, and
      * clamped where only positions outside the bands would read. Each of
@@ -190,8 +228,12 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
             const int ly = ly0 + it * ADM_LOAD_ROWS;
             const size_t dy = (size_t)(it * ADM_LOAD_ROWS);
             if (ly < ADM_IN_R) {
-                in_r[ly * ADM_IN_C + lx] = (In)*(const TIn *)(pr + dy * a.ref_pitch);
-                in_d[ly * ADM_IN_C + lx] = (In)*(const TIn *)(pd + dy * a.dis_pitch);
+                if (R1)
+                    in_r[ly * ADM_IN_C + lx] =
+                        (In)*(const TIn *)(pr + dy * a.ref_pitch);
+                if (R2)
+                    in_d[ly * ADM_IN_C + lx] =
+                        (In)*(const TIn *)(pd + dy * a.dis_pitch);
             }
         }
     } else if (tid < ADM_LOADERS) {
@@ -204,15 +246,19 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
             if (ly < ADM_IN_R) {
                 int y = vq_adm_mirror(yb + ly, sc.in_h);
                 y = y < 0 ? 0 : (y >= sc.in_h ? sc.in_h - 1 : y);
-                in_r[ly * ADM_IN_C + lx] = (In)adm_load<TIn>(a.ref, a.ref_pitch, y, x);
-                in_d[ly * ADM_IN_C + lx] = (In)adm_load<TIn>(a.dis, a.dis_pitch, y, x);
+                if (R1)
+                    in_r[ly * ADM_IN_C + lx] =
+                        (In)adm_load<TIn>(a.ref, a.ref_pitch, y, x);
+                if (R2)
+                    in_d[ly * ADM_IN_C + lx] =
+                        (In)adm_load<TIn>(a.dis, a.dis_pitch, y, x);
             }
         }
     }
     __syncthreads();
 
     /* Vertical pass for the tile rows (and the halo rows when needed). */
-    const int o0 = need ? 0 : 1, n_v = (need ? ADM_OR : ADM_TY) * ADM_IN_C;
+    const int o0 = halo ? 0 : 1, n_v = (halo ? ADM_OR : ADM_TY) * ADM_IN_C;
 #pragma unroll
     for (int it = 0; it < (ADM_OR * ADM_IN_C + ADM_THREADS - 1) / ADM_THREADS; it++) {
         int idx = tid + it * ADM_THREADS;
@@ -223,28 +269,34 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
         const In *cd = in_d + 2 * o * ADM_IN_C + lx;
         int v = o * ADM_IN_C + lx;
         if (S0) {
-            v_lo_r[v] = vq_adm_dwt0_vlo(cr[0], cr[ADM_IN_C], cr[2 * ADM_IN_C],
-                                        cr[3 * ADM_IN_C], a.bpc);
-            v_lo_d[v] = vq_adm_dwt0_vlo(cd[0], cd[ADM_IN_C], cd[2 * ADM_IN_C],
-                                        cd[3 * ADM_IN_C], a.bpc);
-            if (need) {
+            if (R1)
+                v_lo_r[v] = vq_adm_dwt0_vlo(cr[0], cr[ADM_IN_C],
+                                            cr[2 * ADM_IN_C], cr[3 * ADM_IN_C],
+                                            a.bpc);
+            if (R2)
+                v_lo_d[v] = vq_adm_dwt0_vlo(cd[0], cd[ADM_IN_C],
+                                            cd[2 * ADM_IN_C], cd[3 * ADM_IN_C],
+                                            a.bpc);
+            if (R1 && bands_r)
                 v_hi_r[v] = vq_adm_dwt0_vhi(cr[0], cr[ADM_IN_C], cr[2 * ADM_IN_C],
                                             cr[3 * ADM_IN_C], a.bpc);
+            if (R2 && need)
                 v_hi_d[v] = vq_adm_dwt0_vhi(cd[0], cd[ADM_IN_C], cd[2 * ADM_IN_C],
                                             cd[3 * ADM_IN_C], a.bpc);
-            }
         } else {
             int sh = vq_adm_dwt_vshift(sc.scale);
-            v_lo_r[v] = vq_adm_dwt_lo(cr[0], cr[ADM_IN_C], cr[2 * ADM_IN_C],
-                                      cr[3 * ADM_IN_C], sh);
-            v_lo_d[v] = vq_adm_dwt_lo(cd[0], cd[ADM_IN_C], cd[2 * ADM_IN_C],
-                                      cd[3 * ADM_IN_C], sh);
-            if (need) {
+            if (R1)
+                v_lo_r[v] = vq_adm_dwt_lo(cr[0], cr[ADM_IN_C], cr[2 * ADM_IN_C],
+                                          cr[3 * ADM_IN_C], sh);
+            if (R2)
+                v_lo_d[v] = vq_adm_dwt_lo(cd[0], cd[ADM_IN_C], cd[2 * ADM_IN_C],
+                                          cd[3 * ADM_IN_C], sh);
+            if (R1 && bands_r)
                 v_hi_r[v] = vq_adm_dwt_hi(cr[0], cr[ADM_IN_C], cr[2 * ADM_IN_C],
                                           cr[3 * ADM_IN_C], sh);
+            if (R2 && need)
                 v_hi_d[v] = vq_adm_dwt_hi(cd[0], cd[ADM_IN_C], cd[2 * ADM_IN_C],
                                           cd[3 * ADM_IN_C], sh);
-            }
         }
     }
     __syncthreads();
@@ -261,31 +313,58 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
         p.den[b] = 0;
     if (valid) {
         const int ctr = (ty + 1) * ADM_IN_C + 2 * (tx + 1);
-        int32_t lo_r[4], lo_d[4], hi_r[4], hi_d[4];
+        int32_t lo_r[4] = {}, lo_d[4] = {}, hi_r[4] = {}, hi_d[4] = {};
         for (int k = 0; k < 4; k++) {
-            lo_r[k] = v_lo_r[ctr + k];
-            lo_d[k] = v_lo_d[ctr + k];
+            if (R1)
+                lo_r[k] = v_lo_r[ctr + k];
+            if (R2)
+                lo_d[k] = v_lo_d[ctr + k];
         }
-        if (a.out_ref) {
-            size_t off = (size_t)i * a.out_pitch + j;
+        const size_t off = (size_t)i * a.out_pitch + j;
+        if (R1 && a.out_ref) {
             if (S0) {
                 ((V *)a.out_ref)[off] = vq_adm_dwt0_hlo(lo_r[0], lo_r[1], lo_r[2], lo_r[3]);
-                ((V *)a.out_dis)[off] = vq_adm_dwt0_hlo(lo_d[0], lo_d[1], lo_d[2], lo_d[3]);
             } else {
                 int sh = vq_adm_dwt_hshift(sc.scale);
                 ((V *)a.out_ref)[off] = vq_adm_dwt_lo(lo_r[0], lo_r[1], lo_r[2], lo_r[3], sh);
+            }
+        }
+        if (R2 && a.out_dis) {
+            if (S0) {
+                ((V *)a.out_dis)[off] = vq_adm_dwt0_hlo(lo_d[0], lo_d[1], lo_d[2], lo_d[3]);
+            } else {
+                int sh = vq_adm_dwt_hshift(sc.scale);
                 ((V *)a.out_dis)[off] = vq_adm_dwt_lo(lo_d[0], lo_d[1], lo_d[2], lo_d[3], sh);
             }
         }
-        if (need) {
+        if (bands_r) {
             for (int k = 0; k < 4; k++) {
-                hi_r[k] = v_hi_r[ctr + k];
-                hi_d[k] = v_hi_d[ctr + k];
+                if (R1)
+                    hi_r[k] = v_hi_r[ctr + k];
+                if (R2)
+                    hi_d[k] = v_hi_d[ctr + k];
             }
-            adm_details<S0>(a, lo_r, hi_r, lo_d, hi_d, scored, &fc_n, &fc_m, p);
+            int32_t o[3];
+            adm_ref_bands<S0, MODE>(a, lo_r, hi_r, i, j, o);
+            if (MODE == ADM_REF) {
+                const size_t plane = (size_t)sc.w * (size_t)sc.h;
+                int32_t *at = a.bands + (size_t)i * sc.w + j;
+                for (int b = 0; b < 3; b++) {
+                    at[b * plane] = o[b];
+                    if (scored)
+                        p.den[b] = S0 ? vq_adm_den0(o[b])
+                                      : vq_adm_den123(o[b], sc.den_sq_shift,
+                                                      sc.den_sq_add,
+                                                      sc.den_cub_shift,
+                                                      sc.den_cub_add);
+                }
+            } else {
+                adm_details<S0>(a, o, lo_d, hi_d, MODE == ADM_PAIR && scored,
+                                &fc_n, &fc_m, p);
+            }
         }
     }
-    if (need && tid < ADM_HALO) {
+    if (halo && tid < ADM_HALO) {
         int o, c;
         if (tid < ADM_OC) {
             o = 0;
@@ -303,21 +382,24 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
         int gi = i0 - 1 + o, gj = j0 - 1 + c;
         if (gi >= 0 && gi < sc.h && gj >= 0 && gj < sc.w) {
             const int base = o * ADM_IN_C + 2 * c;
-            int32_t lo_r[4], lo_d[4], hi_r[4], hi_d[4];
+            int32_t lo_r[4] = {}, lo_d[4], hi_r[4] = {}, hi_d[4];
             for (int k = 0; k < 4; k++) {
-                lo_r[k] = v_lo_r[base + k];
+                if (R1) {
+                    lo_r[k] = v_lo_r[base + k];
+                    hi_r[k] = v_hi_r[base + k];
+                }
                 lo_d[k] = v_lo_d[base + k];
-                hi_r[k] = v_hi_r[base + k];
                 hi_d[k] = v_hi_d[base + k];
             }
             AdmPos hp;
-            int32_t hf_n, hf_m;
-            adm_details<S0>(a, lo_r, hi_r, lo_d, hi_d, false, &hf_n, &hf_m, hp);
+            int32_t hf_n, hf_m, ob[3];
+            adm_ref_bands<S0, MODE>(a, lo_r, hi_r, gi, gj, ob);
+            adm_details<S0>(a, ob, lo_d, hi_d, false, &hf_n, &hf_m, hp);
             f_n[o * ADM_OC + c] = hf_n;
             f_m[o * ADM_OC + c] = hf_m;
         }
     }
-    if (need && valid) {
+    if (halo && valid) {
         f_n[(ty + 1) * ADM_OC + tx + 1] = fc_n;
         f_m[(ty + 1) * ADM_OC + tx + 1] = fc_m;
     }
@@ -327,7 +409,10 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
     uint64_t q[VQ_ADM_NQ];
     for (int k = 0; k < VQ_ADM_NQ; k++)
         q[k] = 0;
-    if (scored) {
+    if (MODE == ADM_REF) {
+        for (int b = 0; b < 3; b++)
+            q[VQ_ADM_Q_DEN + b] = p.den[b];
+    } else if (scored) {
         int up = vq_adm_mirror(i - 1, sc.h) - (i0 - 1);
         int dn = vq_adm_mirror(i + 1, sc.h) - (i0 - 1);
         int lf = vq_adm_mirror(j - 1, sc.w) - (j0 - 1);
@@ -377,6 +462,7 @@ __global__ void __launch_bounds__(ADM_THREADS) adm_scale_kernel(AdmKArgs a)
 /* Per-row rounding of one scale's quantity, then the sum over rows. */
 __global__ void __launch_bounds__(256) adm_rows_kernel(VqAdmParams p,
                                                        unsigned long long *rows,
+                                                       const unsigned long long *den,
                                                        size_t off0, size_t off1,
                                                        size_t off2, size_t off3,
                                                        VqAdmAcc *acc)
@@ -386,9 +472,13 @@ __global__ void __launch_bounds__(256) adm_rows_kernel(VqAdmParams p,
     const VqAdmScale &sc = p.sc[s];
     size_t off = s == 0 ? off0 : s == 1 ? off1 : s == 2 ? off2 : off3;
     unsigned long long *r = rows + off + (size_t)k * sc.h;
+    /* a ladder's rendition: the denominator's rows are the reference's
+     * (den, the same layout), read and kept */
+    const unsigned long long *rd =
+        den && k >= VQ_ADM_Q_DEN ? den + off + (size_t)k * sc.h : NULL;
     unsigned long long sum = 0;
     for (int y = threadIdx.x; y < sc.h; y += blockDim.x) {
-        unsigned long long v = r[y];
+        unsigned long long v = rd ? rd[y] : r[y];
         r[y] = 0;
         if (k < VQ_ADM_Q_DEN)
             sum += (unsigned long long)vq_adm_row_signed(v, sc.cm_row_shift,
@@ -414,21 +504,25 @@ __global__ void __launch_bounds__(256) adm_rows_kernel(VqAdmParams p,
     }
 }
 
-template <bool S0, typename TIn>
+template <bool S0, typename TIn, int MODE>
 static int adm_launch_scale(VqStream stream, const AdmKArgs &a)
 {
     dim3 grid(vq_div_ceil((unsigned)a.sc.w, ADM_TX),
               vq_div_ceil((unsigned)a.sc.h, ADM_TY));
     dim3 block(ADM_TX, ADM_TY);
-    adm_scale_kernel<S0, TIn><<<grid, block, 0, vq_hip_stream(stream)>>>(a);
+    adm_scale_kernel<S0, TIn, MODE>
+        <<<grid, block, 0, vq_hip_stream(stream)>>>(a);
     return vq_launch_status();
 }
 
-extern "C" int vq_adm_scale_launch(VqStream stream, const VqAdmParams *p,
-                                   int scale, const VqDevPlane *ref,
-                                   const VqDevPlane *dis, const VqAdmDevBufs *b)
+/* One scale: the pictures' planes at scale 0, else the previous scale's
+ * approximations (ref_prev, dis_prev: pitch prev_pitch elements). */
+template <int MODE>
+static int adm_launch_mode(VqStream stream, const VqAdmParams *p, int scale,
+                           AdmKArgs &a, const VqDevPlane *ref,
+                           const VqDevPlane *dis, const void *ref_prev,
+                           const void *dis_prev, size_t prev_pitch)
 {
-    AdmKArgs a;
     a.sc = p->sc[scale];
     a.bpc = p->bpc;
     a.hvd = !(scale == 0 && p->skip_scale0);
@@ -436,35 +530,77 @@ extern "C" int vq_adm_scale_launch(VqStream stream, const VqAdmParams *p,
     a.egl = p->egl;
     a.egl_int = p->egl_int;
     a.cos1_sq = p->cos1_sq;
-    a.out_ref = scale < 3 ? b->a_ref[scale] : NULL;
-    a.out_dis = scale < 3 ? b->a_dis[scale] : NULL;
-    a.out_pitch = scale < 3 ? b->a_pitch[scale] : 0;
-    a.rows = (unsigned long long *)(b->rows + b->rows_off[scale]);
-    a.recip = b->recip;
     if (scale == 0) {
         a.ref = ref->data;
         a.dis = dis->data;
         a.ref_pitch = ref->pitch;
         a.dis_pitch = dis->pitch;
         if (p->bpc > 8)
-            return adm_launch_scale<true, uint16_t>(stream, a);
-        return adm_launch_scale<true, uint8_t>(stream, a);
+            return adm_launch_scale<true, uint16_t, MODE>(stream, a);
+        return adm_launch_scale<true, uint8_t, MODE>(stream, a);
     }
-    a.ref = b->a_ref[scale - 1];
-    a.dis = b->a_dis[scale - 1];
+    a.ref = ref_prev;
+    a.dis = dis_prev;
     size_t elem = scale == 1 ? sizeof(int16_t) : sizeof(int32_t);
-    a.ref_pitch = a.dis_pitch = b->a_pitch[scale - 1] * elem;
+    a.ref_pitch = a.dis_pitch = prev_pitch * elem;
     if (scale == 1)
-        return adm_launch_scale<false, int16_t>(stream, a);
-    return adm_launch_scale<false, int32_t>(stream, a);
+        return adm_launch_scale<false, int16_t, MODE>(stream, a);
+    return adm_launch_scale<false, int32_t, MODE>(stream, a);
+}
+
+extern "C" int vq_adm_scale_launch(VqStream stream, const VqAdmParams *p,
+                                   int scale, const VqDevPlane *ref,
+                                   const VqDevPlane *dis, const VqAdmDevBufs *b)
+{
+    AdmKArgs a = {};
+    a.out_ref = scale < 3 ? b->a_ref[scale] : NULL;
+    a.out_dis = scale < 3 ? b->a_dis[scale] : NULL;
+    a.out_pitch = scale < 3 ? b->a_pitch[scale] : 0;
+    a.rows = (unsigned long long *)(b->rows + b->rows_off[scale]);
+    a.recip = b->recip;
+    return adm_launch_mode<ADM_PAIR>(
+        stream, p, scale, a, ref, dis, scale ? b->a_ref[scale - 1] : NULL,
+        scale ? b->a_dis[scale - 1] : NULL, scale ? b->a_pitch[scale - 1] : 0);
+}
+
+extern "C" int vq_adm_ref_scale_launch(VqStream stream, const VqAdmParams *p,
+                                       int scale, const VqDevPlane *ref,
+                                       const VqAdmRefBufs *r)
+{
+    AdmKArgs a = {};
+    a.bands = r->bands[scale];
+    a.out_ref = scale < 3 ? r->approx[scale] : NULL;
+    a.out_pitch = scale < 3 ? r->a_pitch[scale] : 0;
+    a.rows = (unsigned long long *)(r->rows + r->rows_off[scale]);
+    const void *prev = scale ? r->approx[scale - 1] : NULL;
+    return adm_launch_mode<ADM_REF>(stream, p, scale, a, ref, ref, prev, prev,
+                                    scale ? r->a_pitch[scale - 1] : 0);
+}
+
+extern "C" int vq_adm_dis_scale_launch(VqStream stream, const VqAdmParams *p,
+                                       int scale, const VqDevPlane *dis,
+                                       const VqAdmRefBufs *r,
+                                       const VqAdmDevBufs *b)
+{
+    AdmKArgs a = {};
+    a.bands = r->bands[scale];
+    a.out_dis = scale < 3 ? b->a_dis[scale] : NULL;
+    a.out_pitch = scale < 3 ? b->a_pitch[scale] : 0;
+    a.rows = (unsigned long long *)(b->rows + b->rows_off[scale]);
+    a.recip = b->recip;
+    const void *prev = scale ? b->a_dis[scale - 1] : NULL;
+    return adm_launch_mode<ADM_DIS>(stream, p, scale, a, dis, dis, prev, prev,
+                                    scale ? b->a_pitch[scale - 1] : 0);
 }
 
 extern "C" int vq_adm_rows_launch(VqStream stream, const VqAdmParams *p,
-                                  const VqAdmDevBufs *b, VqAdmAcc *acc)
+                                  const VqAdmDevBufs *b,
+                                  const VqAdmRefBufs *r, VqAdmAcc *acc)
 {
     dim3 grid(VQ_ADM_NQ, 4);
     adm_rows_kernel<<<grid, 256, 0, vq_hip_stream(stream)>>>(
-        *p, (unsigned long long *)b->rows, b->rows_off[0], b->rows_off[1],
-        b->rows_off[2], b->rows_off[3], acc);
+        *p, (unsigned long long *)b->rows,
+        r ? (const unsigned long long *)r->rows : NULL, b->rows_off[0],
+        b->rows_off[1], b->rows_off[2], b->rows_off[3], acc);
     return vq_launch_status();
 }

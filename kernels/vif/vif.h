@@ -293,6 +293,29 @@ int vq_vif_scale_launch(VqStream stream, unsigned scale, const VqDevPlane *ref,
                         uint16_t *next_ref, uint16_t *next_dis,
                         size_t next_pitch, uint32_t *edge, VqVifScaleAcc *acc);
 
+/*
+ * A ladder's split of a scale (docs/LADDER.md): the reference's part once
+ * per frame, the rest per rendition, the same sums as vq_vif_scale_launch.
+ * vq_vif_prod_words: the 32-bit words of scale `scale`'s product for a
+ * w x h image. The reference's launch writes the product and, below scale
+ * 3, the reference's next-scale image (as vq_vif_scale_launch); the
+ * rendition's launch reads the product, adds its sums to acc and writes
+ * the distorted picture's next-scale image. Only for images whose scale 3
+ * is 2 x 2 samples or more (no edge values).
+ */
+size_t vq_vif_prod_words(unsigned scale, unsigned bpc, unsigned w,
+                         unsigned h);
+int vq_vif_ref_scale_launch(VqStream stream, unsigned scale,
+                            const VqDevPlane *ref, unsigned bpc, bool do_stat,
+                            uint32_t *prod, uint16_t *next_ref,
+                            size_t next_pitch);
+int vq_vif_dis_scale_launch(VqStream stream, unsigned scale,
+                            const VqDevPlane *ref, const VqDevPlane *dis,
+                            unsigned bpc, bool do_stat, const uint32_t *prod,
+                            const uint16_t *log2_tab, double gain_limit,
+                            uint16_t *next_dis, size_t next_pitch,
+                            VqVifScaleAcc *acc);
+
 #ifdef __cplusplus
 }
 #endif

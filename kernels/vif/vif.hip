@@ -10,6 +10,14 @@
  * are reduced in shared memory and added to the frame's record with 64-bit
  * atomics, so the result does not depend on the order.
  *
+ * In a ladder (docs/LADDER.md) a scale runs in two kernels instead: once
+ * per frame VIF_REF on the reference alone, writing its horizontal mu1 and
+ * sigma1_sq of every output (the product, in the order phase 2's threads
+ * take them, so both kernels move whole words side by side) and its next
+ * scale's image; then per rendition VIF_DIS, which reads them in place of
+ * computing them and does the rest as VIF_PAIR does, so the sums are the
+ * same integers.
+ *
  * Layout (a performance choice only; every thread computes the same
  * integers whatever the mapping): consecutive threads of phase 1 take
  * consecutive columns, consecutive threads of phase 2 consecutive rows, and
@@ -19,6 +27,7 @@
 
 #include "../hip_device.h"
 #include "vif.h"
+#include "vif_hpass.h"
 
 #define VIF_THREADS 256 /* a power of two (tree reduction), not a wave size */
 #define VIF_SEG 8       /* rows per phase-1 item (even) */
@@ -58,7 +67,13 @@ template <typename T, int S> struct VifTile {
     static_assert(P16 % 4 == 2 && P16 >= IW && P32 >= IW, "pitches");
 };
 
+/* What a kernel computes: both pictures, the reference's part alone, or
+ * the rest from that part. */
+enum { VIF_PAIR, VIF_REF, VIF_DIS };
+
 struct VifArgs {
+    uint32_t *prod; /* VIF_REF writes, VIF_DIS reads: the block's
+                       2 * NX * VIF_THREADS words at block * that */
     const uint16_t *log2_tab;
     double gain_limit;
     VqVifVRound rnd;
@@ -67,30 +82,6 @@ struct VifArgs {
     uint32_t *edge;
     VqVifScaleAcc *acc;
 };
-
-/* NVIDIA: the value as the compiler must take it, opaque. The 8-bit
- * squares of a column are formed once and serve the 8 rows of a segment;
- * left visible, nvcc forms each symmetric pair's sum of squares again from
- * the samples with a byte-pair dot product (two PRMT and an IDP a pair and
- * row): 6% more instructions in 8-bit scale 0 at 4K. */
-__device__ __forceinline__ void vif_keep(uint32_t &v)
-{
-#if defined(__CUDACC__)
-    asm("" : "+r"(v));
-#else
-    (void)v;
-#endif
-}
-
-template <int S>
-__device__ __forceinline__ uint32_t vif_tap(int k)
-{
-    const uint16_t t0[] = { VQ_VIF_TAPS_0 };
-    const uint16_t t1[] = { VQ_VIF_TAPS_1 };
-    const uint16_t t2[] = { VQ_VIF_TAPS_2 };
-    const uint16_t t3[] = { VQ_VIF_TAPS_3 };
-    return S == 0 ? t0[k] : S == 1 ? t1[k] : S == 2 ? t2[k] : t3[k];
-}
 
 /* Mirrored index, clamped for tile positions past the picture (those feed
  * only outputs that are discarded). A one-column picture's mirrored columns
@@ -113,76 +104,12 @@ __device__ __forceinline__ T vif_load(const VqDevPlane &p, int y, int x)
                         x);
 }
 
-/* Horizontal pass of a 16-bit statistic over NX outputs from the run's
- * NX + 2R values: symmetric taps, pairs of values share a multiplication
- * (pairs of 16-bit values times a tap, and the whole sum, stay below 2^32:
- * the same integers as tap by tap). */
-template <int S, int NX>
-__device__ __forceinline__ void vif_hpass16(const uint16_t *v, uint32_t *out)
-{
-    constexpr int R = VQ_VIF_HALF(S);
-    uint32_t b[NX + 2 * R];
-#pragma unroll
-    for (int k = 0; k < NX + 2 * R; k++)
-        b[k] = v[k];
-#pragma unroll
-    for (int i = 0; i < NX; i++) {
-        uint32_t m = vif_tap<S>(R) * b[i + R];
-#pragma unroll
-        for (int k = 0; k < R; k++)
-            m += vif_tap<S>(k) * (b[i + k] + b[i + 2 * R - k]);
-        out[i] = m;
-    }
-}
-
-/* Horizontal pass of a second moment over NX outputs (sums of up to 48
- * bits), turned into the variance or covariance with the means ma, mb. */
-template <int S, int NX>
-__device__ __forceinline__ void vif_hpass_sigma(const uint32_t *v,
-                                                const uint32_t *ma,
-                                                const uint32_t *mb,
-                                                int32_t *out)
-{
-    constexpr int R = VQ_VIF_HALF(S);
-#if defined(__CUDACC__)
-    /* NVIDIA: in double, on the FP64 pipe, which is otherwise idle here,
-     * instead of a 64-bit integer multiply-add a tap on the busiest pipe.
-     * Exact: values are below 2^32, pairs of them below 2^33, a tap times
-     * a pair below 2^46 and every partial sum below 2^48 (the taps sum to
-     * 2^16), all integers that a double holds. AMD keeps the integer form
-     * (gfx1036's FP64 rate is a small fraction of its integer rate). */
-    double b[NX + 2 * R];
-#pragma unroll
-    for (int k = 0; k < NX + 2 * R; k++)
-        b[k] = (double)v[k];
-#pragma unroll
-    for (int i = 0; i < NX; i++) {
-        double s = (double)vif_tap<S>(R) * b[i + R];
-#pragma unroll
-        for (int k = 0; k < R; k++)
-            s = fma((double)vif_tap<S>(k), b[i + k] + b[i + 2 * R - k], s);
-        out[i] = vq_vif_sigma((uint64_t)s, ma[i], mb[i]);
-    }
-#else
-    uint32_t b[NX + 2 * R];
-#pragma unroll
-    for (int k = 0; k < NX + 2 * R; k++)
-        b[k] = v[k];
-#pragma unroll
-    for (int i = 0; i < NX; i++) {
-        uint64_t s = 0;
-#pragma unroll
-        for (int k = 0; k <= 2 * R; k++)
-            s += (uint64_t)vif_tap<S>(k) * b[i + k];
-        out[i] = vq_vif_sigma(s, ma[i], mb[i]);
-    }
-#endif
-}
-
-template <typename T, int S, bool STAT, bool DOWN>
+template <typename T, int S, bool STAT, bool DOWN, int MODE>
 __global__ VIF_BOUNDS void vif_scale_kernel(
     VqDevPlane ref, VqDevPlane dis, VifArgs a)
 {
+    /* which pictures' statistics and images this mode computes */
+    constexpr bool R1 = MODE != VIF_DIS, R2 = MODE != VIF_REF;
     typedef VifTile<T, S> G;
     constexpr int R = G::R, TW = G::TW, TH = G::TH, NX = G::NX;
     constexpr int IW = G::IW, IH = G::IH, GROUPS = G::GROUPS;
@@ -195,16 +122,20 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
 
     /* the input tile keeps the sample type; the block's sums reuse the
      * 32-bit vertical results once phase 2 is over */
-    constexpr int SQ_BYTES = STAT ? 3 * TH * P32 * 4 : 8;
-    static_assert(!STAT || SQ_BYTES >= 4 * NT * 8,
-                  "the reduction fits the vertical results");
+    constexpr int N_SQ = (R1 ? 1 : 0) + (R2 ? 2 : 0);
+    constexpr int SQ_STAT = N_SQ * TH * P32 * 4, RED = 4 * NT * 8;
+    constexpr int SQ_BYTES = !STAT ? 8 : !R2 || SQ_STAT >= RED ? SQ_STAT
+                                                              : RED;
+    static_assert(MODE == VIF_PAIR || TH * GROUPS == NT,
+                  "a split kernel's phase 2 takes one run a thread");
     __shared__ __align__(16) T in_r[IH * IW];
-    __shared__ __align__(16) T in_d[IH * IW];
-    __shared__ uint16_t v_m1[VH * P16], v_m2[VH * P16];
+    __shared__ __align__(16) T in_d[R2 ? IH * IW : 1];
+    __shared__ uint16_t v_m1[R1 ? VH * P16 : 1], v_m2[R2 ? VH * P16 : 1];
     __shared__ __align__(16) unsigned char v_sq[SQ_BYTES];
-    __shared__ uint16_t dv_r[DH * DW], dv_d[DH * DW];
+    __shared__ uint16_t dv_r[R1 ? DH * DW : 1], dv_d[R2 ? DH * DW : 1];
     uint32_t *const v_xx = (uint32_t *)v_sq;
-    uint32_t *const v_yy = v_xx + VH * P32, *const v_xy = v_xx + 2 * VH * P32;
+    uint32_t *const v_yy = v_xx + (R1 ? VH * P32 : 0);
+    uint32_t *const v_xy = v_yy + VH * P32;
     long long *const red = (long long *)v_sq;
 
     const int w = (int)ref.w, h = (int)ref.h;
@@ -232,8 +163,9 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
             const size_t gy = (size_t)(y0 - R + ly);
             ((uint2 *)in_r)[i] =
                 vq_load_once((const uint2 *)(r0 + gy * ref.pitch) + lw);
-            ((uint2 *)in_d)[i] =
-                vq_load_once((const uint2 *)(d0 + gy * dis.pitch) + lw);
+            if (R2)
+                ((uint2 *)in_d)[i] =
+                    vq_load_once((const uint2 *)(d0 + gy * dis.pitch) + lw);
         }
     } else if (NT % IW == 0 && inside) {
         /* one column a thread, inside the picture: a pointer walks it */
@@ -247,7 +179,8 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
         const size_t step_d = (NT / IW) * dis.pitch;
         for (int ly = ly0; ly < IH; ly += NT / IW) {
             in_r[ly * IW + lx] = vq_load_once((const T *)pr);
-            in_d[ly * IW + lx] = vq_load_once((const T *)pd);
+            if (R2)
+                in_d[ly * IW + lx] = vq_load_once((const T *)pd);
             if (ly + NT / IW < IH) { /* never past the picture */
                 pr += step_r;
                 pd += step_d;
@@ -260,7 +193,8 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
         for (int ly = tid / IW; ly < IH; ly += NT / IW) {
             int gy = vif_src_row(y0 - R + ly, h);
             in_r[ly * IW + lx] = vif_load<T>(ref, gy, gx);
-            in_d[ly * IW + lx] = vif_load<T>(dis, gy, gx);
+            if (R2)
+                in_d[ly * IW + lx] = vif_load<T>(dis, gy, gx);
         }
     } else {
         for (int i = tid; i < IH * IW; i += NT) {
@@ -268,7 +202,8 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
             int gy = vif_src_row(y0 - R + ly, h);
             int gx = vif_src_col(x0 - R + lx, w);
             in_r[i] = vif_load<T>(ref, gy, gx);
-            in_d[i] = vif_load<T>(dis, gy, gx);
+            if (R2)
+                in_d[i] = vif_load<T>(dis, gy, gx);
         }
     }
     __syncthreads();
@@ -279,7 +214,7 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
 #pragma unroll
         for (int k = 0; k < WIN; k++) {
             wr[k] = in_r[(row0 + k) * IW + lx];
-            wd[k] = in_d[(row0 + k) * IW + lx];
+            wd[k] = R2 ? in_d[(row0 + k) * IW + lx] : 0;
             xs[k] = wr[k] * wr[k];
             ys[k] = wd[k] * wd[k];
             cs[k] = wr[k] * wd[k];
@@ -305,8 +240,12 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
                     m1 += c * (wr[r + k] + wr[r + 2 * R - k]);
                     m2 += c * (wd[r + k] + wd[r + 2 * R - k]);
                 }
-                v_m1[o16] = (uint16_t)((m1 + a.rnd.mu_add) >> a.rnd.mu_shift);
-                v_m2[o16] = (uint16_t)((m2 + a.rnd.mu_add) >> a.rnd.mu_shift);
+                if (R1)
+                    v_m1[o16] =
+                        (uint16_t)((m1 + a.rnd.mu_add) >> a.rnd.mu_shift);
+                if (R2)
+                    v_m2[o16] =
+                        (uint16_t)((m2 + a.rnd.mu_add) >> a.rnd.mu_shift);
                 if (sizeof(T) == 1) {
                     /* 8-bit second moments: exact in 32 bits, no shift */
                     uint32_t xx = cm * xs[r + R], yy = cm * ys[r + R];
@@ -319,9 +258,12 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
                         yy += c * (ys[r + k] + ys[e]);
                         xy += c * (cs[r + k] + cs[e]);
                     }
-                    v_xx[o32] = xx;
-                    v_yy[o32] = yy;
-                    v_xy[o32] = xy;
+                    if (R1)
+                        v_xx[o32] = xx;
+                    if (R2) {
+                        v_yy[o32] = yy;
+                        v_xy[o32] = xy;
+                    }
                 } else {
                     /* 16-bit samples: 64-bit sums, one product per tap
                      * (a pair of 32-bit squares can exceed 32 bits) */
@@ -338,9 +280,12 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
                     }
                     const unsigned sh = a.rnd.sq_shift;
                     const uint64_t add = a.rnd.sq_add;
-                    v_xx[o32] = (uint32_t)((xx + add) >> sh);
-                    v_yy[o32] = (uint32_t)((yy + add) >> sh);
-                    v_xy[o32] = (uint32_t)((xy + add) >> sh);
+                    if (R1)
+                        v_xx[o32] = (uint32_t)((xx + add) >> sh);
+                    if (R2) {
+                        v_yy[o32] = (uint32_t)((yy + add) >> sh);
+                        v_xy[o32] = (uint32_t)((xy + add) >> sh);
+                    }
                 }
             }
         }
@@ -355,14 +300,19 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
                     sd += t * wd[2 * q + R - D + k];
                 }
                 int o = (row0 / 2 + q) * DW + lx - (R - D);
-                dv_r[o] = (uint16_t)((sr + a.rnd.mu_add) >> a.rnd.mu_shift);
-                dv_d[o] = (uint16_t)((sd + a.rnd.mu_add) >> a.rnd.mu_shift);
+                if (R1)
+                    dv_r[o] =
+                        (uint16_t)((sr + a.rnd.mu_add) >> a.rnd.mu_shift);
+                if (R2)
+                    dv_d[o] =
+                        (uint16_t)((sd + a.rnd.mu_add) >> a.rnd.mu_shift);
             }
         }
     }
     __syncthreads();
 
-    if (S == 2 && w / 2 == 1 && blockIdx.x == 0 && y0 <= h - 1 &&
+    /* (a ladder splits only frames whose scale 3 is 2 x 2 at least) */
+    if (MODE == VIF_PAIR && S == 2 && w / 2 == 1 && blockIdx.x == 0 && y0 <= h - 1 &&
         h - 1 < y0 + TH && tid == 0) {
         /* the last row's vertical pass at column 1, for scale 3 */
         int o16 = (h - 1 - y0) * P16 + R + 1, o32 = (h - 1 - y0) * P32 + R + 1;
@@ -372,7 +322,7 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
         a.edge[VQ_VIF_EDGE_YY] = v_yy[o32];
         a.edge[VQ_VIF_EDGE_XY] = v_xy[o32];
     }
-    if (S == 2 && h / 2 == 1 && y0 == 0) {
+    if (MODE == VIF_PAIR && S == 2 && h / 2 == 1 && y0 == 0) {
         /* scale 2's row 1, kept as row 1 of scale 3 */
         for (int c = tid; c < TW; c += NT) {
             int x = x0 + c;
@@ -385,7 +335,7 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
             }
         }
     }
-    if (S == 3 && STAT && w == 1) {
+    if (MODE == VIF_PAIR && S == 3 && STAT && w == 1) {
         /* columns -1 and 1 of a one-column picture: the edge values */
         for (int ty = tid; ty < TH; ty += NT)
             for (int k = -1; k <= 1; k += 2) {
@@ -405,9 +355,28 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
             const int ty = item % TH, tx = item / TH * NX;
             uint32_t m1[NX], m2[NX];
             int32_t s1[NX], s2[NX], s12[NX];
-            vif_hpass16<S, NX>(v_m1 + ty * P16 + tx, m1);
+            uint32_t *const prod =
+                a.prod + (size_t)(blockIdx.y * gridDim.x + blockIdx.x) *
+                             (2 * NX * NT) + tid;
+            if (R1) {
+                vif_hpass16<S, NX>(v_m1 + ty * P16 + tx, m1);
+                vif_hpass_sigma<S, NX>(v_xx + ty * P32 + tx, m1, m1, s1);
+            } else {
+#pragma unroll
+                for (int i = 0; i < NX; i++) {
+                    m1[i] = prod[i * NT];
+                    s1[i] = (int32_t)prod[(NX + i) * NT];
+                }
+            }
+            if (MODE == VIF_REF) {
+#pragma unroll
+                for (int i = 0; i < NX; i++) {
+                    prod[i * NT] = m1[i];
+                    prod[(NX + i) * NT] = (uint32_t)s1[i];
+                }
+                continue;
+            }
             vif_hpass16<S, NX>(v_m2 + ty * P16 + tx, m2);
-            vif_hpass_sigma<S, NX>(v_xx + ty * P32 + tx, m1, m1, s1);
             vif_hpass_sigma<S, NX>(v_yy + ty * P32 + tx, m2, m2, s2);
             vif_hpass_sigma<S, NX>(v_xy + ty * P32 + tx, m1, m2, s12);
             /* every output of the run is computed (no branch, so the
@@ -438,18 +407,22 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
 #pragma unroll
             for (int k = 0; k < 2 * D + 1; k++) {
                 uint32_t t = vif_tap<DOWN ? S + 1 : S>(k);
-                sr += t * dv_r[q * DW + 2 * c + k];
-                sd += t * dv_d[q * DW + 2 * c + k];
+                if (R1)
+                    sr += t * dv_r[q * DW + 2 * c + k];
+                if (R2)
+                    sd += t * dv_d[q * DW + 2 * c + k];
             }
             size_t row = (size_t)oy * a.next_pitch;
-            ((uint16_t *)((char *)a.next_ref + row))[ox] =
-                (uint16_t)((sr + 32768) >> 16);
-            ((uint16_t *)((char *)a.next_dis + row))[ox] =
-                (uint16_t)((sd + 32768) >> 16);
+            if (R1)
+                ((uint16_t *)((char *)a.next_ref + row))[ox] =
+                    (uint16_t)((sr + 32768) >> 16);
+            if (R2)
+                ((uint16_t *)((char *)a.next_dis + row))[ox] =
+                    (uint16_t)((sd + 32768) >> 16);
         }
     }
 
-    if (STAT) {
+    if (STAT && MODE != VIF_REF) {
         __syncthreads(); /* red overlays the vertical results */
         red[tid] = acc.num_log;
         red[NT + tid] = acc.den_log;
@@ -469,14 +442,56 @@ __global__ VIF_BOUNDS void vif_scale_kernel(
     }
 }
 
-template <typename T, int S, bool STAT, bool DOWN>
+template <typename T, int S, bool STAT, bool DOWN, int MODE>
 static void vif_launch(hipStream_t stream, const VqDevPlane *ref,
                        const VqDevPlane *dis, const VifArgs &a)
 {
     typedef VifTile<T, S> G;
     dim3 grid(vq_div_ceil(ref->w, G::TW), vq_div_ceil(ref->h, G::TH));
-    vif_scale_kernel<T, S, STAT, DOWN><<<grid, VIF_THREADS, 0, stream>>>(
-        *ref, *dis, a);
+    vif_scale_kernel<T, S, STAT, DOWN, MODE>
+        <<<grid, VIF_THREADS, 0, stream>>>(*ref, *dis, a);
+}
+
+template <int MODE>
+static int vif_launch_scale(VqStream stream, unsigned scale,
+                            const VqDevPlane *ref, const VqDevPlane *dis,
+                            unsigned bpc, bool do_stat, const VifArgs &a)
+{
+    if (!ref->w || !ref->h)
+        return 0;
+    hipStream_t s = vq_hip_stream(stream);
+    switch (scale) {
+    case 0:
+        if (bpc == 8) {
+            if (do_stat)
+                vif_launch<uint8_t, 0, true, true, MODE>(s, ref, dis, a);
+            else
+                vif_launch<uint8_t, 0, false, true, MODE>(s, ref, dis, a);
+        } else {
+            if (do_stat)
+                vif_launch<uint16_t, 0, true, true, MODE>(s, ref, dis, a);
+            else
+                vif_launch<uint16_t, 0, false, true, MODE>(s, ref, dis, a);
+        }
+        break;
+    case 1:
+        vif_launch<uint16_t, 1, true, true, MODE>(s, ref, dis, a);
+        break;
+    case 2:
+        vif_launch<uint16_t, 2, true, true, MODE>(s, ref, dis, a);
+        break;
+    default:
+        vif_launch<uint16_t, 3, true, false, MODE>(s, ref, dis, a);
+        break;
+    }
+    return vq_launch_status();
+}
+
+static VifArgs vif_args(unsigned scale, unsigned bpc)
+{
+    VifArgs a = {};
+    a.rnd = vq_vif_vround(scale, bpc);
+    return a;
 }
 
 extern "C" int vq_vif_scale_launch(VqStream stream, unsigned scale,
@@ -487,41 +502,70 @@ extern "C" int vq_vif_scale_launch(VqStream stream, unsigned scale,
                                    size_t next_pitch, uint32_t *edge,
                                    VqVifScaleAcc *acc)
 {
-    if (!ref->w || !ref->h)
-        return 0;
-    VifArgs a;
+    VifArgs a = vif_args(scale, bpc);
     a.log2_tab = log2_tab;
     a.gain_limit = gain_limit;
-    a.rnd = vq_vif_vround(scale, bpc);
     a.next_ref = next_ref;
     a.next_dis = next_dis;
     a.next_pitch = next_pitch;
     a.edge = edge;
     a.acc = acc;
-    hipStream_t s = vq_hip_stream(stream);
+    return vif_launch_scale<VIF_PAIR>(stream, scale, ref, dis, bpc, do_stat,
+                                      a);
+}
+
+template <typename T, int S>
+static size_t vif_prod_words_of(unsigned w, unsigned h)
+{
+    typedef VifTile<T, S> G;
+    return (size_t)vq_div_ceil(w, G::TW) * vq_div_ceil(h, G::TH) * 2 *
+           G::NX * VIF_THREADS;
+}
+
+extern "C" size_t vq_vif_prod_words(unsigned scale, unsigned bpc, unsigned w,
+                                    unsigned h)
+{
     switch (scale) {
     case 0:
-        if (bpc == 8) {
-            if (do_stat)
-                vif_launch<uint8_t, 0, true, true>(s, ref, dis, a);
-            else
-                vif_launch<uint8_t, 0, false, true>(s, ref, dis, a);
-        } else {
-            if (do_stat)
-                vif_launch<uint16_t, 0, true, true>(s, ref, dis, a);
-            else
-                vif_launch<uint16_t, 0, false, true>(s, ref, dis, a);
-        }
-        break;
+        return bpc == 8 ? vif_prod_words_of<uint8_t, 0>(w, h)
+                        : vif_prod_words_of<uint16_t, 0>(w, h);
     case 1:
-        vif_launch<uint16_t, 1, true, true>(s, ref, dis, a);
-        break;
+        return vif_prod_words_of<uint16_t, 1>(w, h);
     case 2:
-        vif_launch<uint16_t, 2, true, true>(s, ref, dis, a);
-        break;
+        return vif_prod_words_of<uint16_t, 2>(w, h);
     default:
-        vif_launch<uint16_t, 3, true, false>(s, ref, dis, a);
-        break;
+        return vif_prod_words_of<uint16_t, 3>(w, h);
     }
-    return vq_launch_status();
+}
+
+extern "C" int vq_vif_ref_scale_launch(VqStream stream, unsigned scale,
+                                       const VqDevPlane *ref, unsigned bpc,
+                                       bool do_stat, uint32_t *prod,
+                                       uint16_t *next_ref, size_t next_pitch)
+{
+    VifArgs a = vif_args(scale, bpc);
+    a.prod = prod;
+    a.next_ref = next_ref;
+    a.next_pitch = next_pitch;
+    return vif_launch_scale<VIF_REF>(stream, scale, ref, ref, bpc, do_stat,
+                                     a);
+}
+
+extern "C" int vq_vif_dis_scale_launch(VqStream stream, unsigned scale,
+                                       const VqDevPlane *ref,
+                                       const VqDevPlane *dis, unsigned bpc,
+                                       bool do_stat, const uint32_t *prod,
+                                       const uint16_t *log2_tab,
+                                       double gain_limit, uint16_t *next_dis,
+                                       size_t next_pitch, VqVifScaleAcc *acc)
+{
+    VifArgs a = vif_args(scale, bpc);
+    a.prod = (uint32_t *)prod; /* read only (VIF_DIS) */
+    a.log2_tab = log2_tab;
+    a.gain_limit = gain_limit;
+    a.next_dis = next_dis;
+    a.next_pitch = next_pitch;
+    a.acc = acc;
+    return vif_launch_scale<VIF_DIS>(stream, scale, ref, dis, bpc, do_stat,
+                                     a);
 }

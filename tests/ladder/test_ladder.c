@@ -169,6 +169,26 @@ static unsigned product_extractors(VqContext *ctx)
     return (vif && !strcmp(vif, "cpu")) + (adm && !strcmp(adm, "cpu"));
 }
 
+/* Extractors whose frames the ladder's GPU stage splits (their reference
+ * part computed there once per frame): VIF and ADM on a real or emulated
+ * device (the fake one runs the CPU code), the model's and an extra one. */
+static unsigned split_extractors(VqContext *ctx)
+{
+    const char *fake = getenv("VQHIP_FAKE_GPU");
+    const char *split = getenv("VQHIP_LADDER_SPLIT");
+    if ((fake && *fake && strcmp(fake, "0")) || (split && !strcmp(split, "0")))
+        return 0;
+    static const char *const name[2] = { "integer_vif", "integer_adm" };
+    static const char *const extra[2] = { "name=vif", "name=adm" };
+    unsigned n = 0;
+    for (unsigned k = 0; k < 2; k++) {
+        const char *be = prefix_backend(ctx, name[k]);
+        if (be && strcmp(be, "cpu"))
+            n += 1 + (cur.extra && !strncmp(cur.extra, extra[k], 8));
+    }
+    return n;
+}
+
 static int select_all(VqContext *ctx)
 {
     int r = vq_use_model(ctx, cur.model);
@@ -311,6 +331,9 @@ static void ladder_case(unsigned n, unsigned short_one)
     bool gpu = n > 1 && be && strstr(be, "hip");
     if (gpu)
         k = 3; /* on the CPU (shared there) or on the GPU (the stage's) */
+    /* VIF split on the GPU: its reference part once per staged frame */
+    if (gpu)
+        kp += split_extractors(vq_ladder_context(l, n - 1));
     CHECK_MSG(fault_set || (sh.extractors == k + kp &&
           sh.computed == (uint64_t)(k + kp) * FRAMES &&
           sh.used == (uint64_t)k * taken + (uint64_t)kp * computed),
@@ -394,7 +417,8 @@ static void run_cases(const Case *cases, unsigned n)
     }
 }
 
-/* The GPU cases: a skipping rendition, 8 and 10 bits, both models. */
+/* The GPU cases: a skipping rendition, 8 and 10 bits, both models, two
+ * VIFs, two ADMs. */
 static int gpu_cases(void)
 {
     int present = vq_test_gpu_present("test_ladder_gpu");
@@ -406,6 +430,11 @@ static int gpu_cases(void)
           8 },
         { VQ_BACKEND_HIP, "version=vmaf_v1.0.16_3d0h", 0, 0, SHORT,
           "name=cambi:full_ref=true", 10 },
+        /* a second VIF, a second ADM, their scale 0 skipped, split too */
+        { VQ_BACKEND_HIP, "version=vmaf_v0.6.1", 0, 0x10, SHORT,
+          "name=vif:vif_skip_scale0=true:debug=true", 10 },
+        { VQ_BACKEND_HIP, "version=vmaf_v1.0.16_3d0h", 2, 0, SHORT,
+          "name=adm:adm_skip_scale0=true:adm_skip_aim=true:debug=true", 8 },
     };
     run_cases(cases, sizeof(cases) / sizeof(cases[0]));
     printf("%u checks, %u failed\n", n_checks, n_fail);

@@ -173,6 +173,9 @@ const VqFexDesc vq_fex_adm = {
     .gpu_sets = VQ_ADM_GPU_SETS,
     .gpu_run = VQ_GPU_FN(vq_adm_gpu_run),
     .gpu_close = VQ_GPU_FN(vq_adm_gpu_close),
+    .gpu_ref_size = VQ_GPU_FN(vq_adm_gpu_ref_size),
+    .gpu_ref_run = VQ_GPU_FN(vq_adm_gpu_ref_run),
+    .gpu_run_split = VQ_GPU_FN(vq_adm_gpu_run_split),
     .finalize = adm_finalize,
     .close = adm_close,
 };

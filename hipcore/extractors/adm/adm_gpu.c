@@ -103,5 +103,80 @@ int vq_adm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
             return err;
     }
     return vq_fex_launch_check(fex, gpu,
-                               vq_adm_rows_launch(st, &s->p, b, acc_dev));
+                               vq_adm_rows_launch(st, &s->p, b, NULL,
+                                                  acc_dev));
+}
+
+static size_t align256(size_t v)
+{
+    return (v + 255) & ~(size_t)255;
+}
+
+/* A ladder's product of one frame in device memory at base (NULL: just
+ * its size): the reference's bands, approximations and denominator rows
+ * (kernels/adm/adm.h). */
+static size_t prod_layout(const AdmPriv *s, uint8_t *base, VqAdmRefBufs *r)
+{
+    size_t off = 0;
+    for (int k = 0; k < 4; k++) {
+        const VqAdmScale *sc = &s->p.sc[k];
+        r->bands[k] = base ? (int32_t *)(base + off) : NULL;
+        off += align256(3 * (size_t)sc->w * (size_t)sc->h * sizeof(int32_t));
+        if (k == 3)
+            break;
+        size_t elem = k == 0 ? sizeof(int16_t) : sizeof(int32_t);
+        r->a_pitch[k] = ((size_t)sc->w + 63) & ~(size_t)63;
+        r->approx[k] = base ? base + off : NULL;
+        off += align256(r->a_pitch[k] * (size_t)sc->h * elem);
+    }
+    size_t n_rows = vq_adm_rows_layout(&s->p, r->rows_off);
+    r->rows = base ? (uint64_t *)(base + off) : NULL;
+    return off + n_rows * sizeof(uint64_t);
+}
+
+size_t vq_adm_gpu_ref_size(const VqFex *fex)
+{
+    VqAdmRefBufs r;
+    return prod_layout(fex->priv, NULL, &r);
+}
+
+int vq_adm_gpu_ref_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                       unsigned index, void *prod)
+{
+    (void)index;
+    const AdmPriv *s = fex->priv;
+    VqAdmRefBufs r;
+    prod_layout(s, prod, &r);
+    VqStream st = vq_gpu_compute_stream(gpu);
+    /* the denominator's rows are atomic sums */
+    size_t n_rows = vq_adm_rows_layout(&s->p, r.rows_off);
+    int err = vq_gpu_memset(gpu, st, r.rows, 0, n_rows * sizeof(uint64_t));
+    for (int k = 0; !err && k < 4; k++)
+        err = vq_fex_launch_check(
+            fex, gpu, vq_adm_ref_scale_launch(st, &s->p, k, &ref->plane[0],
+                                              &r));
+    return err;
+}
+
+int vq_adm_gpu_run_split(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                         const VqDevFrame *dis, unsigned index,
+                         const void *prod, void *acc_dev)
+{
+    (void)index;
+    (void)ref;
+    const AdmPriv *s = fex->priv;
+    AdmGpu *g = fex->gpu_priv;
+    VqAdmDevBufs *b = &g->b[fex->gpu_seq % fex->gpu_sets];
+    VqAdmRefBufs r;
+    prod_layout(s, (uint8_t *)prod, &r); /* read only here */
+    VqStream st = vq_gpu_compute_stream(gpu);
+    for (int k = 0; k < 4; k++) {
+        int err = vq_fex_launch_check(
+            fex, gpu, vq_adm_dis_scale_launch(st, &s->p, k, &dis->plane[0],
+                                              &r, b));
+        if (err)
+            return err;
+    }
+    return vq_fex_launch_check(fex, gpu,
+                               vq_adm_rows_launch(st, &s->p, b, &r, acc_dev));
 }

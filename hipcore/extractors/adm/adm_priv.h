@@ -82,6 +82,13 @@ void vq_adm_cpu_scale_rows_with(const AdmPriv *s, int k, const VqPlane *ref,
 int vq_adm_gpu_init(VqFex *fex, VqGpu *gpu);
 int vq_adm_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                    const VqDevFrame *dis, unsigned index, void *acc_dev);
+/* a ladder's split (VqFexDesc.gpu_ref_size) */
+size_t vq_adm_gpu_ref_size(const VqFex *fex);
+int vq_adm_gpu_ref_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                       unsigned index, void *prod);
+int vq_adm_gpu_run_split(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                         const VqDevFrame *dis, unsigned index,
+                         const void *prod, void *acc_dev);
 void vq_adm_gpu_close(VqFex *fex, VqGpu *gpu);
 
 /* Integer ADM, CPU path: the row buffers shared by its two files. */

@@ -132,4 +132,7 @@ const VqFexDesc vq_fex_vif = {
     .finalize = vif_finalize,
     .flags = VQ_FEX_REF_PRODUCT,
     .ref_product_size = vif_ref_product_size,
+    .gpu_ref_size = VQ_GPU_FN(vif_gpu_ref_size),
+    .gpu_ref_run = VQ_GPU_FN(vif_gpu_ref_run),
+    .gpu_run_split = VQ_GPU_FN(vif_gpu_run_split),
 };

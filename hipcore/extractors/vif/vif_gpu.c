@@ -103,3 +103,114 @@ int vif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
     }
     return 0;
 }
+
+/* A ladder's product of one frame (device, tile order: kernels/vif/vif.h):
+ * per scale the reference's statistics, and its images of scales 1..3
+ * (scale 3 with its extra row, as the sets'). */
+typedef struct VifProdLayout {
+    size_t stat[VQ_VIF_SCALES], img[VQ_VIF_SCALES], pitch[VQ_VIF_SCALES];
+    size_t bytes;
+} VifProdLayout;
+
+static size_t align256(size_t v)
+{
+    return (v + 255) & ~(size_t)255;
+}
+
+static void prod_layout(const VifPriv *s, unsigned bpc, VifProdLayout *l)
+{
+    size_t off = 0;
+    for (unsigned sc = 0; sc < VQ_VIF_SCALES; sc++) {
+        l->stat[sc] = off;
+        off += align256(vq_vif_prod_words(sc, bpc, s->dims.w[sc],
+                                          s->dims.h[sc]) * sizeof(uint32_t));
+        l->pitch[sc] = align256(s->dims.w[sc] * sizeof(uint16_t));
+        l->img[sc] = off;
+        if (sc > 0)
+            off += l->pitch[sc] * (s->dims.h[sc] + (sc == VQ_VIF_SCALES - 1));
+    }
+    l->bytes = off;
+}
+
+size_t vif_gpu_ref_size(const VqFex *fex)
+{
+    const VifPriv *s = fex->priv;
+    VifProdLayout l;
+    /* the split kernels have no edge values (one-sample scale 3) */
+    if (s->dims.w[VQ_VIF_SCALES - 1] < 2 || s->dims.h[VQ_VIF_SCALES - 1] < 2)
+        return 0;
+    prod_layout(s, fex->fmt.bpc, &l);
+    return l.bytes;
+}
+
+static VqDevPlane prod_image(const VifPriv *s, const VifProdLayout *l,
+                             const void *prod, unsigned sc)
+{
+    VqDevPlane p;
+    memset(&p, 0, sizeof(p));
+    p.data = (uint8_t *)prod + l->img[sc];
+    p.pitch = l->pitch[sc];
+    p.w = s->dims.w[sc];
+    p.h = s->dims.h[sc];
+    return p;
+}
+
+int vif_gpu_ref_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                    unsigned index, void *prod)
+{
+    (void)index;
+    const VifPriv *s = fex->priv;
+    VifProdLayout l;
+    prod_layout(s, ref->bpc, &l);
+    VqStream st = vq_gpu_compute_stream(gpu);
+    for (unsigned sc = 0; sc < VQ_VIF_SCALES; sc++) {
+        VqDevPlane r = sc ? prod_image(s, &l, prod, sc) : ref->plane[0];
+        bool last = sc + 1 == VQ_VIF_SCALES;
+        int err = vq_fex_launch_check(
+            fex, gpu,
+            vq_vif_ref_scale_launch(
+                st, sc, &r, ref->bpc, !(sc == 0 && s->skip_scale0),
+                (uint32_t *)((uint8_t *)prod + l.stat[sc]),
+                last ? NULL : (uint16_t *)((uint8_t *)prod + l.img[sc + 1]),
+                last ? 0 : l.pitch[sc + 1]));
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+int vif_gpu_run_split(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                      const VqDevFrame *dis, unsigned index, const void *prod,
+                      void *acc_dev)
+{
+    (void)index;
+    const VifPriv *s = fex->priv;
+    const VifGpu *g = fex->gpu_priv;
+    const VifGpuSet *set = &g->set[fex->gpu_seq % fex->gpu_sets];
+    VqVifAcc *acc = acc_dev;
+    VifProdLayout l;
+    prod_layout(s, ref->bpc, &l);
+    VqStream st = vq_gpu_compute_stream(gpu);
+    for (unsigned sc = 0; sc < VQ_VIF_SCALES; sc++) {
+        VqDevPlane r = ref->plane[0], d = dis->plane[0];
+        if (sc > 0) {
+            r = prod_image(s, &l, prod, sc);
+            d.data = set->img[1][sc];
+            d.pitch = set->pitch[sc];
+            d.w = s->dims.w[sc];
+            d.h = s->dims.h[sc];
+        }
+        bool last = sc + 1 == VQ_VIF_SCALES;
+        int err = vq_fex_launch_check(
+            fex, gpu,
+            vq_vif_dis_scale_launch(
+                st, sc, &r, &d, ref->bpc, !(sc == 0 && s->skip_scale0),
+                (const uint32_t *)((const uint8_t *)prod + l.stat[sc]),
+                g->log2_tab, s->gain_limit,
+                last ? NULL : set->img[1][sc + 1],
+                last ? 0 : set->pitch[sc + 1], &acc->scale[sc]));
+        if (err)
+            return err;
+    }
+    return 0;
+}

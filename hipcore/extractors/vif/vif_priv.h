@@ -48,5 +48,12 @@ void vif_gpu_close(VqFex *fex, VqGpu *gpu);
 int vif_gpu_init(VqFex *fex, VqGpu *gpu);
 int vif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                 const VqDevFrame *dis, unsigned index, void *acc_dev);
+/* a ladder's split (VqFexDesc.gpu_ref_size) */
+size_t vif_gpu_ref_size(const VqFex *fex);
+int vif_gpu_ref_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                    unsigned index, void *prod);
+int vif_gpu_run_split(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                      const VqDevFrame *dis, unsigned index, const void *prod,
+                      void *acc_dev);
 
 #endif
