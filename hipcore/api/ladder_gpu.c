@@ -10,6 +10,11 @@
  * the next frame needs is free again (run/gpu_run.c). */
 #define RING_SLACK 2
 
+/* Device memory a ring may hold in reference products (a 1080p
+ * ssimulacra2 product is about 100 MB a slot): an extractor whose slots
+ * would take more is not split. */
+#define RING_PRODUCT_BYTES ((size_t)1 << 30)
+
 static unsigned first_running(const bool *ended, unsigned n)
 {
     unsigned i = 0;
@@ -75,6 +80,8 @@ void vq_ladder_gpu_attach(VqLadderGpu *lg, VqContext *const *ctx,
             at[n_fx] = k;
             fx[n_fx++] = x;
         } else if (all && split && d->gpu_ref_size && d->gpu_ref_size(x) &&
+                   (depth + RING_SLACK) * d->gpu_ref_size(x) <=
+                       RING_PRODUCT_BYTES &&
                    n_px < VQ_REF_STAGE_MAX_FEX) {
             pat[n_px] = k;
             px[n_px++] = x;

@@ -74,6 +74,21 @@ typedef struct VqSsimulacra2Buf {
     size_t plane; /* floats */
 } VqSsimulacra2Buf;
 
+/* The planes a launch reads or writes, each where it lies: plane i at
+ * p[i], row y at p[i] + y * pitch (one pitch for all; rows start 16-byte
+ * aligned). XYB and linear planes: i = m * 3 + c (m 0 reference, 1
+ * distorted); horizontal-pass and blurred planes: i = c * 5 + k. */
+typedef struct VqSsimulacra2Planes {
+    float *p[3 * VQ_S2_BLURS];
+    size_t pitch; /* floats, a multiple of 4 */
+} VqSsimulacra2Planes;
+
+/* Blurred planes k (bits of a launch's mask): the reference's value and
+ * square (3, 0) depend on it alone. */
+#define VQ_S2_K_ALL 0x1fu
+#define VQ_S2_K_REF 0x09u
+#define VQ_S2_K_DIS 0x16u
+
 /* ---- colour: YUV samples -> linear sRGB ---------------------------------- */
 
 static inline VQ_HOST_DEVICE unsigned vq_ssimulacra2_sample(const void *data,
@@ -388,25 +403,34 @@ static inline VQ_HOST_DEVICE size_t vq_ssimulacra2_rec_index(const VqSsimulacra2
 
 /* ---- launchers (0 or the runtime's error code) ------------------------------ */
 
-/* Scale 0: YUV of both inputs -> XYB planes 0..2 (ref), 3..5 (dis), and,
- * when next.data is set, the next scale's linear planes (0..2 ref, 3..5
- * dis). */
+/* Scale 0: YUV of the inputs in `inputs` (bit m) -> their XYB planes, and,
+ * when next is set, their next scale's linear planes. */
 int vq_ssimulacra2_prepare_yuv_launch(VqStream stream, const VqDevFrame *ref,
                              const VqDevFrame *dis, unsigned w, unsigned h,
-                             const VqSsimulacra2Params *par, VqSsimulacra2Buf xyb, VqSsimulacra2Buf next);
+                             const VqSsimulacra2Params *par, unsigned inputs,
+                             const VqSsimulacra2Planes *xyb,
+                             const VqSsimulacra2Planes *next);
 /* Scale >= 1: linear planes -> XYB (+ the next scale's linear planes). */
-int vq_ssimulacra2_prepare_lin_launch(VqStream stream, VqSsimulacra2Buf lin, unsigned w,
-                             unsigned h, const VqSsimulacra2Params *par, VqSsimulacra2Buf xyb,
-                             VqSsimulacra2Buf next);
-/* Horizontal pass: tmp plane c * 5 + k from XYB planes c and 3 + c. */
-int vq_ssimulacra2_blur_h_launch(VqStream stream, VqSsimulacra2Buf xyb, VqSsimulacra2Buf tmp, unsigned w,
-                        unsigned h, const VqSsimulacra2Blur *bl);
-/* Vertical pass: blurred plane i from tmp plane i (15 planes). */
-int vq_ssimulacra2_blur_v_launch(VqStream stream, VqSsimulacra2Buf tmp, VqSsimulacra2Buf blur, unsigned w,
-                        unsigned h, const VqSsimulacra2Blur *bl);
+int vq_ssimulacra2_prepare_lin_launch(VqStream stream,
+                             const VqSsimulacra2Planes *lin, unsigned w,
+                             unsigned h, const VqSsimulacra2Params *par,
+                             unsigned inputs, const VqSsimulacra2Planes *xyb,
+                             const VqSsimulacra2Planes *next);
+/* Horizontal pass: tmp planes c * 5 + k, k in kmask (VQ_S2_K_*), from
+ * XYB planes c and 3 + c. */
+int vq_ssimulacra2_blur_h_launch(VqStream stream, const VqSsimulacra2Planes *xyb,
+                        const VqSsimulacra2Planes *tmp, unsigned w,
+                        unsigned h, const VqSsimulacra2Blur *bl,
+                        unsigned kmask);
+/* Vertical pass: blurred planes c * 5 + k, k in kmask, from tmp's. */
+int vq_ssimulacra2_blur_v_launch(VqStream stream, const VqSsimulacra2Planes *tmp,
+                        const VqSsimulacra2Planes *blur, unsigned w,
+                        unsigned h, const VqSsimulacra2Blur *bl,
+                        unsigned kmask);
 /* Terms and fixed-order sums of one scale into rec (record layout above);
  * colsum: VQ_S2_SUMS * 3 * nseg * w doubles of scratch. */
-int vq_ssimulacra2_sums_launch(VqStream stream, VqSsimulacra2Buf xyb, VqSsimulacra2Buf blur, unsigned w,
+int vq_ssimulacra2_sums_launch(VqStream stream, const VqSsimulacra2Planes *xyb,
+                      const VqSsimulacra2Planes *blur, unsigned w,
                       unsigned h, unsigned nseg, double *colsum, double *rec);
 
 #ifdef __cplusplus

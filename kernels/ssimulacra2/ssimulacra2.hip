@@ -7,6 +7,12 @@
  * one block per segment adding columns in chunks of 64 in a fixed order.
  * The recursion is sequential along a line, as on the CPU: lines run in
  * parallel, each in the CPU's order, so the values are the CPU's.
+ *
+ * Planes are addressed through tables (VqSsimulacra2Planes), so that in a
+ * ladder (docs/LADDER.md) the reference's planes (its XYB, its blurred
+ * value and square, its next scale's linear planes) can be a product the
+ * ladder computed once, and each launch computes a subset: one input's
+ * XYB, some blurred planes.
  */
 #include "../hip_device.h"
 #include "ssimulacra2.h"
@@ -23,7 +29,7 @@ struct S2Yuv {
 };
 
 struct S2Lin {
-    VqSsimulacra2Buf lin;
+    VqSsimulacra2Planes lin;
 };
 
 /* Linear sRGB of pixel (x, y) of input m: from YUV samples at scale 0. */
@@ -40,14 +46,17 @@ __device__ __forceinline__ void ssimulacra2_load(const S2Yuv &in, const VqSsimul
 __device__ __forceinline__ void ssimulacra2_load(const S2Lin &in, const VqSsimulacra2Params &,
                                         int m, int x, int y, float rgb[3])
 {
-    const float *base = in.lin.data + (size_t)y * in.lin.pitch + x;
+    const size_t at = (size_t)y * in.lin.pitch + x;
     for (int c = 0; c < 3; c++)
-        rgb[c] = base[(size_t)(m * 3 + c) * in.lin.plane];
+        rgb[c] = in.lin.p[m * 3 + c][at];
 }
 
+/* Inputs m in [m0, m1] (0 reference, 1 distorted). */
 template <typename In>
 __global__ void ssimulacra2_prepare_kernel(In in, unsigned w, unsigned h,
-                                  VqSsimulacra2Params par, VqSsimulacra2Buf xyb, VqSsimulacra2Buf next)
+                                  VqSsimulacra2Params par, VqSsimulacra2Planes xyb,
+                                  VqSsimulacra2Planes next, int has_next,
+                                  int m0, int m1)
 {
     unsigned bx = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned by = blockIdx.y * blockDim.y + threadIdx.y;
@@ -55,8 +64,7 @@ __global__ void ssimulacra2_prepare_kernel(In in, unsigned w, unsigned h,
         return;
     unsigned xs[2] = { 2 * bx, 2 * bx + 1 < w ? 2 * bx + 1 : w - 1 };
     unsigned ys[2] = { 2 * by, 2 * by + 1 < h ? 2 * by + 1 : h - 1 };
-#pragma unroll
-    for (int m = 0; m < 2; m++) {
+    for (int m = m0; m <= m1; m++) {
         float l[2][2][3];
         for (int dy = 0; dy < 2; dy++)
             for (int dx = 0; dx < 2; dx++)
@@ -68,36 +76,42 @@ __global__ void ssimulacra2_prepare_kernel(In in, unsigned w, unsigned h,
                     continue;
                 float o[3];
                 vq_ssimulacra2_xyb(l[dy][dx], par.neg_bias_cbrt, o);
-                float *dst = xyb.data + (size_t)y * xyb.pitch + x;
+                const size_t at = (size_t)y * xyb.pitch + x;
                 for (int c = 0; c < 3; c++)
-                    dst[(size_t)(m * 3 + c) * xyb.plane] = o[c];
+                    xyb.p[m * 3 + c][at] = o[c];
             }
         }
-        if (!next.data)
+        if (!has_next)
             continue;
-        float *dst = next.data + (size_t)by * next.pitch + bx;
+        const size_t at = (size_t)by * next.pitch + bx;
         for (int c = 0; c < 3; c++)
-            dst[(size_t)(m * 3 + c) * next.plane] =
+            next.p[m * 3 + c][at] =
                 vq_ssimulacra2_down(l[0][0][c], l[0][1][c], l[1][0][c], l[1][1][c]);
     }
 }
 
 template <typename In>
 static int ssimulacra2_prepare(VqStream stream, const In &in, unsigned w, unsigned h,
-                      const VqSsimulacra2Params *par, VqSsimulacra2Buf xyb, VqSsimulacra2Buf next)
+                      const VqSsimulacra2Params *par, unsigned inputs,
+                      const VqSsimulacra2Planes *xyb,
+                      const VqSsimulacra2Planes *next)
 {
     dim3 block(S2_PREP_TX, S2_PREP_TY);
     dim3 grid(vq_div_ceil((w + 1) / 2, S2_PREP_TX),
               vq_div_ceil((h + 1) / 2, S2_PREP_TY));
+    VqSsimulacra2Planes none = {};
     ssimulacra2_prepare_kernel<In><<<grid, block, 0, vq_hip_stream(stream)>>>(
-        in, w, h, *par, xyb, next);
+        in, w, h, *par, *xyb, next ? *next : none, next != NULL,
+        inputs & 1 ? 0 : 1, inputs & 2 ? 1 : 0);
     return vq_launch_status();
 }
 
 extern "C" int vq_ssimulacra2_prepare_yuv_launch(VqStream stream, const VqDevFrame *ref,
                                         const VqDevFrame *dis, unsigned w,
                                         unsigned h, const VqSsimulacra2Params *par,
-                                        VqSsimulacra2Buf xyb, VqSsimulacra2Buf next)
+                                        unsigned inputs,
+                                        const VqSsimulacra2Planes *xyb,
+                                        const VqSsimulacra2Planes *next)
 {
     S2Yuv in;
     const VqDevFrame *f[2] = { ref, dis };
@@ -108,16 +122,19 @@ extern "C" int vq_ssimulacra2_prepare_yuv_launch(VqStream stream, const VqDevFra
     in.hbd = ref->bpc > 8;
     in.cw = (int)((w + (unsigned)c->ss_x) >> c->ss_x);
     in.ch = (int)((h + (unsigned)c->ss_y) >> c->ss_y);
-    return ssimulacra2_prepare(stream, in, w, h, par, xyb, next);
+    return ssimulacra2_prepare(stream, in, w, h, par, inputs, xyb, next);
 }
 
-extern "C" int vq_ssimulacra2_prepare_lin_launch(VqStream stream, VqSsimulacra2Buf lin,
+extern "C" int vq_ssimulacra2_prepare_lin_launch(VqStream stream,
+                                        const VqSsimulacra2Planes *lin,
                                         unsigned w, unsigned h,
-                                        const VqSsimulacra2Params *par, VqSsimulacra2Buf xyb,
-                                        VqSsimulacra2Buf next)
+                                        const VqSsimulacra2Params *par,
+                                        unsigned inputs,
+                                        const VqSsimulacra2Planes *xyb,
+                                        const VqSsimulacra2Planes *next)
 {
-    S2Lin in = { lin };
-    return ssimulacra2_prepare(stream, in, w, h, par, xyb, next);
+    S2Lin in = { *lin };
+    return ssimulacra2_prepare(stream, in, w, h, par, inputs, xyb, next);
 }
 
 /* Horizontal pass, one block per S2_H_ROWS rows of one channel: thread
@@ -130,37 +147,48 @@ extern "C" int vq_ssimulacra2_prepare_lin_launch(VqStream stream, VqSsimulacra2B
 #define S2_H_TQ 16                     /* quads per tile (64 columns) */
 #define S2_H_PITCH (4 * S2_H_TQ + 4)   /* floats: quad reads by row fall
                                           into distinct banks */
-#define S2_H_THREADS (S2_H_ROWS * VQ_S2_BLURS)
 #define S2_H_ELEMS (2 * S2_H_ROWS * S2_H_TQ) /* float4s per tile (a and b) */
-#define S2_H_PER ((S2_H_ELEMS + S2_H_THREADS - 1) / S2_H_THREADS)
+
+/* A launch computes NK of the five blurred planes (kmap: which), with
+ * S2_H_ROWS * NK threads. */
+template <int NK> struct S2H {
+    static constexpr int THREADS = S2_H_ROWS * NK;
+    static constexpr int PER = (S2_H_ELEMS + THREADS - 1) / THREADS;
+};
+
+struct S2KMap {
+    int k[VQ_S2_BLURS];
+};
 
 /* Thread tid's float4s of tile t (zero past the row's quads and rows). */
-__device__ __forceinline__ void ssimulacra2_h_fetch(const VqSsimulacra2Buf &xyb, int c,
+template <int NK>
+__device__ __forceinline__ void ssimulacra2_h_fetch(const VqSsimulacra2Planes &xyb, int c,
                                            unsigned y0, unsigned w, unsigned h,
-                                           int t, int tid, float4 v[S2_H_PER])
+                                           int t, int tid,
+                                           float4 v[S2H<NK>::PER])
 {
     const int nq = (int)((w + 3) / 4);
 #pragma unroll
-    for (int u = 0; u < S2_H_PER; u++) {
-        const int e = tid + u * S2_H_THREADS;
+    for (int u = 0; u < S2H<NK>::PER; u++) {
+        const int e = tid + u * S2H<NK>::THREADS;
         const int side = e / (S2_H_ROWS * S2_H_TQ);
         const int r = (e / S2_H_TQ) % S2_H_ROWS, q = e % S2_H_TQ;
         const int gq = t * S2_H_TQ + q;
         const unsigned y = y0 + (unsigned)r;
         v[u] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         if (e < S2_H_ELEMS && gq < nq && y < h)
-            v[u] = *(const float4 *)(xyb.data +
-                                     (size_t)(side * 3 + c) * xyb.plane +
+            v[u] = *(const float4 *)(xyb.p[side * 3 + c] +
                                      (size_t)y * xyb.pitch + 4 * gq);
     }
 }
 
+template <int NK>
 __device__ __forceinline__ void ssimulacra2_h_store(float *tile, int tid,
-                                           const float4 v[S2_H_PER])
+                                           const float4 v[S2H<NK>::PER])
 {
 #pragma unroll
-    for (int u = 0; u < S2_H_PER; u++) {
-        const int e = tid + u * S2_H_THREADS;
+    for (int u = 0; u < S2H<NK>::PER; u++) {
+        const int e = tid + u * S2H<NK>::THREADS;
         if (e >= S2_H_ELEMS)
             break;
         const int side = e / (S2_H_ROWS * S2_H_TQ);
@@ -210,30 +238,31 @@ __device__ __forceinline__ float4 ssimulacra2_h_quad(const float *tile, int r, i
  * g-3), r1 (g-2) and the new one; q runs from -1 (state only, as the
  * recursion starts at n = -N+1) to the last quad. A quad's outputs are
  * single steps or one group of four, as on the CPU. */
-__global__ void __launch_bounds__(S2_H_THREADS)
-ssimulacra2_blur_h_kernel(VqSsimulacra2Buf xyb, VqSsimulacra2Buf tmp, unsigned w, unsigned h,
-                 VqSsimulacra2Blur bl)
+template <int NK>
+__global__ void __launch_bounds__(S2H<NK>::THREADS)
+ssimulacra2_blur_h_kernel(VqSsimulacra2Planes xyb, VqSsimulacra2Planes tmp, unsigned w, unsigned h,
+                 VqSsimulacra2Blur bl, S2KMap km)
 {
     __shared__ float tile[2][2 * S2_H_ROWS * S2_H_PITCH];
-    const int r = (int)threadIdx.x, k = (int)threadIdx.y;
-    const int tid = k * S2_H_ROWS + r;
+    const int r = (int)threadIdx.x, kk = (int)threadIdx.y;
+    const int tid = kk * S2_H_ROWS + r;
+    const int k = km.k[kk];
     const S2Pick pk = ssimulacra2_pick(k);
     const int c = (int)blockIdx.y;
     const unsigned y0 = blockIdx.x * S2_H_ROWS, y = y0 + (unsigned)r;
-    float *out = tmp.data + (size_t)(c * VQ_S2_BLURS + k) * tmp.plane +
-                 (size_t)y * tmp.pitch;
+    float *out = tmp.p[c * VQ_S2_BLURS + k] + (size_t)y * tmp.pitch;
     const int nq = (int)((w + 3) / 4);
     const int ntiles = (nq + 1 + S2_H_TQ - 1) / S2_H_TQ; /* quads 0..nq */
     float p[3] = { 0.0f, 0.0f, 0.0f }, pp[3] = { 0.0f, 0.0f, 0.0f };
     float4 r0 = make_float4(0.0f, 0.0f, 0.0f, 0.0f), r1 = r0, r2 = r0;
-    float4 v[S2_H_PER];
-    ssimulacra2_h_fetch(xyb, c, y0, w, h, 0, tid, v);
+    float4 v[S2H<NK>::PER];
+    ssimulacra2_h_fetch<NK>(xyb, c, y0, w, h, 0, tid, v);
     for (int t = 0; t < ntiles; t++) {
         float *cur = tile[t & 1];
-        ssimulacra2_h_store(cur, tid, v);
+        ssimulacra2_h_store<NK>(cur, tid, v);
         __syncthreads();
         if (t + 1 < ntiles)
-            ssimulacra2_h_fetch(xyb, c, y0, w, h, t + 1, tid, v);
+            ssimulacra2_h_fetch<NK>(xyb, c, y0, w, h, t + 1, tid, v);
         const int g1 = min(S2_H_TQ, nq + 1 - t * S2_H_TQ);
         for (int i = 0; i < g1; i++) {
             const int g = t * S2_H_TQ + i, q = g - 1;
@@ -256,13 +285,43 @@ ssimulacra2_blur_h_kernel(VqSsimulacra2Buf xyb, VqSsimulacra2Buf tmp, unsigned w
     }
 }
 
-extern "C" int vq_ssimulacra2_blur_h_launch(VqStream stream, VqSsimulacra2Buf xyb, VqSsimulacra2Buf tmp,
-                                   unsigned w, unsigned h, const VqSsimulacra2Blur *bl)
+template <int NK>
+static void ssimulacra2_blur_h(hipStream_t st, const VqSsimulacra2Planes *xyb,
+                               const VqSsimulacra2Planes *tmp, unsigned w,
+                               unsigned h, const VqSsimulacra2Blur *bl,
+                               const S2KMap &km)
 {
     dim3 grid(vq_div_ceil(h, S2_H_ROWS), 3);
-    dim3 block(S2_H_ROWS, VQ_S2_BLURS);
-    ssimulacra2_blur_h_kernel<<<grid, block, 0, vq_hip_stream(stream)>>>(xyb, tmp, w,
-                                                                 h, *bl);
+    dim3 block(S2_H_ROWS, NK);
+    ssimulacra2_blur_h_kernel<NK><<<grid, block, 0, st>>>(*xyb, *tmp, w, h,
+                                                          *bl, km);
+}
+
+extern "C" int vq_ssimulacra2_blur_h_launch(VqStream stream,
+                                   const VqSsimulacra2Planes *xyb,
+                                   const VqSsimulacra2Planes *tmp,
+                                   unsigned w, unsigned h, const VqSsimulacra2Blur *bl,
+                                   unsigned kmask)
+{
+    S2KMap km = {};
+    int nk = 0;
+    for (int k = 0; k < VQ_S2_BLURS; k++)
+        if (kmask >> k & 1)
+            km.k[nk++] = k;
+    hipStream_t st = vq_hip_stream(stream);
+    switch (nk) {
+    case 2:
+        ssimulacra2_blur_h<2>(st, xyb, tmp, w, h, bl, km);
+        break;
+    case 3:
+        ssimulacra2_blur_h<3>(st, xyb, tmp, w, h, bl, km);
+        break;
+    default: /* VQ_S2_K_ALL */
+        for (int k = 0; k < VQ_S2_BLURS; k++)
+            km.k[k] = k;
+        ssimulacra2_blur_h<5>(st, xyb, tmp, w, h, bl, km);
+        break;
+    }
     return vq_launch_status();
 }
 
@@ -270,15 +329,20 @@ extern "C" int vq_ssimulacra2_blur_h_launch(VqStream stream, VqSsimulacra2Buf xy
  * that their latency overlaps (the steps themselves are sequential). */
 #define S2_V_BATCH 32
 
-__global__ void ssimulacra2_blur_v_kernel(VqSsimulacra2Buf tmp, VqSsimulacra2Buf blur, unsigned w,
-                                 unsigned h, VqSsimulacra2Blur bl)
+/* Planes of a launch: blockIdx.y indexes them. */
+struct S2PlaneIdx {
+    int i[3 * VQ_S2_BLURS];
+};
+
+__global__ void ssimulacra2_blur_v_kernel(VqSsimulacra2Planes tmp, VqSsimulacra2Planes blur, unsigned w,
+                                 unsigned h, VqSsimulacra2Blur bl, S2PlaneIdx pi)
 {
     unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned i = blockIdx.y;
+    const int i = pi.i[blockIdx.y];
     if (x >= w)
         return;
-    const float *in = tmp.data + (size_t)i * tmp.plane + x;
-    float *out = blur.data + (size_t)i * blur.plane + x;
+    const float *in = tmp.p[i] + x;
+    float *out = blur.p[i] + x;
     float p[3] = { 0.0f, 0.0f, 0.0f }, pp[3] = { 0.0f, 0.0f, 0.0f };
     int ih = (int)h;
     for (int n0 = -(VQ_S2_RADIUS - 1); n0 < ih; n0 += S2_V_BATCH) {
@@ -300,12 +364,23 @@ __global__ void ssimulacra2_blur_v_kernel(VqSsimulacra2Buf tmp, VqSsimulacra2Buf
     }
 }
 
-extern "C" int vq_ssimulacra2_blur_v_launch(VqStream stream, VqSsimulacra2Buf tmp, VqSsimulacra2Buf blur,
-                                   unsigned w, unsigned h, const VqSsimulacra2Blur *bl)
+extern "C" int vq_ssimulacra2_blur_v_launch(VqStream stream,
+                                   const VqSsimulacra2Planes *tmp,
+                                   const VqSsimulacra2Planes *blur,
+                                   unsigned w, unsigned h, const VqSsimulacra2Blur *bl,
+                                   unsigned kmask)
 {
-    dim3 grid(vq_div_ceil(w, S2_V_THREADS), 3 * VQ_S2_BLURS);
+    S2PlaneIdx pi = {};
+    unsigned n = 0;
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < VQ_S2_BLURS; k++)
+            if (kmask >> k & 1)
+                pi.i[n++] = c * VQ_S2_BLURS + k;
+    if (!n)
+        return 0;
+    dim3 grid(vq_div_ceil(w, S2_V_THREADS), n);
     ssimulacra2_blur_v_kernel<<<grid, S2_V_THREADS, 0, vq_hip_stream(stream)>>>(
-        tmp, blur, w, h, *bl);
+        *tmp, *blur, w, h, *bl, pi);
     return vq_launch_status();
 }
 
@@ -314,7 +389,7 @@ extern "C" int vq_ssimulacra2_blur_v_launch(VqStream stream, VqSsimulacra2Buf tm
  * added (in row order), so the loads' latency overlaps. */
 #define S2_COL_BATCH 8
 
-__global__ void ssimulacra2_col_kernel(VqSsimulacra2Buf xyb, VqSsimulacra2Buf blur, unsigned w,
+__global__ void ssimulacra2_col_kernel(VqSsimulacra2Planes xyb, VqSsimulacra2Planes blur, unsigned w,
                               unsigned h, unsigned nseg, double *colsum)
 {
     unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -323,18 +398,20 @@ __global__ void ssimulacra2_col_kernel(VqSsimulacra2Buf xyb, VqSsimulacra2Buf bl
         return;
     double acc[VQ_S2_SUMS] = { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
     unsigned y1 = (j + 1) * VQ_S2_SEG < h ? (j + 1) * VQ_S2_SEG : h;
-    const float *bp = blur.data + (size_t)c * VQ_S2_BLURS * blur.plane + x;
-    const float *ia = xyb.data + (size_t)c * xyb.plane + x;
-    const float *ib = xyb.data + (size_t)(3 + c) * xyb.plane + x;
+    const float *bk[VQ_S2_BLURS];
+    for (int i = 0; i < VQ_S2_BLURS; i++)
+        bk[i] = blur.p[c * VQ_S2_BLURS + i] + x;
+    const float *ia = xyb.p[c] + x;
+    const float *ib = xyb.p[3 + c] + x;
     unsigned y = j * VQ_S2_SEG;
     for (; y + S2_COL_BATCH <= y1; y += S2_COL_BATCH) {
         float v[S2_COL_BATCH][7];
 #pragma unroll
         for (int u = 0; u < S2_COL_BATCH; u++) {
-            const float *r = bp + (size_t)(y + u) * blur.pitch;
+            const size_t row = (size_t)(y + u) * blur.pitch;
 #pragma unroll
             for (int i = 0; i < VQ_S2_BLURS; i++)
-                v[u][i] = r[(size_t)i * blur.plane];
+                v[u][i] = bk[i][row];
             v[u][5] = ia[(size_t)(y + u) * xyb.pitch];
             v[u][6] = ib[(size_t)(y + u) * xyb.pitch];
         }
@@ -353,10 +430,10 @@ __global__ void ssimulacra2_col_kernel(VqSsimulacra2Buf xyb, VqSsimulacra2Buf bl
         }
     }
     for (; y < y1; y++) {
-        const float *r = bp + (size_t)y * blur.pitch;
+        const size_t row = (size_t)y * blur.pitch;
         double t[VQ_S2_SUMS];
-        vq_ssimulacra2_terms(r[3 * blur.plane], r[4 * blur.plane], r[0], r[blur.plane],
-                    r[2 * blur.plane], ia[(size_t)y * xyb.pitch],
+        vq_ssimulacra2_terms(bk[3][row], bk[4][row], bk[0][row], bk[1][row],
+                    bk[2][row], ia[(size_t)y * xyb.pitch],
                     ib[(size_t)y * xyb.pitch], t);
         for (int q = 0; q < VQ_S2_SUMS; q++)
             acc[q] += t[q];
@@ -408,14 +485,16 @@ ssimulacra2_reduce_kernel(const double *colsum, unsigned w, unsigned nseg, doubl
     }
 }
 
-extern "C" int vq_ssimulacra2_sums_launch(VqStream stream, VqSsimulacra2Buf xyb, VqSsimulacra2Buf blur,
+extern "C" int vq_ssimulacra2_sums_launch(VqStream stream,
+                                 const VqSsimulacra2Planes *xyb,
+                                 const VqSsimulacra2Planes *blur,
                                  unsigned w, unsigned h, unsigned nseg,
                                  double *colsum, double *rec)
 {
     /* w <= 16384 (the core's largest side) = VQ_S2_MAX_CHUNKS chunks */
     dim3 grid(vq_div_ceil(w, S2_COL_THREADS), nseg, 3);
     ssimulacra2_col_kernel<<<grid, S2_COL_THREADS, 0, vq_hip_stream(stream)>>>(
-        xyb, blur, w, h, nseg, colsum);
+        *xyb, *blur, w, h, nseg, colsum);
     int err = vq_launch_status();
     if (err)
         return err;

@@ -73,9 +73,12 @@ static void make_frames(void)
     for (int t = 0; t < FRAMES; t++) {
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++)
+                /* busy texture above, a banded ramp below (CAMBI's
+                 * reference side must not be zero) */
                 ref[t].y[y * W + x] =
-                    (uint8_t)((((x * 3 + t * 4) ^ (y * 2)) & 127) +
-                              (x + y + 6 * t) % 90);
+                    y < H / 2 ? (uint8_t)((((x * 3 + t * 4) ^ (y * 2)) & 127) +
+                                          (x + y + 6 * t) % 90)
+                              : (uint8_t)(60 + (x + 3 * t) / 12);
         memset(ref[t].u, 120 + t, sizeof(ref[t].u));
         memset(ref[t].v, 130 - t, sizeof(ref[t].v));
         for (int i = 0; i < 3; i++) {
@@ -88,9 +91,12 @@ static void make_frames(void)
             }
         }
     }
-    for (int t = 0; t < FRAMES; t++)
+    for (int t = 0; t < FRAMES; t++) {
         for (int i = 0; i < 4; i++)
             widen(i ? &dis[i - 1][t] : &ref[t], (unsigned)(t + 5 * i));
+        for (int k = W * H / 2; k < W * H; k++) /* the ramp stays banded */
+            ref[t].y16[k] = (uint16_t)(ref[t].y[k] * 4);
+    }
 }
 
 /* What a case selects and how it runs. */
@@ -170,8 +176,9 @@ static unsigned product_extractors(VqContext *ctx)
 }
 
 /* Extractors whose frames the ladder's GPU stage splits (their reference
- * part computed there once per frame): VIF and ADM on a real or emulated
- * device (the fake one runs the CPU code), the model's and an extra one. */
+ * part computed there once per frame): VIF, ADM, ssimulacra2 and CAMBI
+ * with full_ref on a real or emulated device (the fake one runs the CPU
+ * code), the model's and an extra one. */
 static unsigned split_extractors(VqContext *ctx)
 {
     const char *fake = getenv("VQHIP_FAKE_GPU");
@@ -186,6 +193,14 @@ static unsigned split_extractors(VqContext *ctx)
         if (be && strcmp(be, "cpu"))
             n += 1 + (cur.extra && !strncmp(cur.extra, extra[k], 8));
     }
+    /* ssimulacra2 (an extra feature here) */
+    const char *s2 = prefix_backend(ctx, "ssimulacra2");
+    n += s2 && strcmp(s2, "cpu") && cur.extra &&
+         !strcmp(cur.extra, "ssimulacra2");
+    /* CAMBI with full_ref: its reference image's half of the record */
+    const char *cambi = prefix_backend(ctx, "cambi_full_reference");
+    n += cambi && strcmp(cambi, "cpu") && cur.extra &&
+         strstr(cur.extra, "full_ref=true");
     return n;
 }
 

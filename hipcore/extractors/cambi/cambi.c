@@ -180,6 +180,9 @@ const VqFexDesc vq_fex_cambi = {
     .gpu_init = VQ_GPU_FN(cambi_gpu_init),
     .gpu_run = VQ_GPU_FN(cambi_gpu_run),
     .gpu_close = VQ_GPU_FN(cambi_gpu_close),
+    .gpu_ref_size = VQ_GPU_FN(cambi_gpu_ref_size),
+    .gpu_ref_run = VQ_GPU_FN(cambi_gpu_ref_run),
+    .gpu_run_split = VQ_GPU_FN(cambi_gpu_run_split),
     .finalize = cambi_finalize,
     .close = cambi_close,
 };

@@ -25,6 +25,11 @@ typedef struct CambiGpu {
     VqCambiPoolWork *work;
     VqCambiJobs jobs;
     VqCambiPoolJobs pool;
+    /* a ladder's split: each image's jobs alone (blocks from 0), its
+     * pooling jobs from pool_at[i] in work */
+    VqCambiJobs img_jobs[2];
+    VqCambiPoolJobs img_pool[2];
+    unsigned pool_at[2];
 } CambiGpu;
 
 void cambi_gpu_close(VqFex *fex, VqGpu *gpu)
@@ -94,6 +99,7 @@ static int image_init(const CambiPriv *s, unsigned i, CambiGpu *g,
     if (err)
         return err;
     size_t at = 0;
+    g->pool_at[i] = g->pool.n;
     for (unsigned k = 0; k < VQ_CAMBI_SCALES; k++) {
         const unsigned w = im->sw[k], h = im->sh[k];
         d->img[k] = (uint16_t *)d->img_buf + at;
@@ -120,6 +126,13 @@ static int image_init(const CambiPriv *s, unsigned i, CambiGpu *g,
         p->n = (uint64_t)w * h;
         p->k = im->k[k];
         p->slot = i * VQ_CAMBI_SCALES + k;
+
+        VqCambiScaleJob *ij = &g->img_jobs[i].job[g->img_jobs[i].n++];
+        *ij = *j;
+        ij->first_block = g->img_jobs[i].n_blocks;
+        g->img_jobs[i].n_blocks += j->blocks_x *
+                                   ((h + j->seg_rows - 1) / j->seg_rows);
+        g->img_pool[i].job[g->img_pool[i].n++] = *p;
     }
     return 0;
 }
@@ -172,6 +185,74 @@ static int image_run(VqFex *fex, VqGpu *gpu, unsigned i, const VqDevFrame *f,
         in_pitch = im->sw[k];
     }
     return vq_fex_launch_check(fex, gpu, rc);
+}
+
+/* Image i alone (a ladder's split): its c-values and its pooling into
+ * acc's slots of image i; the distorted image's heatmaps. */
+static int image_alone(VqFex *fex, VqGpu *gpu, unsigned i,
+                       const VqDevFrame *f, VqCambiAcc *acc)
+{
+    const CambiPriv *s = fex->priv;
+    CambiGpu *g = fex->gpu_priv;
+    VqStream st = vq_gpu_compute_stream(gpu);
+    VqCambiPoolWork *work = g->work + g->pool_at[i];
+    int err = vq_gpu_memset(gpu, st, work, 0,
+                            g->img_pool[i].n * sizeof(VqCambiPoolWork));
+    if (!err)
+        err = image_run(fex, gpu, i, f, acc);
+    if (err)
+        return err;
+    int rc = vq_cambi_cvalues_launch(st, &g->img_jobs[i], &s->luts, g->recip);
+    uint16_t *heat = (uint16_t *)(void *)(acc + 1);
+    for (unsigned k = 0; !rc && i == 0 && s->heatmaps_path[0] &&
+                         k < VQ_CAMBI_SCALES; k++) {
+        uint64_t n = (uint64_t)s->img[0].sw[k] * s->img[0].sh[k];
+        rc = vq_cambi_heatmap_launch(st, g->im[0].cvals[k], n, s->heat_scale,
+                                     heat);
+        heat += n;
+    }
+    for (unsigned level = 1; !rc && level <= 3; level++)
+        rc = vq_cambi_pool_launch(st, &g->img_pool[i], level, work, acc);
+    return vq_fex_launch_check(fex, gpu, rc);
+}
+
+size_t cambi_gpu_ref_size(const VqFex *fex)
+{
+    const CambiPriv *s = fex->priv;
+    return s->full_ref ? sizeof(VqCambiAcc) : 0;
+}
+
+int cambi_gpu_ref_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                      unsigned index, void *prod)
+{
+    (void)index;
+    /* the reference's half of a record (its check count is a sum) */
+    int err = vq_gpu_memset(gpu, vq_gpu_compute_stream(gpu), prod, 0,
+                            sizeof(VqCambiAcc));
+    return err ? err : image_alone(fex, gpu, 1, ref, prod);
+}
+
+int cambi_gpu_run_split(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                        const VqDevFrame *dis, unsigned index,
+                        const void *prod, void *acc_dev)
+{
+    (void)ref;
+    (void)index;
+    VqCambiAcc *acc = acc_dev;
+    const VqCambiAcc *r = prod;
+    VqStream st = vq_gpu_compute_stream(gpu);
+    int err = image_alone(fex, gpu, 0, dis, acc);
+    if (!err)
+        err = vq_gpu_copy2d_device(gpu, st, acc->topk_sum[1],
+                                   sizeof(acc->topk_sum[1]), r->topk_sum[1],
+                                   sizeof(r->topk_sum[1]),
+                                   sizeof(r->topk_sum[1]), 1);
+    if (!err)
+        err = vq_gpu_copy2d_device(gpu, st, &acc->n_bad[1],
+                                   sizeof(acc->n_bad[1]), &r->n_bad[1],
+                                   sizeof(r->n_bad[1]), sizeof(r->n_bad[1]),
+                                   1);
+    return err;
 }
 
 int cambi_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,

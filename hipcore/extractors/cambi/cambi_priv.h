@@ -106,5 +106,15 @@ int cambi_gpu_run(VqFex *fex, struct VqGpu *gpu,
                   const struct VqDevFrame *ref, const struct VqDevFrame *dis,
                   unsigned index, void *acc_dev);
 void cambi_gpu_close(VqFex *fex, struct VqGpu *gpu);
+/* a ladder's split with full_ref (VqFexDesc.gpu_ref_size): the product is
+ * the reference image's half of the record */
+size_t cambi_gpu_ref_size(const VqFex *fex);
+int cambi_gpu_ref_run(VqFex *fex, struct VqGpu *gpu,
+                      const struct VqDevFrame *ref, unsigned index,
+                      void *prod);
+int cambi_gpu_run_split(VqFex *fex, struct VqGpu *gpu,
+                        const struct VqDevFrame *ref,
+                        const struct VqDevFrame *dis, unsigned index,
+                        const void *prod, void *acc_dev);
 
 #endif

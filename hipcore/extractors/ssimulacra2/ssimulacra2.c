@@ -166,5 +166,8 @@ const VqFexDesc vq_fex_ssimulacra2 = {
     .gpu_init = VQ_GPU_FN(vq_ssimulacra2_gpu_init),
     .gpu_run = VQ_GPU_FN(vq_ssimulacra2_gpu_run),
     .gpu_close = VQ_GPU_FN(vq_ssimulacra2_gpu_close),
+    .gpu_ref_size = VQ_GPU_FN(vq_ssimulacra2_gpu_ref_size),
+    .gpu_ref_run = VQ_GPU_FN(vq_ssimulacra2_gpu_ref_run),
+    .gpu_run_split = VQ_GPU_FN(vq_ssimulacra2_gpu_run_split),
     .finalize = ssimulacra2_finalize,
 };

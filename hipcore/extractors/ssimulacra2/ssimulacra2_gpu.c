@@ -3,7 +3,9 @@
  * flight (one set per lane the core gives it), and per scale the launches
  * that fill the same record as the CPU path.
  */
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../common/gpu_fn.h"
 #include "ssimulacra2_priv.h"
@@ -97,44 +99,186 @@ int vq_ssimulacra2_gpu_init(VqFex *fex, VqGpu *gpu)
     return err;
 }
 
+/* Planes of a set at scale sc: XYB, horizontal-pass and blurred planes
+ * spaced as at scale 0, rows of the scale's pitch; the linear planes the
+ * scale reads (lin) and writes (next). */
+typedef struct S2Tables {
+    VqSsimulacra2Planes xyb, tmp, blur, lin, next;
+    bool has_next;
+} S2Tables;
+
+static void set_tables(const S2Gpu *g, const S2Set *set,
+                       const VqSsimulacra2Dims *d, unsigned sc, S2Tables *t)
+{
+    memset(t, 0, sizeof(*t));
+    size_t pitch = gpu_pitch(d->w[sc]);
+    t->xyb.pitch = t->tmp.pitch = t->blur.pitch = pitch;
+    for (unsigned i = 0; i < 6; i++)
+        t->xyb.p[i] = set->planes + i * g->plane;
+    for (unsigned i = 0; i < 3 * VQ_S2_BLURS; i++) {
+        t->tmp.p[i] = set->planes + (6 + i) * g->plane;
+        t->blur.p[i] = set->planes + (6 + 3 * VQ_S2_BLURS + i) * g->plane;
+    }
+    if (sc > 0) {
+        unsigned k = (sc - 1) & 1;
+        t->lin.pitch = pitch;
+        for (unsigned i = 0; i < 6; i++)
+            t->lin.p[i] = set->lin[k] + i * g->lin_plane[k];
+    }
+    t->has_next = sc + 1 < d->n_scales;
+    if (t->has_next) {
+        unsigned k = sc & 1;
+        t->next.pitch = gpu_pitch(d->w[sc + 1]);
+        for (unsigned i = 0; i < 6; i++)
+            t->next.p[i] = set->lin[k] + i * g->lin_plane[k];
+    }
+}
+
+/* One scale's launches: the inputs' XYB (and next linear planes), the
+ * blurred planes in kmask, and with sums the terms into rec. */
+static int scale_run(VqFex *fex, VqGpu *gpu, const S2Gpu *g, const S2Set *set,
+                     unsigned sc, const S2Tables *t, const VqDevFrame *ref,
+                     const VqDevFrame *dis, unsigned inputs, unsigned kmask,
+                     double *rec)
+{
+    const S2Priv *s = fex->priv;
+    const VqSsimulacra2Dims *d = &s->dims;
+    VqStream st = vq_gpu_compute_stream(gpu);
+    unsigned w = d->w[sc], h = d->h[sc];
+    const VqSsimulacra2Planes *next = t->has_next ? &t->next : NULL;
+    int rc = sc == 0 ? vq_ssimulacra2_prepare_yuv_launch(st, ref, dis, w, h,
+                                                         &s->par, inputs,
+                                                         &t->xyb, next)
+                     : vq_ssimulacra2_prepare_lin_launch(st, &t->lin, w, h,
+                                                         &s->par, inputs,
+                                                         &t->xyb, next);
+    if (!rc)
+        rc = vq_ssimulacra2_blur_h_launch(st, &t->xyb, &t->tmp, w, h,
+                                          &s->par.blur, kmask);
+    if (!rc)
+        rc = vq_ssimulacra2_blur_v_launch(st, &t->tmp, &t->blur, w, h,
+                                          &s->par.blur, kmask);
+    if (!rc && rec)
+        rc = vq_ssimulacra2_sums_launch(st, &t->xyb, &t->blur, w, h,
+                                        d->nseg[sc], set->colsum,
+                                        rec + d->off[sc]);
+    (void)g;
+    return vq_fex_launch_check(fex, gpu, rc);
+}
+
 int vq_ssimulacra2_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                   const VqDevFrame *dis, unsigned index, void *acc_dev)
 {
     (void)index;
     const S2Priv *s = fex->priv;
-    const VqSsimulacra2Dims *d = &s->dims;
     const S2Gpu *g = fex->gpu_priv;
     const S2Set *set = &g->set[fex->gpu_seq % g->n_sets];
-    VqStream st = vq_gpu_compute_stream(gpu);
-    VqSsimulacra2Buf xyb = { set->planes, g->pitch, g->plane };
-    VqSsimulacra2Buf tmp = { set->planes + 6 * g->plane, g->pitch, g->plane };
-    VqSsimulacra2Buf blur = { set->planes + (6 + 3 * VQ_S2_BLURS) * g->plane, g->pitch,
-                     g->plane };
-    double *rec = acc_dev;
+    for (unsigned sc = 0; sc < s->dims.n_scales; sc++) {
+        S2Tables t;
+        set_tables(g, set, &s->dims, sc, &t);
+        int err = scale_run(fex, gpu, g, set, sc, &t, ref, dis, 3,
+                            VQ_S2_K_ALL, acc_dev);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* A ladder's product of one frame (device memory at base; NULL: its
+ * size): per scale the reference's XYB planes, its blurred value and
+ * square (c * 2 + (k == 3)) and the next scale's linear planes, rows of
+ * the scale's pitch. */
+typedef struct S2Prod {
+    float *xyb[VQ_S2_SCALES], *blur[VQ_S2_SCALES];
+    float *next[VQ_S2_SCALES];
+    size_t plane[VQ_S2_SCALES];
+} S2Prod;
+
+static size_t prod_layout(const VqSsimulacra2Dims *d, uint8_t *base,
+                          S2Prod *p)
+{
+    size_t off = 0;
     for (unsigned sc = 0; sc < d->n_scales; sc++) {
-        unsigned w = d->w[sc], h = d->h[sc];
-        VqSsimulacra2Buf next = { NULL, 0, 0 };
+        p->plane[sc] = gpu_pitch(d->w[sc]) * d->h[sc];
+        size_t bytes = p->plane[sc] * sizeof(float);
+        p->xyb[sc] = base ? (float *)(base + off) : NULL;
+        off += 3 * bytes;
+        p->blur[sc] = base ? (float *)(base + off) : NULL;
+        off += 6 * bytes;
+        p->next[sc] = NULL;
         if (sc + 1 < d->n_scales) {
-            unsigned i = sc & 1;
-            next = (VqSsimulacra2Buf){ set->lin[i], g->lin_pitch[i], g->lin_plane[i] };
+            p->next[sc] = base ? (float *)(base + off) : NULL;
+            off += 3 * gpu_pitch(d->w[sc + 1]) * d->h[sc + 1] * sizeof(float);
         }
-        int rc;
-        if (sc == 0) {
-            rc = vq_ssimulacra2_prepare_yuv_launch(st, ref, dis, w, h, &s->par, xyb,
-                                          next);
-        } else {
-            unsigned i = (sc - 1) & 1;
-            VqSsimulacra2Buf lin = { set->lin[i], g->lin_pitch[i], g->lin_plane[i] };
-            rc = vq_ssimulacra2_prepare_lin_launch(st, lin, w, h, &s->par, xyb, next);
-        }
-        if (!rc)
-            rc = vq_ssimulacra2_blur_h_launch(st, xyb, tmp, w, h, &s->par.blur);
-        if (!rc)
-            rc = vq_ssimulacra2_blur_v_launch(st, tmp, blur, w, h, &s->par.blur);
-        if (!rc)
-            rc = vq_ssimulacra2_sums_launch(st, xyb, blur, w, h, d->nseg[sc],
-                                   set->colsum, rec + d->off[sc]);
-        int err = vq_fex_launch_check(fex, gpu, rc);
+    }
+    return off;
+}
+
+size_t vq_ssimulacra2_gpu_ref_size(const VqFex *fex)
+{
+    const S2Priv *s = fex->priv;
+    S2Prod p;
+    return prod_layout(&s->dims, NULL, &p);
+}
+
+/* The product's planes in place of the set's: the reference's XYB (and,
+ * for REF, as the distorted side too: the horizontal pass loads both),
+ * its blurred value and square, its linear planes. */
+static void prod_tables(const S2Prod *p, unsigned sc, bool ref_only,
+                        S2Tables *t)
+{
+    for (unsigned c = 0; c < 3; c++) {
+        t->xyb.p[c] = p->xyb[sc] + c * p->plane[sc];
+        if (ref_only)
+            t->xyb.p[3 + c] = t->xyb.p[c];
+        t->blur.p[c * VQ_S2_BLURS + 0] = p->blur[sc] + (2 * c) * p->plane[sc];
+        t->blur.p[c * VQ_S2_BLURS + 3] =
+            p->blur[sc] + (2 * c + 1) * p->plane[sc];
+        if (sc > 0)
+            t->lin.p[c] = p->next[sc - 1] + c * p->plane[sc];
+        if (t->has_next && ref_only)
+            t->next.p[c] = p->next[sc] + c * p->plane[sc + 1];
+    }
+}
+
+int vq_ssimulacra2_gpu_ref_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                               unsigned index, void *prod)
+{
+    (void)index;
+    const S2Priv *s = fex->priv;
+    const S2Gpu *g = fex->gpu_priv;
+    const S2Set *set = &g->set[0];
+    S2Prod p;
+    prod_layout(&s->dims, prod, &p);
+    for (unsigned sc = 0; sc < s->dims.n_scales; sc++) {
+        S2Tables t;
+        set_tables(g, set, &s->dims, sc, &t);
+        prod_tables(&p, sc, true, &t);
+        int err = scale_run(fex, gpu, g, set, sc, &t, ref, ref, 1,
+                            VQ_S2_K_REF, NULL);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+int vq_ssimulacra2_gpu_run_split(VqFex *fex, VqGpu *gpu,
+                                 const VqDevFrame *ref, const VqDevFrame *dis,
+                                 unsigned index, const void *prod,
+                                 void *acc_dev)
+{
+    (void)index;
+    const S2Priv *s = fex->priv;
+    const S2Gpu *g = fex->gpu_priv;
+    const S2Set *set = &g->set[fex->gpu_seq % g->n_sets];
+    S2Prod p;
+    prod_layout(&s->dims, (uint8_t *)prod, &p); /* read only here */
+    for (unsigned sc = 0; sc < s->dims.n_scales; sc++) {
+        S2Tables t;
+        set_tables(g, set, &s->dims, sc, &t);
+        prod_tables(&p, sc, false, &t);
+        int err = scale_run(fex, gpu, g, set, sc, &t, ref, dis, 2,
+                            VQ_S2_K_DIS, acc_dev);
         if (err)
             return err;
     }

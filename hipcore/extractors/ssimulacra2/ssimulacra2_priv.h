@@ -112,6 +112,15 @@ int vq_ssimulacra2_gpu_init(VqFex *fex, struct VqGpu *gpu);
 int vq_ssimulacra2_gpu_run(VqFex *fex, struct VqGpu *gpu, const VqDevFrame *ref,
                   const VqDevFrame *dis, unsigned index, void *acc_dev);
 void vq_ssimulacra2_gpu_close(VqFex *fex, struct VqGpu *gpu);
+/* a ladder's split (VqFexDesc.gpu_ref_size) */
+size_t vq_ssimulacra2_gpu_ref_size(const VqFex *fex);
+int vq_ssimulacra2_gpu_ref_run(VqFex *fex, struct VqGpu *gpu,
+                               const VqDevFrame *ref, unsigned index,
+                               void *prod);
+int vq_ssimulacra2_gpu_run_split(VqFex *fex, struct VqGpu *gpu,
+                                 const VqDevFrame *ref, const VqDevFrame *dis,
+                                 unsigned index, const void *prod,
+                                 void *acc_dev);
 
 /* ssimulacra2_share.c: the product's planes in base (NULL: just the
  * size), the product's size for an instance (0: not shared), and the frame
