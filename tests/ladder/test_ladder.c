@@ -15,8 +15,10 @@
  * device in the unit suite, the emulated one's kernels in the gpu suite),
  * where the reference is also staged once per frame for every rendition
  * (vq_ladder_share_info's gpu_staged: once per frame while two renditions
- * run; gpu_staged_used: once per frame a rendition computed) and the
- * motions' records computed there once (gpu_extractors), and, with
+ * run; gpu_staged_used: once per frame a rendition computed), the
+ * motions' records and, on a real or emulated device, the reference parts
+ * of VIF, ADM, ssimulacra2 and CAMBI computed there once (counted among
+ * the shared extractors), and, with
  * VQHIP_FAULT set, the renditions' fall back to the CPU recomputing frames
  * from the staged reference's host copy. Refused, with a message naming the
  * rendition: renditions that
@@ -137,7 +139,7 @@ static VqPicture pic(const Frame *f)
 
 /* Extractors whose reference work a ladder shares (docs/LADDER.md, "What
  * is shared"): the model's integer motion, float_motion, motion_v2 when
- * computed on the CPU; none on the GPU (not yet shared there). */
+ * computed on the CPU (on the GPU: counted by the caller). */
 static unsigned shared_extractors(VqContext *ctx)
 {
     const char *im = vq_output_backend(ctx, "integer_motion2");
