@@ -136,8 +136,8 @@ static void set_tables(const S2Gpu *g, const S2Set *set,
 
 /* One scale's launches: the inputs' XYB (and next linear planes), the
  * blurred planes in kmask, and with sums the terms into rec. */
-static int scale_run(VqFex *fex, VqGpu *gpu, const S2Gpu *g, const S2Set *set,
-                     unsigned sc, const S2Tables *t, const VqDevFrame *ref,
+static int scale_run(VqFex *fex, VqGpu *gpu, const S2Set *set, unsigned sc,
+                     const S2Tables *t, const VqDevFrame *ref,
                      const VqDevFrame *dis, unsigned inputs, unsigned kmask,
                      double *rec)
 {
@@ -162,26 +162,7 @@ static int scale_run(VqFex *fex, VqGpu *gpu, const S2Gpu *g, const S2Set *set,
         rc = vq_ssimulacra2_sums_launch(st, &t->xyb, &t->blur, w, h,
                                         d->nseg[sc], set->colsum,
                                         rec + d->off[sc]);
-    (void)g;
     return vq_fex_launch_check(fex, gpu, rc);
-}
-
-int vq_ssimulacra2_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
-                  const VqDevFrame *dis, unsigned index, void *acc_dev)
-{
-    (void)index;
-    const S2Priv *s = fex->priv;
-    const S2Gpu *g = fex->gpu_priv;
-    const S2Set *set = &g->set[fex->gpu_seq % g->n_sets];
-    for (unsigned sc = 0; sc < s->dims.n_scales; sc++) {
-        S2Tables t;
-        set_tables(g, set, &s->dims, sc, &t);
-        int err = scale_run(fex, gpu, g, set, sc, &t, ref, dis, 3,
-                            VQ_S2_K_ALL, acc_dev);
-        if (err)
-            return err;
-    }
-    return 0;
 }
 
 /* A ladder's product of one frame (device memory at base; NULL: its
@@ -241,25 +222,48 @@ static void prod_tables(const S2Prod *p, unsigned sc, bool ref_only,
     }
 }
 
-int vq_ssimulacra2_gpu_ref_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
-                               unsigned index, void *prod)
+/* Every scale of a frame on `set`: whole (prod NULL), the reference's
+ * part into prod (ref_only), or the rest, reading prod. */
+static int frame_run(VqFex *fex, VqGpu *gpu, const S2Set *set,
+                     uint8_t *prod, bool ref_only, const VqDevFrame *ref,
+                     const VqDevFrame *dis, double *rec)
 {
-    (void)index;
     const S2Priv *s = fex->priv;
     const S2Gpu *g = fex->gpu_priv;
-    const S2Set *set = &g->set[0];
     S2Prod p;
-    prod_layout(&s->dims, prod, &p);
+    if (prod)
+        prod_layout(&s->dims, prod, &p);
+    unsigned inputs = !prod ? 3 : ref_only ? 1 : 2;
+    unsigned kmask = !prod ? VQ_S2_K_ALL : ref_only ? VQ_S2_K_REF
+                                                    : VQ_S2_K_DIS;
     for (unsigned sc = 0; sc < s->dims.n_scales; sc++) {
         S2Tables t;
         set_tables(g, set, &s->dims, sc, &t);
-        prod_tables(&p, sc, true, &t);
-        int err = scale_run(fex, gpu, g, set, sc, &t, ref, ref, 1,
-                            VQ_S2_K_REF, NULL);
+        if (prod)
+            prod_tables(&p, sc, ref_only, &t);
+        int err = scale_run(fex, gpu, set, sc, &t, ref, dis, inputs, kmask,
+                            rec);
         if (err)
             return err;
     }
     return 0;
+}
+
+int vq_ssimulacra2_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                  const VqDevFrame *dis, unsigned index, void *acc_dev)
+{
+    (void)index;
+    const S2Gpu *g = fex->gpu_priv;
+    return frame_run(fex, gpu, &g->set[fex->gpu_seq % g->n_sets], NULL,
+                     false, ref, dis, acc_dev);
+}
+
+int vq_ssimulacra2_gpu_ref_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
+                               unsigned index, void *prod)
+{
+    (void)index;
+    const S2Gpu *g = fex->gpu_priv;
+    return frame_run(fex, gpu, &g->set[0], prod, true, ref, ref, NULL);
 }
 
 int vq_ssimulacra2_gpu_run_split(VqFex *fex, VqGpu *gpu,
@@ -268,19 +272,8 @@ int vq_ssimulacra2_gpu_run_split(VqFex *fex, VqGpu *gpu,
                                  void *acc_dev)
 {
     (void)index;
-    const S2Priv *s = fex->priv;
     const S2Gpu *g = fex->gpu_priv;
-    const S2Set *set = &g->set[fex->gpu_seq % g->n_sets];
-    S2Prod p;
-    prod_layout(&s->dims, (uint8_t *)prod, &p); /* read only here */
-    for (unsigned sc = 0; sc < s->dims.n_scales; sc++) {
-        S2Tables t;
-        set_tables(g, set, &s->dims, sc, &t);
-        prod_tables(&p, sc, false, &t);
-        int err = scale_run(fex, gpu, g, set, sc, &t, ref, dis, 2,
-                            VQ_S2_K_DIS, acc_dev);
-        if (err)
-            return err;
-    }
-    return 0;
+    /* prod is only read here */
+    return frame_run(fex, gpu, &g->set[fex->gpu_seq % g->n_sets],
+                     (uint8_t *)prod, false, ref, dis, acc_dev);
 }
