@@ -73,15 +73,15 @@ void vq_ladder_gpu_attach(VqLadderGpu *lg, VqContext *const *ctx,
         const VqFex *x = f0->fex[k];
         const VqFexDesc *d = x->desc;
         bool all = d->gpu_run && !vq_gpu_is_fake(p0->gpu);
+        size_t prod = split && d->gpu_ref_size ? d->gpu_ref_size(x) : 0;
         for (unsigned i = 0; all && i < n; i++)
             all = ended[i] || ctx[i]->sel.fexs.fex[k]->on_gpu;
         if (all && (d->flags & VQ_FEX_REF_SHARED) &&
             n_fx < VQ_REF_STAGE_MAX_FEX) {
             at[n_fx] = k;
             fx[n_fx++] = x;
-        } else if (all && split && d->gpu_ref_size && d->gpu_ref_size(x) &&
-                   (depth + RING_SLACK) * d->gpu_ref_size(x) <=
-                       RING_PRODUCT_BYTES &&
+        } else if (all && prod &&
+                   (depth + RING_SLACK) * prod <= RING_PRODUCT_BYTES &&
                    n_px < VQ_REF_STAGE_MAX_FEX) {
             pat[n_px] = k;
             px[n_px++] = x;

@@ -67,13 +67,6 @@ typedef struct VqSsimulacra2Params {
     float neg_bias_cbrt; /* -cbrt(opsin bias), as libjxl's premul_absorb */
 } VqSsimulacra2Params;
 
-/* Float planes of one size: plane i, row y at data + i * plane + y * pitch. */
-typedef struct VqSsimulacra2Buf {
-    float *data;
-    size_t pitch; /* floats, a multiple of 4 */
-    size_t plane; /* floats */
-} VqSsimulacra2Buf;
-
 /* The planes a launch reads or writes, each where it lies: plane i at
  * p[i], row y at p[i] + y * pitch (one pitch for all; rows start 16-byte
  * aligned). XYB and linear planes: i = m * 3 + c (m 0 reference, 1

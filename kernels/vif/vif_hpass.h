@@ -36,14 +36,21 @@ __device__ __forceinline__ uint32_t vif_tap(int k)
  * NX + 2R values: symmetric taps, pairs of values share a multiplication
  * (pairs of 16-bit values times a tap, and the whole sum, stay below 2^32:
  * the same integers as tap by tap). */
+/* A run's N values from shared memory into registers. */
+template <int N, typename T>
+__device__ __forceinline__ void vif_run_regs(const T *v, uint32_t *b)
+{
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        b[k] = v[k];
+}
+
 template <int S, int NX>
 __device__ __forceinline__ void vif_hpass16(const uint16_t *v, uint32_t *out)
 {
     constexpr int R = VQ_VIF_HALF(S);
     uint32_t b[NX + 2 * R];
-#pragma unroll
-    for (int k = 0; k < NX + 2 * R; k++)
-        b[k] = v[k];
+    vif_run_regs<NX + 2 * R>(v, b);
 #pragma unroll
     for (int i = 0; i < NX; i++) {
         uint32_t m = vif_tap<S>(R) * b[i + R];
@@ -84,9 +91,7 @@ __device__ __forceinline__ void vif_hpass_sigma(const uint32_t *v,
     }
 #else
     uint32_t b[NX + 2 * R];
-#pragma unroll
-    for (int k = 0; k < NX + 2 * R; k++)
-        b[k] = v[k];
+    vif_run_regs<NX + 2 * R>(v, b);
 #pragma unroll
     for (int i = 0; i < NX; i++) {
         uint64_t s = 0;

@@ -187,24 +187,18 @@ static int image_run(VqFex *fex, VqGpu *gpu, unsigned i, const VqDevFrame *f,
     return vq_fex_launch_check(fex, gpu, rc);
 }
 
-/* Image i alone (a ladder's split): its c-values and its pooling into
- * acc's slots of image i; the distorted image's heatmaps. */
-static int image_alone(VqFex *fex, VqGpu *gpu, unsigned i,
-                       const VqDevFrame *f, VqCambiAcc *acc)
+/* After the images' preprocessing: the c-values of the scale jobs, the
+ * distorted image's heatmaps (with_heat), the pooling jobs into acc. */
+static int cvalues_pool(VqFex *fex, VqGpu *gpu, const VqCambiJobs *jobs,
+                        bool with_heat, const VqCambiPoolJobs *pool,
+                        VqCambiPoolWork *work, VqCambiAcc *acc)
 {
     const CambiPriv *s = fex->priv;
-    CambiGpu *g = fex->gpu_priv;
+    const CambiGpu *g = fex->gpu_priv;
     VqStream st = vq_gpu_compute_stream(gpu);
-    VqCambiPoolWork *work = g->work + g->pool_at[i];
-    int err = vq_gpu_memset(gpu, st, work, 0,
-                            g->img_pool[i].n * sizeof(VqCambiPoolWork));
-    if (!err)
-        err = image_run(fex, gpu, i, f, acc);
-    if (err)
-        return err;
-    int rc = vq_cambi_cvalues_launch(st, &g->img_jobs[i], &s->luts, g->recip);
+    int rc = vq_cambi_cvalues_launch(st, jobs, &s->luts, g->recip);
     uint16_t *heat = (uint16_t *)(void *)(acc + 1);
-    for (unsigned k = 0; !rc && i == 0 && s->heatmaps_path[0] &&
+    for (unsigned k = 0; !rc && with_heat && s->heatmaps_path[0] &&
                          k < VQ_CAMBI_SCALES; k++) {
         uint64_t n = (uint64_t)s->img[0].sw[k] * s->img[0].sh[k];
         rc = vq_cambi_heatmap_launch(st, g->im[0].cvals[k], n, s->heat_scale,
@@ -212,8 +206,23 @@ static int image_alone(VqFex *fex, VqGpu *gpu, unsigned i,
         heat += n;
     }
     for (unsigned level = 1; !rc && level <= 3; level++)
-        rc = vq_cambi_pool_launch(st, &g->img_pool[i], level, work, acc);
+        rc = vq_cambi_pool_launch(st, pool, level, work, acc);
     return vq_fex_launch_check(fex, gpu, rc);
+}
+
+/* Image i alone (a ladder's split), its pooling into acc's slots of
+ * image i. */
+static int image_alone(VqFex *fex, VqGpu *gpu, unsigned i,
+                       const VqDevFrame *f, VqCambiAcc *acc)
+{
+    CambiGpu *g = fex->gpu_priv;
+    VqCambiPoolWork *work = g->work + g->pool_at[i];
+    int err = vq_gpu_memset(gpu, vq_gpu_compute_stream(gpu), work, 0,
+                            g->img_pool[i].n * sizeof(VqCambiPoolWork));
+    if (!err)
+        err = image_run(fex, gpu, i, f, acc);
+    return err ? err : cvalues_pool(fex, gpu, &g->img_jobs[i], i == 0,
+                                    &g->img_pool[i], work, acc);
 }
 
 size_t cambi_gpu_ref_size(const VqFex *fex)
@@ -269,17 +278,6 @@ int cambi_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
         err = image_run(fex, gpu, 0, dis, acc);
     if (!err && s->full_ref)
         err = image_run(fex, gpu, 1, ref, acc);
-    if (err)
-        return err;
-    int rc = vq_cambi_cvalues_launch(st, &g->jobs, &s->luts, g->recip);
-    uint16_t *heat = (uint16_t *)(void *)(acc + 1);
-    for (unsigned k = 0; !rc && s->heatmaps_path[0] && k < VQ_CAMBI_SCALES; k++) {
-        uint64_t n = (uint64_t)s->img[0].sw[k] * s->img[0].sh[k];
-        rc = vq_cambi_heatmap_launch(st, g->im[0].cvals[k], n, s->heat_scale,
-                                     heat);
-        heat += n;
-    }
-    for (unsigned level = 1; !rc && level <= 3; level++)
-        rc = vq_cambi_pool_launch(st, &g->pool, level, g->work, acc);
-    return vq_fex_launch_check(fex, gpu, rc);
+    return err ? err : cvalues_pool(fex, gpu, &g->jobs, true, &g->pool,
+                                    g->work, acc);
 }

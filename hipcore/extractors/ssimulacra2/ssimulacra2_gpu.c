@@ -23,7 +23,7 @@ typedef struct S2Set {
 typedef struct S2Gpu {
     S2Set set[VQ_S2_GPU_SETS];
     unsigned n_sets;
-    size_t pitch, plane, lin_pitch[2], lin_plane[2];
+    size_t plane, lin_plane[2]; /* floats between planes */
 } S2Gpu;
 
 /* Plane rows start 128-byte aligned (the horizontal pass reads quads). */
@@ -72,8 +72,7 @@ int vq_ssimulacra2_gpu_init(VqFex *fex, VqGpu *gpu)
     if (!g)
         return vq_fail(fex->err, VQ_ENOMEM, "out of memory");
     fex->gpu_priv = g;
-    g->pitch = gpu_pitch(d->w[0]);
-    g->plane = g->pitch * d->h[0];
+    g->plane = gpu_pitch(d->w[0]) * d->h[0];
     size_t bytes = ((6 + 6 * VQ_S2_BLURS) * g->plane +
                     2 * (size_t)VQ_S2_SUMS * 3 * d->nseg[0] * d->w[0]) *
                    sizeof(float);
@@ -81,8 +80,7 @@ int vq_ssimulacra2_gpu_init(VqFex *fex, VqGpu *gpu)
         unsigned sc = i + 1;
         if (sc >= d->n_scales)
             break;
-        g->lin_pitch[i] = gpu_pitch(d->w[sc]);
-        g->lin_plane[i] = g->lin_pitch[i] * d->h[sc];
+        g->lin_plane[i] = gpu_pitch(d->w[sc]) * d->h[sc];
         bytes += 6 * g->lin_plane[i] * sizeof(float);
     }
     unsigned n = fex->gpu_sets ? fex->gpu_sets : 1;

@@ -71,6 +71,14 @@ int vif_gpu_init(VqFex *fex, VqGpu *gpu)
     return err;
 }
 
+/* Scale sc's image (1..3) at data. */
+static VqDevPlane scale_plane(const VifPriv *s, const void *data, size_t pitch,
+                              unsigned sc)
+{
+    VqDevPlane p = { data, pitch, s->dims.w[sc], s->dims.h[sc] };
+    return p;
+}
+
 int vif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
                 const VqDevFrame *dis, unsigned index, void *acc_dev)
 {
@@ -81,14 +89,10 @@ int vif_gpu_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
     VqVifAcc *acc = acc_dev;
     VqStream st = vq_gpu_compute_stream(gpu);
     for (unsigned sc = 0; sc < VQ_VIF_SCALES; sc++) {
-        VqDevPlane r = ref->plane[0], d = dis->plane[0];
-        if (sc > 0) {
-            r.data = set->img[0][sc];
-            d.data = set->img[1][sc];
-            r.pitch = d.pitch = set->pitch[sc];
-            r.w = d.w = s->dims.w[sc];
-            r.h = d.h = s->dims.h[sc];
-        }
+        VqDevPlane r = sc ? scale_plane(s, set->img[0][sc], set->pitch[sc], sc)
+                          : ref->plane[0];
+        VqDevPlane d = sc ? scale_plane(s, set->img[1][sc], set->pitch[sc], sc)
+                          : dis->plane[0];
         bool last = sc + 1 == VQ_VIF_SCALES;
         int err = vq_fex_launch_check(
             fex, gpu,
@@ -146,13 +150,8 @@ size_t vif_gpu_ref_size(const VqFex *fex)
 static VqDevPlane prod_image(const VifPriv *s, const VifProdLayout *l,
                              const void *prod, unsigned sc)
 {
-    VqDevPlane p;
-    memset(&p, 0, sizeof(p));
-    p.data = (uint8_t *)prod + l->img[sc];
-    p.pitch = l->pitch[sc];
-    p.w = s->dims.w[sc];
-    p.h = s->dims.h[sc];
-    return p;
+    return scale_plane(s, (const uint8_t *)prod + l->img[sc], l->pitch[sc],
+                       sc);
 }
 
 int vif_gpu_ref_run(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
@@ -192,14 +191,9 @@ int vif_gpu_run_split(VqFex *fex, VqGpu *gpu, const VqDevFrame *ref,
     prod_layout(s, ref->bpc, &l);
     VqStream st = vq_gpu_compute_stream(gpu);
     for (unsigned sc = 0; sc < VQ_VIF_SCALES; sc++) {
-        VqDevPlane r = ref->plane[0], d = dis->plane[0];
-        if (sc > 0) {
-            r = prod_image(s, &l, prod, sc);
-            d.data = set->img[1][sc];
-            d.pitch = set->pitch[sc];
-            d.w = s->dims.w[sc];
-            d.h = s->dims.h[sc];
-        }
+        VqDevPlane r = sc ? prod_image(s, &l, prod, sc) : ref->plane[0];
+        VqDevPlane d = sc ? scale_plane(s, set->img[1][sc], set->pitch[sc], sc)
+                          : dis->plane[0];
         bool last = sc + 1 == VQ_VIF_SCALES;
         int err = vq_fex_launch_check(
             fex, gpu,
