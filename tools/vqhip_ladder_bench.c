@@ -11,7 +11,11 @@
  *
  *   vqhip_ladder_bench [--frames N] [--size WxH] [--threads N]
  *                      [--backend cpu|auto] [--model VERSION]...
- *                      [--feature SPEC]...
+ *                      [--feature SPEC]... [--renditions N]
+ *                      [--only ladder|pairs]
+ *
+ * --renditions times that N alone; --only runs one side (for a profiler:
+ * its ratio columns are then meaningless and left out).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -174,7 +178,7 @@ int main(int argc, char **argv)
     unsigned frames = 300, w = 1920, h = 1080;
     const char *models[8];
     char features[8][128];
-    unsigned n_models = 0;
+    unsigned n_models = 0, only_n = 0, only_side = 0; /* 1 ladder, 2 pairs */
     VqConfig cfg = vq_default_config();
     cfg.backend = VQ_BACKEND_CPU;
     cfg.log_level = VQ_LOG_LEVEL_ERROR;
@@ -183,7 +187,8 @@ int main(int argc, char **argv)
         if (!v) {
             fprintf(stderr, "usage: vqhip_ladder_bench [--frames N] [--size WxH] "
                     "[--threads N] [--backend cpu|auto] [--model VERSION]... "
-                    "[--feature SPEC]...\n");
+                    "[--feature SPEC]... [--renditions N] "
+                    "[--only ladder|pairs]\n");
             return 2;
         }
         i++;
@@ -195,6 +200,10 @@ int main(int argc, char **argv)
             cfg.n_threads = (unsigned)strtoul(v, NULL, 10);
         else if (!strcmp(a, "--backend"))
             cfg.backend = strcmp(v, "auto") ? VQ_BACKEND_CPU : VQ_BACKEND_AUTO;
+        else if (!strcmp(a, "--renditions") && atoi(v) >= 1 && atoi(v) <= MAX_N)
+            only_n = (unsigned)atoi(v);
+        else if (!strcmp(a, "--only") && (!strcmp(v, "ladder") || !strcmp(v, "pairs")))
+            only_side = !strcmp(v, "ladder") ? 1 : 2;
         else if (!strcmp(a, "--model") && n_models < 8)
             models[n_models++] = v;
         else if (!strcmp(a, "--feature") && n_models < 8) {
@@ -235,12 +244,21 @@ int main(int argc, char **argv)
     for (unsigned m = 0; m < n_models && !status; m++) {
         for (unsigned k = 0; k < sizeof(ns) / sizeof(ns[0]) && !status; k++) {
             unsigned n = ns[k];
+            if (only_n && n != only_n) {
+                if (k + 1 == sizeof(ns) / sizeof(ns[0]) && only_n != 1 &&
+                    only_n != 3 && only_n != 6)
+                    n = only_n; /* an N outside 1, 3, 6: once, last */
+                else
+                    continue;
+            }
             double s_ladder[MAX_N] = { 0 }, s_pairs[MAX_N] = { 0 };
             /* ladder, pairs, pairs, ladder: the best of two each, so that
              * neither side is the first after a warm-up or a load change */
             double tl = 1e300, tp = 1e300, cl = 1e300, cp = 1e300;
             for (unsigned rep = 0; rep < 4 && !status; rep++) {
                 bool ladder = rep == 0 || rep == 3;
+                if ((only_side == 1 && !ladder) || (only_side == 2 && ladder))
+                    continue;
                 double t0 = tool_now(), c0 = cpu_now();
                 memset(ladder ? s_ladder : s_pairs, 0, sizeof(s_ladder));
                 if (ladder)
@@ -262,13 +280,24 @@ int main(int argc, char **argv)
             if (status)
                 break;
             /* the same frames scored both ways: the same sums, bit for bit */
-            for (unsigned i = 0; i < n; i++)
+            for (unsigned i = 0; i < n && !only_side; i++)
                 if (s_ladder[i] != s_pairs[i]) {
                     fprintf(stderr, "vqhip_ladder_bench: rendition %u: the "
                             "ladder's score sum %.17g, the pair run's %.17g\n",
                             i + 1, s_ladder[i], s_pairs[i]);
                     status = 1;
                 }
+            if (only_side) { /* one side ran: its times alone */
+                bool l1 = only_side == 1;
+                char t[16], c[16];
+                snprintf(t, sizeof(t), "%.2f", l1 ? tl : tp);
+                snprintf(c, sizeof(c), "%.2f", l1 ? cl : cp);
+                printf("%-18s %2u %8s %8s %7s %9s %9s %7s\n", models[m], n,
+                       l1 ? t : "-", l1 ? "-" : t, "-", l1 ? c : "-",
+                       l1 ? "-" : c, "-");
+                fflush(stdout);
+                continue;
+            }
             printf("%-18s %2u %8.2f %8.2f %7.3f %9.2f %9.2f %7.3f  %u: "
                    "%llu/%llu, GPU reference %llu/%llu\n", models[m], n, tl,
                    tp, tl / tp, cl, cp, cl / cp, last_share.extractors,

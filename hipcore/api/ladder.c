@@ -18,6 +18,7 @@
 
 #include "context.h"
 #include "core/refcache.h"
+#include "ladder_cpu.h"
 #include "ladder_gpu.h"
 #include "core/refshare.h"
 
@@ -30,6 +31,8 @@ struct VqLadder {
     bool attached;  /* the runs started and the shares made */
     VqRefShare *share[VQ_MAX_FEX]; /* per selected extractor, NULL: none */
     VqRefCache *cache[VQ_MAX_FEX]; /* the same, VQ_FEX_REF_PRODUCT's */
+    VqLadderCpu cpu;               /* the passes that compute every
+                                      rendition's frame at once */
     VqLadderGpu gpu;               /* the reference staged once on the GPU */
     VqThreadPool *pool;            /* with it: the renditions' submits side
                                       by side (submit_parallel) */
@@ -96,6 +99,7 @@ void vq_ladder_close(VqLadder **pl)
         vq_close(&l->ctx[i]);
     }
     vq_ladder_gpu_close(&l->gpu); /* no rendition holds its pictures now */
+    vq_ladder_cpu_close(&l->cpu);
     for (unsigned k = 0; k < VQ_MAX_FEX; k++) {
         vq_refshare_close(&l->share[k]);
         vq_refcache_close(&l->cache[k]);
@@ -232,7 +236,8 @@ static bool shareable(const VqLadder *l, const VqFexList *f0, unsigned k,
     const VqFexDesc *d = f0->fex[k]->desc;
     if (!(d->flags & flag) ||
         (flag == VQ_FEX_REF_SHARED && !d->ref_state_free) ||
-        (flag == VQ_FEX_REF_PRODUCT && !d->ref_product_size))
+        (flag == VQ_FEX_REF_PRODUCT && !d->ref_product_size &&
+         !d->ladder_run))
         return false;
     for (unsigned i = 0; i < l->n; i++) {
         const VqFexList *f = &l->ctx[i]->sel.fexs;
@@ -244,7 +249,7 @@ static bool shareable(const VqLadder *l, const VqFexList *f0, unsigned k,
 }
 
 /* Products kept at most per extractor: a few frames per rendition in
- * flight, within a memory budget (a 1080p VIF product is about 24 MB,
+ * flight, within a memory budget (a 1080p ADM product is about 11 MB,
  * ssimulacra2's 100 MB), one at least; fewer slots cost recomputation,
  * never a different value. */
 #define CACHE_BYTES ((size_t)512 << 20)
@@ -294,7 +299,12 @@ static int attach_shares(VqLadder *l, const VqPicture *ref,
     const VqFexList *f0 = &l->ctx[first]->sel.fexs;
     for (unsigned k = 0; running > 1 && k < f0->n; k++) {
         if (shareable(l, f0, k, VQ_FEX_REF_PRODUCT)) {
-            int r = attach_cache(l, k, f0->fex[k]);
+            int r = f0->fex[k]->desc->ladder_run
+                        ? vq_ladder_cpu_attach(&l->cpu, l->ctx, l->ended, l->n,
+                                               k, &l->cache[k])
+                        : attach_cache(l, k, f0->fex[k]);
+            if (r == VQ_ENOMEM)
+                r = fail(l, r, "out of memory");
             if (r)
                 return r;
         }
@@ -412,6 +422,9 @@ static int submit(VqLadder *l, const VqPicture *ref,
         r = attach_shares(l, ref, dis);
     if (!r)
         vq_ladder_gpu_stage(&l->gpu, l->ctx, l->ended, l->n, ref);
+    if (!r)
+        vq_ladder_cpu_pass(&l->cpu, l->ctx, l->ended, l->n, l->cache, ref,
+                           dis);
     SubmitJob job = { l, ref, dis, sh, { 0 } };
     if (!r && l->pool) {
         r = submit_parallel(l, &job);

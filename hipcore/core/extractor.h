@@ -24,6 +24,23 @@
 struct VqCollector;
 struct VqGpu;
 struct VqDevFrame;
+struct VqThreadPool;
+
+/* A ladder's pass on the CPU (VqFexDesc.ladder_run, docs/LADDER.md): the
+ * records of several renditions' frames of one reference picture, computed
+ * together, so that the reference's part of each row band is computed
+ * once and read by every rendition while it is still in the cache. */
+#define VQ_LADDER_PASS_MAX 64
+typedef struct VqLadderPass {
+    const VqFrame *ref;
+    const VqFrame *dis[VQ_LADDER_PASS_MAX]; /* NULL: not in this pass */
+    void *acc[VQ_LADDER_PASS_MAX];          /* their records, zeroed */
+    unsigned n;
+    void *work;       /* ladder_work_size(fex, n, parts) bytes, 64-byte
+                         aligned, kept between frames, not cleared */
+    unsigned parts;   /* row bands, run concurrently on pool */
+    struct VqThreadPool *pool; /* NULL: the bands in turn */
+} VqLadderPass;
 
 /* Above this many luma samples a frame's kernels fill a large GPU on
  * their own, and extractors whose frames are independent (vif, adm) keep
@@ -121,6 +138,14 @@ typedef struct VqFexDesc {
     /* VQ_FEX_REF_PRODUCT: the product's size for this instance's frames
      * (after init; 0: not shared for these frames). */
     size_t (*ref_product_size)(const VqFex *fex);
+    /* VQ_FEX_REF_PRODUCT, instead of ref_product_size: the ladder computes
+     * each frame of every rendition itself, with ladder_run, on an
+     * instance of the renditions' configuration, before the frame reaches
+     * them; each rendition's cpu_run takes its record from fex->cache
+     * (vq_fex_ladder_record). ladder_work_size: the work memory of a pass
+     * of n renditions in `parts` bands (0: frames not shared). */
+    size_t (*ladder_work_size)(const VqFex *fex, unsigned n, unsigned parts);
+    int (*ladder_run)(const VqFex *fex, const VqLadderPass *pass);
     /* A ladder on the GPU (gpu/ref_stage.h): the device bytes of a frame's
      * reference product for this instance's frames (0: not split);
      * gpu_ref_run, on an instance of the ladder's own, computes it from
@@ -211,6 +236,11 @@ unsigned vq_fex_threads(const VqFex *fex);
  * two per thread and max_parts, at least one (one without threads). */
 unsigned vq_fex_bands(const VqFex *fex, unsigned rows, unsigned band_rows,
                       unsigned max_parts);
+
+/* In a ladder whose pass computes this extractor (desc->ladder_run):
+ * copies this rendition's record of frame index into acc and returns 0;
+ * 1 when the pass has none for it (cpu_run computes the frame). */
+int vq_fex_ladder_record(VqFex *fex, unsigned index, void *acc);
 
 /* Writes output k (index into desc->outputs) of frame `index`. */
 int vq_fex_emit(VqFex *fex, unsigned k, unsigned index, double value);

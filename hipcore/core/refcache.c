@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "extractor.h"
 #include "refcache.h"
 
 enum { SLOT_FREE, SLOT_COMPUTING, SLOT_READY };
@@ -148,6 +149,73 @@ int vq_refcache_get(VqRefCache *c, unsigned user, unsigned index,
     return r;
 }
 
+void *vq_refcache_begin(VqRefCache *c, unsigned index)
+{
+    pthread_mutex_lock(&c->lock);
+    Slot *s = find(c, index);
+    if (s && (s->state != SLOT_READY || s->pins))
+        s = NULL; /* being computed or read: left as it is */
+    else if (!s)
+        s = claim(c);
+    if (s && !s->buf) {
+        void *p = NULL;
+        s->buf = posix_memalign(&p, 64, c->bytes) ? NULL : p;
+        if (!s->buf)
+            s = NULL;
+    }
+    if (s) {
+        s->state = SLOT_COMPUTING;
+        s->index = index;
+        s->pins = 0;
+        s->taken = 0;
+        s->stamp = ++c->stamp;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return s ? s->buf : NULL;
+}
+
+void vq_refcache_end(VqRefCache *c, unsigned index, int ok)
+{
+    pthread_mutex_lock(&c->lock);
+    Slot *s = find(c, index);
+    if (s && s->state == SLOT_COMPUTING) {
+        s->state = ok ? SLOT_READY : SLOT_FREE;
+        c->n_computed += ok != 0;
+    }
+    pthread_cond_broadcast(&c->done);
+    pthread_mutex_unlock(&c->lock);
+}
+
+const void *vq_refcache_lookup(VqRefCache *c, unsigned user, unsigned index)
+{
+    pthread_mutex_lock(&c->lock);
+    Slot *s;
+    while ((s = find(c, index)) && s->state == SLOT_COMPUTING)
+        pthread_cond_wait(&c->done, &c->lock);
+    const void *product = NULL;
+    if (s) {
+        s->pins++;
+        s->taken |= (uint64_t)1 << user;
+        c->n_used++;
+        product = s->buf;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return product;
+}
+
+size_t vq_ladder_records_size(unsigned n, size_t acc_size)
+{
+    return (sizeof(VqLadderRecords) + 63) / 64 * 64 +
+           (size_t)n * ((acc_size + 63) / 64 * 64);
+}
+
+void *vq_ladder_records_at(const VqLadderRecords *r, unsigned i,
+                           size_t acc_size)
+{
+    return (uint8_t *)r + (sizeof(VqLadderRecords) + 63) / 64 * 64 +
+           (size_t)i * ((acc_size + 63) / 64 * 64);
+}
+
 void vq_refcache_put(VqRefCache *c, unsigned user, unsigned index)
 {
     (void)user;
@@ -175,4 +243,18 @@ void vq_refcache_counts(VqRefCache *c, uint64_t *computed, uint64_t *used)
     *computed = c->n_computed;
     *used = c->n_used;
     pthread_mutex_unlock(&c->lock);
+}
+
+int vq_fex_ladder_record(VqFex *fex, unsigned index, void *acc)
+{
+    const VqLadderRecords *r =
+        vq_refcache_lookup(fex->cache, fex->share_user, index);
+    if (!r)
+        return 1;
+    unsigned i = fex->share_user;
+    bool has = i < r->n && r->has[i];
+    if (has)
+        memcpy(acc, vq_ladder_records_at(r, i, fex->acc_size), fex->acc_size);
+    vq_refcache_put(fex->cache, fex->share_user, index);
+    return has ? 0 : 1;
 }

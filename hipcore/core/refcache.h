@@ -1,8 +1,9 @@
 /*
  * Reference-only work of an extractor whose frames are independent, done
  * once per frame for a ladder (docs/LADDER.md): a product computed from
- * the reference picture alone (VIF's filtered reference statistics) that
- * every rendition's computation of the frame reads.
+ * the reference picture alone (ADM's decomposition of the reference) that
+ * every rendition's computation of the frame reads; or, for an extractor
+ * the ladder's pass computes (below), the records of every rendition.
  *
  * The first rendition that asks for a frame computes its product into a
  * slot of the cache; one that asks while it is computed waits for it (the
@@ -44,6 +45,29 @@ int vq_refcache_get(VqRefCache *c, unsigned user, unsigned index,
                     VqRefProductFn fn, void *arg, const void **product,
                     VqErrBuf *err);
 void vq_refcache_put(VqRefCache *c, unsigned user, unsigned index);
+
+/*
+ * Products the ladder computes itself, before the frame reaches any
+ * rendition (a ladder pass, VqFexDesc.ladder_run: every rendition's record
+ * at once): vq_refcache_begin gives frame index's slot to fill (NULL: none
+ * free; a product of that index not being read is overwritten),
+ * vq_refcache_end makes it READY (ok) or drops it; meanwhile users of
+ * that index wait. vq_refcache_lookup gives a user the READY product of
+ * frame index, pinned until vq_refcache_put, or NULL: it computes nothing.
+ */
+void *vq_refcache_begin(VqRefCache *c, unsigned index);
+void vq_refcache_end(VqRefCache *c, unsigned index, int ok);
+const void *vq_refcache_lookup(VqRefCache *c, unsigned user, unsigned index);
+
+/* A ladder pass's product: which renditions' records it holds, then the
+ * records (acc_size bytes each, at vq_ladder_records_at). */
+typedef struct VqLadderRecords {
+    unsigned n;
+    uint8_t has[64];
+} VqLadderRecords;
+size_t vq_ladder_records_size(unsigned n, size_t acc_size);
+void *vq_ladder_records_at(const VqLadderRecords *r, unsigned i,
+                           size_t acc_size);
 
 /* The user takes no more frames (its rendition ended). */
 void vq_refcache_leave(VqRefCache *c, unsigned user);

@@ -2,7 +2,7 @@
  * vq_ladder_* through the public API. Every rendition's per-frame values
  * (vmaf_v0.6.1 or vmaf_v1.0.16_3d0h, psnr, float_motion, motion_v2, a vif or
  * adm with options of its own, ssimulacra2, cambi with full_ref; 8- and
- * 10-bit pictures) equal those of a pair run of the same reference and
+ * 10-bit pictures, planar and semi-planar: NV12, P010) equal those of a pair run of the same reference and
  * rendition on a context of its own (vq_submit: the existing path), bit for
  * bit, for ladders of 1 and 3 renditions, one of them ending early
  * (vq_ladder_end, also before the first frame), one skipping frames
@@ -45,6 +45,8 @@
 typedef struct Frame {
     uint8_t y[W * H], u[W * H / 4], v[W * H / 4];
     uint16_t y16[W * H], u16[W * H / 4], v16[W * H / 4]; /* 10-bit */
+    uint8_t uv[W * H / 2];                      /* NV12's chroma */
+    uint16_t py[W * H], puv[W * H / 2];         /* P010: 10 bits << 6 */
 } Frame;
 
 static Frame ref[FRAMES], dis[3][FRAMES];
@@ -98,6 +100,17 @@ static void make_frames(void)
             widen(i ? &dis[i - 1][t] : &ref[t], (unsigned)(t + 5 * i));
         for (int k = W * H / 2; k < W * H; k++) /* the ramp stays banded */
             ref[t].y16[k] = (uint16_t)(ref[t].y[k] * 4);
+        for (int i = 0; i < 4; i++) {
+            Frame *f = i ? &dis[i - 1][t] : &ref[t];
+            for (int k = 0; k < W * H; k++)
+                f->py[k] = (uint16_t)(f->y16[k] << 6);
+            for (int k = 0; k < W * H / 4; k++) {
+                f->uv[2 * k] = f->u[k];
+                f->uv[2 * k + 1] = f->v[k];
+                f->puv[2 * k] = (uint16_t)(f->u16[k] << 6);
+                f->puv[2 * k + 1] = (uint16_t)(f->v16[k] << 6);
+            }
+        }
     }
 }
 
@@ -112,14 +125,23 @@ typedef struct Case {
                            a VIF, ADM, ssimulacra2 or full_ref CAMBI one
                            shares a product too */
     unsigned bpc;       /* 8, or 10: the frames' values x 4 plus 0..3 */
+    bool semi;          /* semi-planar: NV12 (8 bits), P010 (10 bits) */
 } Case;
 
 static Case cur = { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT,
-                    NULL, 8 };
+                    NULL, 8, false };
 
 static VqPicture pic(const Frame *f)
 {
     VqPicture p = { .fmt = VQ_PIX_FMT_420, .bpc = 8, .w = W, .h = H };
+    if (cur.semi) { /* the same samples, in the semi-planar layout */
+        p.fmt = cur.bpc > 8 ? VQ_PIX_FMT_P010 : VQ_PIX_FMT_NV12;
+        p.bpc = cur.bpc;
+        p.data[0] = cur.bpc > 8 ? (const void *)f->py : (const void *)f->y;
+        p.data[1] = cur.bpc > 8 ? (const void *)f->puv : (const void *)f->uv;
+        p.stride[0] = p.stride[1] = cur.bpc > 8 ? 2 * W : W;
+        return p;
+    }
     if (cur.bpc > 8) {
         p.bpc = cur.bpc;
         p.data[0] = f->y16;
@@ -444,14 +466,14 @@ static int gpu_cases(void)
     fault_set = getenv("VQHIP_FAULT") != NULL;
     static const Case cases[] = {
         { VQ_BACKEND_HIP, "version=vmaf_v0.6.1", 2, 0x24, SHORT, "ssimulacra2",
-          8 },
+          8, false },
         { VQ_BACKEND_HIP, "version=vmaf_v1.0.16_3d0h", 0, 0, SHORT,
-          "name=cambi:full_ref=true", 10 },
+          "name=cambi:full_ref=true", 10, false },
         /* a second VIF, a second ADM, their scale 0 skipped, split too */
         { VQ_BACKEND_HIP, "version=vmaf_v0.6.1", 0, 0x10, SHORT,
-          "name=vif:vif_skip_scale0=true:debug=true", 10 },
+          "name=vif:vif_skip_scale0=true:debug=true", 10, false },
         { VQ_BACKEND_HIP, "version=vmaf_v1.0.16_3d0h", 2, 0, SHORT,
-          "name=adm:adm_skip_scale0=true:adm_skip_aim=true:debug=true", 8 },
+          "name=adm:adm_skip_scale0=true:adm_skip_aim=true:debug=true", 8, false },
     };
     run_cases(cases, sizeof(cases) / sizeof(cases[0]));
     printf("%u checks, %u failed\n", n_checks, n_fail);
@@ -466,20 +488,26 @@ int main(int argc, char **argv)
     log_path_cases();
     static const Case cases[] = {
         { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0, SHORT, "ssimulacra2",
-          8 },
+          8, false },
         /* one thread, skips; VIF's scale 0 skipped, its debug outputs */
         { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 1, 0x24, SHORT,
-          "name=vif:vif_skip_scale0=true:debug=true", 8 },
+          "name=vif:vif_skip_scale0=true:debug=true", 8, false },
         /* one ends at once; ADM without scale 0 and AIM */
         { VQ_BACKEND_CPU, "version=vmaf_v1.0.16_3d0h", 3, 0x0a, 0,
-          "name=adm:adm_skip_scale0=true:adm_skip_aim=true:debug=true", 8 },
+          "name=adm:adm_skip_scale0=true:adm_skip_aim=true:debug=true", 8, false },
         /* 10-bit pictures */
         { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 2, 0x10, SHORT,
-          "ssimulacra2", 10 },
+          "ssimulacra2", 10, false },
+        /* semi-planar: NV12, P010 (the ladder's pass reads P010's luma
+         * shifted down into planes of its own) */
+        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 2, 0, SHORT,
+          "name=vif:vif_skip_scale0=true:debug=true", 8, true },
+        { VQ_BACKEND_CPU, "version=vmaf_v0.6.1", 0, 0x06, SHORT,
+          "name=vif:vif_enhn_gain_limit=1.0", 10, true },
         /* the GPU where there is one (the reference staged once, the
          * motions computed once), else the CPU */
         { VQ_BACKEND_AUTO, "version=vmaf_v0.6.1", 2, 0, SHORT,
-          "name=cambi:full_ref=true", 8 },
+          "name=cambi:full_ref=true", 8, false },
     };
     run_cases(cases, sizeof(cases) / sizeof(cases[0]));
 

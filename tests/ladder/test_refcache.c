@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../common/unit_check.h"
+#include "core/extractor.h"
 #include "core/refcache.h"
 
 #define USERS 4
@@ -145,8 +146,92 @@ static void race(unsigned slots, const char *what)
     CHECK_MSG(!c, "close leaves the handle set");
 }
 
+/* A ladder pass's products, a user waiting in vq_fex_ladder_record. */
+typedef struct Waiter {
+    VqFex fex;
+    unsigned index;
+    uint64_t acc[4];
+    int r;
+    atomic_int started;
+} Waiter;
+
+static void *waiter_main(void *p)
+{
+    Waiter *w = p;
+    atomic_store(&w->started, 1);
+    w->r = vq_fex_ladder_record(&w->fex, w->index, w->acc);
+    return NULL;
+}
+
+static void passes(void)
+{
+    enum { N = 3 };
+    const size_t acc_size = sizeof(uint64_t[4]);
+    VqRefCache *c;
+    CHECK_MSG(!vq_refcache_open(&c, N, vq_ladder_records_size(N, acc_size), 2),
+              "open");
+    CHECK_MSG(vq_ladder_records_size(N, acc_size) >= sizeof(VqLadderRecords) +
+                  N * acc_size, "records' size");
+    /* frame 5: user 2 waits while the pass computes it */
+    VqLadderRecords *rec = vq_refcache_begin(c, 5);
+    CHECK_MSG(rec != NULL, "begin frame 5");
+    Waiter w = { .index = 5 };
+    w.fex.cache = c;
+    w.fex.share_user = 2;
+    w.fex.acc_size = acc_size;
+    pthread_t th;
+    CHECK_MSG(!pthread_create(&th, NULL, waiter_main, &w), "thread");
+    while (!atomic_load(&w.started))
+        sched_yield();
+    for (unsigned k = 0; k < 1000; k++)
+        sched_yield(); /* time to reach the wait */
+    rec->n = N;
+    for (unsigned i = 0; i < N; i++) {
+        rec->has[i] = i != 1; /* user 1 was not in the pass */
+        uint64_t *a = vq_ladder_records_at(rec, i, acc_size);
+        for (unsigned k = 0; k < 4; k++)
+            a[k] = word(5 + i, k);
+    }
+    vq_refcache_end(c, 5, 1);
+    pthread_join(th, NULL);
+    CHECK_MSG(w.r == 0 && w.acc[0] == word(7, 0) && w.acc[3] == word(7, 3),
+              "user 2's record of frame 5 after the wait: %d", w.r);
+    uint64_t acc[4] = { 0 };
+    VqFex f = { .cache = c, .share_user = 0, .acc_size = acc_size };
+    CHECK_MSG(!vq_fex_ladder_record(&f, 5, acc) && acc[1] == word(5, 1),
+              "user 0's record of frame 5");
+    CHECK_MSG(vq_fex_ladder_record(&f, 6, acc) == 1,
+              "frame 6 was never computed");
+    /* a dropped pass gives nothing (frame 5 waits for user 1 meanwhile) */
+    CHECK_MSG(vq_refcache_begin(c, 6) != NULL, "begin frame 6");
+    vq_refcache_end(c, 6, 0);
+    CHECK_MSG(!vq_refcache_lookup(c, 0, 6), "a dropped pass gives nothing");
+    /* a slot being read is not taken for another frame: frame 5 pinned,
+     * frame 7 in the other slot, frame 8 has none */
+    CHECK_MSG(vq_refcache_lookup(c, 0, 5) != NULL, "frame 5 again");
+    CHECK_MSG(vq_refcache_begin(c, 7) != NULL, "begin frame 7");
+    vq_refcache_end(c, 7, 1);
+    CHECK_MSG(vq_refcache_lookup(c, 0, 7) != NULL, "frame 7");
+    CHECK_MSG(!vq_refcache_begin(c, 8), "every slot read: no slot for frame 8");
+    CHECK_MSG(!vq_refcache_begin(c, 5), "frame 5 is read: not overwritten");
+    vq_refcache_put(c, 0, 7);
+    vq_refcache_put(c, 0, 5);
+    /* unpinned, a pass of frame 5 again overwrites it */
+    CHECK_MSG(vq_refcache_begin(c, 5) != NULL, "frame 5 overwritten");
+    vq_refcache_end(c, 5, 1);
+    f.share_user = 1;
+    CHECK_MSG(vq_fex_ladder_record(&f, 5, acc) == 1,
+              "user 1 has no record of frame 5");
+    uint64_t computed, used;
+    vq_refcache_counts(c, &computed, &used);
+    CHECK_MSG(computed == 3 && used == 5, "passes: computed %llu, used %llu",
+              (unsigned long long)computed, (unsigned long long)used);
+    vq_refcache_close(&c);
+}
+
 int main(void)
 {
+    passes();
     race(64, "64 slots");
     race(1, "one slot");
 

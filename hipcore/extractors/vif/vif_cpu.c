@@ -204,7 +204,7 @@ void vq_vif_cpu_frame(const VqVifDsp *dsp, const VqVifParams *p,
 }
 
 
-static VqVifParams vif_params(const VifPriv *s, unsigned bpc)
+VqVifParams vif_cpu_params(const VifPriv *s, unsigned bpc)
 {
     VqVifParams p = {
         .bpc = bpc,
@@ -243,14 +243,10 @@ int vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                 unsigned index, void *acc, void *scratch)
 {
     const VifPriv *s = fex->priv;
-    VqVifParams p = vif_params(s, fex->fmt.bpc);
-    if (fex->cache) {
-        int shared = vif_cpu_run_shared(fex, &p, ref, dis, index, acc,
-                                        scratch);
-        if (shared <= 0)
-            return shared;
-        /* no product to be had: the frame is computed here */
-    }
+    VqVifParams p = vif_cpu_params(s, fex->fmt.bpc);
+    /* in a ladder: the record its pass computed, when it has one */
+    if (fex->cache && !vq_fex_ladder_record(fex, index, acc))
+        return 0;
     unsigned threads = vq_fex_threads(fex);
     if (threads < 2 || s->dims.w[0] < VQ_VIF_SPLIT_MIN_W) {
         vq_vif_cpu_frame(&s->dsp, &p, &s->dims, &ref->plane[0],

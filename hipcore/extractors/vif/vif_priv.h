@@ -32,15 +32,13 @@ typedef struct VifPriv {
 int vif_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                 unsigned index, void *acc, void *scratch);
 
-/* vif_share.c: a ladder's VIF, the reference's part of each frame done
- * once for every rendition (fex->cache, core/refcache.h). The product's
- * size for these frames (0: not shared, frames too small for the split
- * functions); the frame from the ladder's product: 0 or an error, or 1
- * when no product could be had (the caller computes the frame). */
-size_t vif_ref_product_size(const VqFex *fex);
-int vif_cpu_run_shared(VqFex *fex, const VqVifParams *p, const VqFrame *ref,
-                       const VqFrame *dis, unsigned index, void *acc,
-                       void *scratch);
+VqVifParams vif_cpu_params(const VifPriv *s, unsigned bpc);
+
+/* vif_ladder.c: a ladder's pass (VqFexDesc.ladder_work_size, ladder_run):
+ * every rendition's record of a frame, the reference's part of each row
+ * computed once. */
+size_t vif_ladder_work_size(const VqFex *fex, unsigned n, unsigned parts);
+int vif_ladder_run(const VqFex *fex, const VqLadderPass *pass);
 
 /* vif_gpu.c: built with a GPU platform only (the descriptor names these
  * through VQ_GPU_FN) */
