@@ -8,7 +8,8 @@
  * (vq_ladder_end, also before the first frame), one skipping frames
  * (vq_skip_next, as its pair run), on one thread and on a pool. The
  * reference work the ladder shares (vq_ladder_share_info: the motions'
- * records, VIF's, ADM's, ssimulacra2's and CAMBI's per-frame products) was
+ * records, VIF's records of its pass, ADM's, speed_chroma's, ssimulacra2's
+ * and CAMBI's per-frame products) was
  * done once per frame and extractor and taken once per frame, extractor and
  * rendition that computed the frame: a ladder that computed it per rendition
  * fails. With the argument "hip" the same on the GPU backend (the fake
@@ -190,13 +191,18 @@ static const char *prefix_backend(VqContext *ctx, const char *prefix)
 }
 
 /* Extractors whose frames are independent, sharing a per-frame product of
- * the reference: the model's integer VIF (vmaf_v0.6.1) and integer ADM
- * (both models) on the CPU. */
+ * the reference: the model's integer VIF (vmaf_v0.6.1), integer ADM (both
+ * models) and speed_chroma (vmaf_v1.0.16_3d0h) on the CPU. */
 static unsigned product_extractors(VqContext *ctx)
 {
-    const char *vif = prefix_backend(ctx, "integer_vif");
-    const char *adm = prefix_backend(ctx, "integer_adm");
-    return (vif && !strcmp(vif, "cpu")) + (adm && !strcmp(adm, "cpu"));
+    static const char *const prefix[3] = { "integer_vif", "integer_adm",
+                                           "speed_chroma" };
+    unsigned n = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        const char *be = prefix_backend(ctx, prefix[k]);
+        n += be && !strcmp(be, "cpu");
+    }
+    return n;
 }
 
 /* Extractors whose frames the ladder's GPU stage splits (their reference

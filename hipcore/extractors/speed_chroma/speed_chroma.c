@@ -127,4 +127,6 @@ const VqFexDesc vq_fex_speed_chroma = {
     .gpu_close = VQ_GPU_FN(speed_chroma_gpu_close),
     .finalize = speed_chroma_finalize,
     .close = speed_chroma_close,
+    .flags = VQ_FEX_REF_PRODUCT,
+    .ref_product_size = speed_chroma_ref_product_size,
 };

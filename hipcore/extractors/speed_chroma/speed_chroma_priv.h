@@ -21,7 +21,9 @@ static inline size_t pair_bytes(const ChromaPriv *s)
     return vq_speed_pair_size(s->sp.g.nb);
 }
 
-/* speed_chroma_cpu.c */
+/* speed_chroma_cpu.c; in a ladder, the reference's results of a frame
+ * are a product (VqFexDesc.ref_product_size) */
+size_t speed_chroma_ref_product_size(const VqFex *fex);
 int speed_chroma_cpu_run(VqFex *fex, const VqFrame *ref, const VqFrame *dis,
                    unsigned index, void *acc, void *scratch);
 
