@@ -55,13 +55,16 @@ int vq_ladder_cpu_attach(VqLadderCpu *lc, VqContext *const *ctx,
 }
 
 /* The planes extractors read of a picture (its luma shifted down into a
- * buffer of the ladder's own where the format stores samples high). */
+ * buffer of the ladder's own where the format stores samples high). A
+ * picture the renditions would refuse (a bad stride, a sample above the
+ * bit depth) is not computed: their submits report it. */
 static int frame_of(VqLadderCpu *lc, const VqFormat *fmt, unsigned slot,
                     const VqPicture *pic, VqFrame *f)
 {
     VqErrBuf err;
-    if (vq_frame_from_picture(f, fmt, pic, "ladder", &err))
-        return -1; /* the submits report it */
+    if (vq_frame_from_picture(f, fmt, pic, "ladder", &err) ||
+        vq_frame_check_range(f, fmt, VQ_PLANE_Y, "ladder", &err))
+        return -1;
     if (!fmt->msb_shift)
         return 0;
     size_t stride = (size_t)fmt->w[0] * 2, bytes = stride * fmt->h[0];

@@ -430,6 +430,50 @@ static int refused(int extra_feature, const VqPicture *d1, char *msg,
     return r;
 }
 
+/* A 10-bit reference with a luma sample above 1023: every rendition
+ * refuses the frame, so none took it and the ladder goes on with the next
+ * one, the same frame index: its values are the pair run's (the records
+ * the ladder's VIF pass kept of that index are not the refused frame's). */
+static void bad_sample_case(void)
+{
+    static Frame bad;
+    static Values got, want;
+    Case keep = cur;
+    cur.bpc = 10;
+    cur.semi = false;
+    cur.threads = 2;
+    cur.skip = 0;
+    cur.extra = NULL;
+    cur.model = "version=vmaf_v0.6.1";
+    bad = ref[0];
+    bad.y16[W * 7 + 9] = 0xffff;
+    VqConfig cfg = vq_default_config();
+    cfg.backend = VQ_BACKEND_CPU;
+    cfg.n_threads = cur.threads;
+    VqLadder *l;
+    int r = vq_ladder_open(&l, &cfg, 2);
+    for (unsigned i = 0; !r && i < 2; i++)
+        r = select_all(vq_ladder_context(l, i));
+    VqPicture rp = pic(&bad), d0 = pic(&dis[0][0]), d1 = pic(&dis[1][0]);
+    const VqPicture *d[2] = { &d0, &d1 };
+    if (!r)
+        r = vq_ladder_submit(l, &rp, d);
+    CHECK_MSG(r == VQ_EINVAL && strstr(vq_ladder_last_error(l), "65535"),
+              "a sample above 10 bits: %d %s", r, vq_ladder_last_error(l));
+    rp = pic(&ref[0]);
+    r = vq_ladder_submit(l, &rp, d);
+    if (!r)
+        r = vq_ladder_flush(l);
+    CHECK_MSG(!r, "the next frame after a refused one: %s",
+              vq_ladder_last_error(l));
+    memset(&got, 0, sizeof(got));
+    take(vq_ladder_context(l, 1), &got);
+    vq_ladder_close(&l);
+    pair_run(1, 1, &want);
+    same(&got, &want, "the frame after a refused one");
+    cur = keep;
+}
+
 /* vq_ladder_log_path: the rendition's number from 1, its label, %% kept
  * once; a pattern naming one file, an unknown conversion or a short
  * buffer refused with the reason. */
@@ -535,6 +579,7 @@ int main(int argc, char **argv)
     r = refused(0, NULL, msg, sizeof(msg));
     CHECK_MSG(r == VQ_EINVAL && strstr(msg, "rendition 2") &&
           strstr(msg, "vq_ladder_end"), "no picture: %d %s", r, msg);
+    bad_sample_case();
 
     VqConfig cfg = vq_default_config();
     cfg.backend = VQ_BACKEND_CPU;

@@ -19,7 +19,7 @@ static VqSpeedSrc host_src(const VqPlane *p, const VqFormat *fmt)
     return src;
 }
 
-/* The product: the two planes' singular flags, then per plane its
+/* The product: the two planes' singular flags (bytes), then per plane its
  * variances and entropies (nb floats each). */
 #define PRODUCT_HEAD 64
 
@@ -34,7 +34,7 @@ static VqSpeedResult product_result(const ChromaPriv *s, void *product, int c)
     const size_t nb = (size_t)s->sp.g.nb;
     float *f = (float *)(void *)((char *)product + PRODUCT_HEAD) +
                (size_t)(c - 1) * 2 * nb;
-    VqSpeedResult r = { f, f + nb, ((bool *)product)[c - 1] };
+    VqSpeedResult r = { f, f + nb, ((uint8_t *)product)[c - 1] != 0 };
     return r;
 }
 
@@ -52,7 +52,7 @@ static int compute_product(void *arg, void *product)
         VqSpeedResult rr = product_result(a->s, product, c);
         VqSpeedSrc sr = host_src(&a->ref->plane[c], a->fmt);
         vq_speed_cpu_image(&a->s->sp, &sr, &rr, a->scratch);
-        ((bool *)product)[c - 1] = rr.singular;
+        ((uint8_t *)product)[c - 1] = rr.singular;
     }
     return 0;
 }
