@@ -88,9 +88,9 @@ expect() {
 
 # Tests each stage runs. Adding or removing a test changes these numbers
 # on purpose; FATE's come from fate/vqhip.mak (fate_count).
-N_AMD=124      # meson test, build/
+N_AMD=125      # meson test, build/
 N_EMU=31       # meson test --suite gpu, build-emu/
-N_SAN=102      # meson test --suite unit --suite golden, build-san/
+N_SAN=103      # meson test --suite unit --suite golden, build-san/
 
 # fate_count cpu|hip: the tests fate/vqhip.mak defines for the CPU backend
 # (fate-vqhip) or for the GPU one without CUDA frames (fate-vqhip-hip on a
