@@ -255,16 +255,10 @@ static bool shareable(const VqLadder *l, const VqFexList *f0, unsigned k,
 #define CACHE_BYTES ((size_t)512 << 20)
 #define CACHE_SLOTS_MAX 32
 
-/* Extractor k's product cache, when its frames are large enough. */
-static int attach_cache(VqLadder *l, unsigned k, const VqFex *x)
+/* Extractor k's cache to every running rendition's instance (an ended
+ * one takes no frames). */
+static void hand_cache(VqLadder *l, unsigned k)
 {
-    size_t bytes = x->desc->ref_product_size(x);
-    if (!bytes)
-        return 0;
-    size_t slots = CACHE_BYTES / bytes;
-    slots = slots < 1 ? 1 : slots > CACHE_SLOTS_MAX ? CACHE_SLOTS_MAX : slots;
-    if (vq_refcache_open(&l->cache[k], l->n, bytes, (unsigned)slots))
-        return fail(l, VQ_ENOMEM, "out of memory");
     for (unsigned i = 0; i < l->n; i++) {
         if (l->ended[i]) {
             vq_refcache_leave(l->cache[k], i);
@@ -274,6 +268,18 @@ static int attach_cache(VqLadder *l, unsigned k, const VqFex *x)
         fex->cache = l->cache[k];
         fex->share_user = i;
     }
+}
+
+/* Extractor k's product cache, when its frames are large enough. */
+static int attach_cache(VqLadder *l, unsigned k, const VqFex *x)
+{
+    size_t bytes = x->desc->ref_product_size(x);
+    if (!bytes)
+        return 0;
+    size_t slots = CACHE_BYTES / bytes;
+    slots = slots < 1 ? 1 : slots > CACHE_SLOTS_MAX ? CACHE_SLOTS_MAX : slots;
+    if (vq_refcache_open(&l->cache[k], l->n, bytes, (unsigned)slots))
+        return VQ_ENOMEM;
     return 0;
 }
 
@@ -303,10 +309,10 @@ static int attach_shares(VqLadder *l, const VqPicture *ref,
                         ? vq_ladder_cpu_attach(&l->cpu, l->ctx, l->ended, l->n,
                                                k, &l->cache[k])
                         : attach_cache(l, k, f0->fex[k]);
-            if (r == VQ_ENOMEM)
-                r = fail(l, r, "out of memory");
             if (r)
-                return r;
+                return fail(l, r, "out of memory");
+            if (l->cache[k])
+                hand_cache(l, k);
         }
         if (!shareable(l, f0, k, VQ_FEX_REF_SHARED))
             continue;

@@ -42,15 +42,6 @@ int vq_ladder_cpu_attach(VqLadderCpu *lc, VqContext *const *ctx,
     }
     lc->fex[k] = x;
     lc->work[k] = work;
-    for (unsigned i = 0; i < n; i++) {
-        if (ended[i]) {
-            vq_refcache_leave(*cache, i);
-            continue;
-        }
-        VqFex *fex = ctx[i]->sel.fexs.fex[k];
-        fex->cache = *cache;
-        fex->share_user = i;
-    }
     return 0;
 }
 

@@ -26,8 +26,9 @@ typedef struct VqLadderCpu {
 } VqLadderCpu;
 
 /* After the runs started, for extractor k, which every running rendition
- * computes on the CPU: sets up its pass and its cache (*cache) when its
- * frames can be shared; 0 or VQ_ENOMEM. */
+ * computes on the CPU: sets up its pass and opens its cache (*cache) when
+ * its frames can be shared (the caller hands it to the renditions); 0 or
+ * VQ_ENOMEM. */
 int vq_ladder_cpu_attach(VqLadderCpu *lc, VqContext *const *ctx,
                          const bool *ended, unsigned n, unsigned k,
                          VqRefCache **cache);

@@ -97,6 +97,31 @@ static Slot *claim(VqRefCache *c)
     return best;
 }
 
+/* Under the lock: frame index's slot once no one computes it, pinned for
+ * user when it holds a product (NULL: none). */
+static Slot *take_ready(VqRefCache *c, unsigned user, unsigned index)
+{
+    Slot *s;
+    while ((s = find(c, index)) && s->state == SLOT_COMPUTING)
+        pthread_cond_wait(&c->done, &c->lock);
+    if (s) {
+        s->pins++;
+        s->taken |= (uint64_t)1 << user;
+        c->n_used++;
+    }
+    return s;
+}
+
+/* Under the lock: a slot's buffer, allocated at its first use (0, or -1
+ * out of memory). */
+static int slot_buf(VqRefCache *c, Slot *s)
+{
+    void *p = NULL;
+    if (!s->buf && !posix_memalign(&p, 64, c->bytes))
+        s->buf = p;
+    return s->buf ? 0 : -1;
+}
+
 int vq_refcache_get(VqRefCache *c, unsigned user, unsigned index,
                     VqRefProductFn fn, void *arg, const void **product,
                     VqErrBuf *err)
@@ -104,13 +129,8 @@ int vq_refcache_get(VqRefCache *c, unsigned user, unsigned index,
     *product = NULL;
     uint64_t bit = (uint64_t)1 << user;
     pthread_mutex_lock(&c->lock);
-    Slot *s;
-    while ((s = find(c, index)) && s->state == SLOT_COMPUTING)
-        pthread_cond_wait(&c->done, &c->lock);
+    Slot *s = take_ready(c, user, index);
     if (s) {
-        s->pins++;
-        s->taken |= bit;
-        c->n_used++;
         *product = s->buf;
         pthread_mutex_unlock(&c->lock);
         return 0;
@@ -120,13 +140,9 @@ int vq_refcache_get(VqRefCache *c, unsigned user, unsigned index,
         pthread_mutex_unlock(&c->lock);
         return 0;
     }
-    if (!s->buf) {
-        void *p = NULL;
-        if (posix_memalign(&p, 64, c->bytes)) {
-            pthread_mutex_unlock(&c->lock);
-            return vq_fail(err, VQ_ENOMEM, "out of memory");
-        }
-        s->buf = p;
+    if (slot_buf(c, s)) {
+        pthread_mutex_unlock(&c->lock);
+        return vq_fail(err, VQ_ENOMEM, "out of memory");
     }
     s->state = SLOT_COMPUTING;
     s->index = index;
@@ -157,12 +173,8 @@ void *vq_refcache_begin(VqRefCache *c, unsigned index)
         s = NULL; /* being computed or read: left as it is */
     else if (!s)
         s = claim(c);
-    if (s && !s->buf) {
-        void *p = NULL;
-        s->buf = posix_memalign(&p, 64, c->bytes) ? NULL : p;
-        if (!s->buf)
-            s = NULL;
-    }
+    if (s && slot_buf(c, s))
+        s = NULL;
     if (s) {
         s->state = SLOT_COMPUTING;
         s->index = index;
@@ -189,18 +201,9 @@ void vq_refcache_end(VqRefCache *c, unsigned index, int ok)
 const void *vq_refcache_lookup(VqRefCache *c, unsigned user, unsigned index)
 {
     pthread_mutex_lock(&c->lock);
-    Slot *s;
-    while ((s = find(c, index)) && s->state == SLOT_COMPUTING)
-        pthread_cond_wait(&c->done, &c->lock);
-    const void *product = NULL;
-    if (s) {
-        s->pins++;
-        s->taken |= (uint64_t)1 << user;
-        c->n_used++;
-        product = s->buf;
-    }
+    Slot *s = take_ready(c, user, index);
     pthread_mutex_unlock(&c->lock);
-    return product;
+    return s ? s->buf : NULL;
 }
 
 size_t vq_ladder_records_size(unsigned n, size_t acc_size)
